@@ -1,0 +1,10 @@
+"""Template context for the assistant sidebar present on every page."""
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+
+
+def assistant(request: HttpRequest) -> dict[str, Any]:
+    """Tell templates which LLM provider answers, so the sidebar can label offline mode."""
+    return {"assistant_provider": settings.LLM_PROVIDER, "assistant_offline": settings.LLM_PROVIDER == "offline"}

@@ -1,0 +1,4 @@
+"""PM Assistant: project management with an embedded AI assistant."""
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,110 @@
+"""Domain errors and the one place that maps every error to JSON.
+
+Every error answer has the same shape::
+
+    {"error": {"code": "<stable code>", "message": "<names the field and the reason>",
+               "fields": {"<field path>": ["<reason>", ...]}}}
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions as drf_exceptions
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class ApplicationError(Exception):
+    """An expected failure with a stable code, shown to the user as it is."""
+
+    code = "error"
+    http_status = status.HTTP_400_BAD_REQUEST
+
+    def __init__(self, message: str, *, field: str | None = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code:
+            self.code = code
+
+    def as_dict(self) -> dict[str, Any]:
+        fields = {self.field: [self.message]} if self.field else {}
+        return {"code": self.code, "message": self.message, "fields": fields}
+
+
+class InvalidInput(ApplicationError):
+    code = "invalid"
+
+
+class NotFound(ApplicationError):
+    code = "not_found"
+    http_status = status.HTTP_404_NOT_FOUND
+
+
+class Forbidden(ApplicationError):
+    code = "forbidden"
+    http_status = status.HTTP_403_FORBIDDEN
+
+
+class Conflict(ApplicationError):
+    code = "conflict"
+    http_status = status.HTTP_409_CONFLICT
+
+
+def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Turn DRF's nested error detail into ``{"a.b[0].c": [reasons]}``."""
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = str(key) if not prefix else f"{prefix}.{key}"
+            if key == "non_field_errors" and prefix:
+                name = prefix
+            out.update(_flatten(value, "" if key == "non_field_errors" and not prefix else name))
+    elif isinstance(detail, list) and detail and all(not isinstance(d, (dict, list)) for d in detail):
+        out.setdefault(prefix or "body", []).extend(str(d) for d in detail)
+    elif isinstance(detail, list):
+        for index, value in enumerate(detail):
+            if value:
+                out.update(_flatten(value, f"{prefix}[{index}]"))
+    else:
+        out.setdefault(prefix or "body", []).append(str(detail))
+    return out
+
+
+def validation_payload(detail: Any) -> dict[str, Any]:
+    """Build the error body for a validation failure, naming the first field in the message."""
+    fields = _flatten(detail)
+    message = "; ".join(f"{name}: {reasons[0]}" for name, reasons in fields.items()) or "Invalid input."
+    return {"code": "invalid", "message": message, "fields": fields}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Map domain, Django and DRF errors to the one JSON error shape."""
+    if isinstance(exc, ApplicationError):
+        return Response({"error": exc.as_dict()}, status=exc.http_status)
+    if isinstance(exc, drf_exceptions.ValidationError):
+        return Response({"error": validation_payload(exc.detail)}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, Http404):
+        exc = drf_exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = drf_exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    codes = {
+        drf_exceptions.NotAuthenticated: "not_authenticated",
+        drf_exceptions.AuthenticationFailed: "authentication_failed",
+        drf_exceptions.PermissionDenied: "forbidden",
+        drf_exceptions.NotFound: "not_found",
+        drf_exceptions.MethodNotAllowed: "method_not_allowed",
+        drf_exceptions.ParseError: "malformed_request",
+        drf_exceptions.UnsupportedMediaType: "unsupported_media_type",
+        drf_exceptions.Throttled: "throttled",
+    }
+    code = next((c for cls, c in codes.items() if isinstance(exc, cls)), "error")
+    message = str(getattr(exc, "detail", exc))
+    response.data = {"error": {"code": code, "message": message, "fields": {}}}
+    return response

@@ -1,0 +1,19 @@
+"""Top-level URL configuration."""
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include("projects.api_urls")),
+    path("api/", include("tasks.api_urls")),
+    path("api/assistant/", include("agent.api_urls")),
+    path("assistant/", include("agent.urls")),
+    path("", include("tasks.urls")),
+    path("projects/", include("projects.urls")),
+]

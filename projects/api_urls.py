@@ -1,0 +1,4 @@
+"""URL routes."""
+from django.urls import path  # noqa: F401
+
+urlpatterns: list = []

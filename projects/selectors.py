@@ -1,0 +1,69 @@
+"""Read access to projects, always scoped to the projects the user is a member of."""
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Q, QuerySet
+
+from pm_assistant.errors import Forbidden, NotFound
+
+from .models import Membership, Project
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def project_list_for_user(*, user: AnyUser, include_archived: bool = False) -> QuerySet[Project]:
+    """Return the projects the user is a member of."""
+    if not user.is_authenticated:
+        return Project.objects.none()
+    qs = Project.objects.filter(memberships__user=user)
+    if not include_archived:
+        qs = qs.filter(archived=False)
+    return qs.select_related("owner").order_by("name")
+
+
+def project_get_for_user(*, user: AnyUser, project_id: int) -> Project:
+    """Return one project, or NotFound when it does not exist or the user is not a member."""
+    project = project_list_for_user(user=user, include_archived=True).filter(pk=project_id).first()
+    if project is None:
+        raise NotFound(f"Project {project_id} was not found.", field="project")
+    return project
+
+
+def membership_role(*, user: AnyUser, project: Project) -> str | None:
+    """Return the user's role in the project, or None."""
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(user=user, project=project).values_list("role", flat=True).first()
+
+
+def project_require_writer(*, user: AnyUser, project: Project) -> None:
+    """Raise unless the user may change the project's tasks (viewers read only)."""
+    role = membership_role(user=user, project=project)
+    if role is None:
+        raise NotFound(f"Project {project.pk} was not found.", field="project")
+    if role == Membership.Role.VIEWER:
+        raise Forbidden("Viewers cannot change tasks in this project.", field="project")
+
+
+def project_progress_for_user(*, user: AnyUser) -> list[dict[str, object]]:
+    """Return per-project task counts and completion percentage for the workbench."""
+    rows = project_list_for_user(user=user).annotate(
+        total=Count("tasks", filter=Q(tasks__parent__isnull=True)),
+        done=Count("tasks", filter=Q(tasks__parent__isnull=True, tasks__status="done")),
+        blocked=Count("tasks", filter=Q(tasks__status="blocked")),
+    )
+    return [
+        {
+            "project": p,
+            "total": p.total,
+            "done": p.done,
+            "blocked": p.blocked,
+            "percent": round(100 * p.done / p.total) if p.total else 0,
+        }
+        for p in rows
+    ]
+
+
+def project_members(*, project: Project) -> QuerySet[Membership]:
+    """Return the memberships of a project with their users."""
+    return project.memberships.select_related("user").order_by("user__username")

@@ -1,0 +1,92 @@
+"""The task filter: one typed value shared by pages, the API and the assistant's tools."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from rest_framework import serializers
+
+from .models import Task
+
+
+@dataclass(frozen=True)
+class TaskFilters:
+    project_id: int | None = None
+    status: tuple[str, ...] = ()
+    assignee: int | str | None = None  # a user id or "me"
+    priority: tuple[str, ...] = ()
+    due_before: date | None = None
+    due_after: date | None = None
+    labels: tuple[str, ...] = ()
+    search: str = ""
+    ids: tuple[int, ...] = field(default=())
+    top_level_only: bool = False
+
+    def is_empty(self) -> bool:
+        return self == TaskFilters()
+
+
+class _CSVList(serializers.ListField):
+    """Accept ``?status=a,b`` as well as ``?status=a&status=b``."""
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        items: list[Any] = []
+        for item in data if isinstance(data, list) else [data]:
+            if isinstance(item, str):
+                items.extend(part for part in item.split(",") if part)
+            else:
+                items.append(item)
+        return super().to_internal_value(items)
+
+
+class AssigneeField(serializers.Field):
+    """A user id or the word ``me``."""
+
+    default_error_messages = {"invalid": 'Must be a user id or "me".'}
+
+    def to_internal_value(self, data: Any) -> int | str:
+        if data == "me":
+            return "me"
+        try:
+            value = int(data)
+        except (TypeError, ValueError):
+            self.fail("invalid")
+        if value < 1:
+            self.fail("invalid")
+        return value
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class TaskFilterSerializer(serializers.Serializer):
+    """Parse query parameters into TaskFilters, naming the field on every error."""
+
+    project = serializers.IntegerField(required=False, min_value=1)
+    status = _CSVList(child=serializers.ChoiceField(choices=Task.Status.choices), required=False, max_length=4)
+    assignee = AssigneeField(required=False)
+    priority = _CSVList(child=serializers.ChoiceField(choices=Task.Priority.choices), required=False, max_length=4)
+    due_before = serializers.DateField(required=False)
+    due_after = serializers.DateField(required=False)
+    labels = _CSVList(child=serializers.CharField(max_length=40), required=False, max_length=20)
+    search = serializers.CharField(required=False, allow_blank=True, max_length=200, trim_whitespace=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        before, after = attrs.get("due_before"), attrs.get("due_after")
+        if before and after and after > before:
+            raise serializers.ValidationError({"due_after": "Must not be later than due_before."})
+        return attrs
+
+    def to_filters(self) -> TaskFilters:
+        data = self.validated_data
+        return TaskFilters(
+            project_id=data.get("project"),
+            status=tuple(data.get("status", ())),
+            assignee=data.get("assignee"),
+            priority=tuple(data.get("priority", ())),
+            due_before=data.get("due_before"),
+            due_after=data.get("due_after"),
+            labels=tuple(data.get("labels", ())),
+            search=data.get("search", ""),
+        )

@@ -1,0 +1,90 @@
+"""Read access to tasks, always scoped to the projects the user is a member of."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from pm_assistant.errors import NotFound
+from projects.selectors import AnyUser, project_list_for_user
+
+from .filters import TaskFilters
+from .models import Task, TaskActivity
+
+
+def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> QuerySet[Task]:
+    """Return the tasks of the user's projects that match the filters."""
+    f = filters or TaskFilters()
+    qs = Task.objects.filter(project__in=project_list_for_user(user=user, include_archived=True))
+    if f.project_id is not None:
+        qs = qs.filter(project_id=f.project_id)
+    if f.status:
+        qs = qs.filter(status__in=f.status)
+    if f.assignee == "me":
+        qs = qs.filter(assignee=user) if user.is_authenticated else qs.none()
+    elif f.assignee is not None:
+        qs = qs.filter(assignee_id=f.assignee)
+    if f.priority:
+        qs = qs.filter(priority__in=f.priority)
+    if f.due_before:
+        qs = qs.filter(due_date__lte=f.due_before)
+    if f.due_after:
+        qs = qs.filter(due_date__gte=f.due_after)
+    if f.labels:
+        qs = qs.filter(pk__in=Task.labels.through.objects.filter(label__name__in=f.labels).values("task_id"))
+    if f.search:
+        qs = qs.filter(Q(title__icontains=f.search) | Q(description__icontains=f.search))
+    if f.ids:
+        qs = qs.filter(pk__in=f.ids)
+    if f.top_level_only:
+        qs = qs.filter(parent__isnull=True)
+    return qs.select_related("project", "assignee").order_by("due_date", "id")
+
+
+def task_get_for_user(*, user: AnyUser, task_id: int) -> Task:
+    """Return one task, or NotFound when it does not exist or is outside the user's projects."""
+    task = task_list_for_user(user=user).filter(pk=task_id).first()
+    if task is None:
+        raise NotFound(f"Task {task_id} was not found.", field="task")
+    return task
+
+
+def task_ids_visible_to_user(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> set[int]:
+    """Return the subset of ids the user may see."""
+    if not ids:
+        return set()
+    return set(task_list_for_user(user=user).filter(pk__in=ids).values_list("pk", flat=True))
+
+
+def task_subtask_summary(*, task: Task) -> dict[str, Any]:
+    """Return the subtasks that would go with the task (count and titles)."""
+    subtasks = list(task.subtasks.order_by("id").values("id", "title", "status"))
+    return {"count": len(subtasks), "items": subtasks}
+
+
+def task_activity_for_task(*, task: Task, limit: int = 20) -> QuerySet[TaskActivity]:
+    """Return the latest activity of a task."""
+    return task.activities.select_related("actor").order_by("-created_at", "-id")[:limit]
+
+
+def workbench_for_user(*, user: AnyUser, today: date | None = None) -> dict[str, Any]:
+    """Return what the home workbench shows: my open, overdue and due-this-week tasks."""
+    today = today or timezone.localdate()
+    week_end = today + timedelta(days=6 - today.weekday())
+    mine = task_list_for_user(user=user, filters=TaskFilters(assignee="me")).exclude(status=Task.Status.DONE)
+    counts = mine.aggregate(
+        open=Count("id"),
+        overdue=Count("id", filter=Q(due_date__lt=today)),
+        due_week=Count("id", filter=Q(due_date__gte=today, due_date__lte=week_end)),
+        blocked=Count("id", filter=Q(status=Task.Status.BLOCKED)),
+    )
+    return {
+        "today": today,
+        "week_end": week_end,
+        "counts": counts,
+        "overdue": list(mine.filter(due_date__lt=today)[:10]),
+        "due_week": list(mine.filter(due_date__gte=today, due_date__lte=week_end)[:10]),
+        "open": list(mine.order_by("priority", "due_date", "id")[:10]),
+    }

@@ -1,0 +1,162 @@
+"""Writes to tasks: each runs in a transaction, checks the actor's role and records activity."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from pm_assistant.errors import InvalidInput, NotFound
+from projects.models import Membership, Project
+from projects.selectors import project_require_writer
+
+from .models import Label, Task, TaskActivity
+
+UNSET: Any = object()
+_TRACKED = ("title", "description", "priority", "start_date", "due_date", "estimate_hours", "parent_id")
+
+
+@dataclass(frozen=True)
+class DeletedTask:
+    id: int
+    title: str
+    subtasks_deleted: int
+
+
+def _display(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _validate(*, project: Project, assignee: AbstractBaseUser | None, parent: Task | None,
+              title: str, progress: int, start_date: date | None, due_date: date | None,
+              task: Task | None = None) -> None:
+    if not title or not title.strip():
+        raise InvalidInput("title: must not be blank.", field="title")
+    if len(title) > 300:
+        raise InvalidInput("title: at most 300 characters.", field="title")
+    if not 0 <= progress <= 100:
+        raise InvalidInput("progress: must be between 0 and 100.", field="progress")
+    if start_date and due_date and due_date < start_date:
+        raise InvalidInput("due_date: must not be before start_date.", field="due_date")
+    if assignee is not None and not Membership.objects.filter(user=assignee, project=project).exists():
+        raise InvalidInput("assignee: is not a member of this project.", field="assignee")
+    if parent is not None:
+        if parent.project_id != project.pk:
+            raise InvalidInput("parent: must be a task of the same project.", field="parent")
+        if task is not None and parent.pk == task.pk:
+            raise InvalidInput("parent: a task cannot be its own parent.", field="parent")
+
+
+def _record(*, task: Task, actor: AbstractBaseUser | None, kind: str, field: str = "",
+            old: Any = "", new: Any = "") -> TaskActivity:
+    return TaskActivity.objects.create(
+        project_id=task.project_id, task=task, task_title=task.title, actor=actor, kind=kind,
+        field=field, from_value=_display(old), to_value=_display(new), created_at=timezone.now(),
+    )
+
+
+def _labels_for(*, project: Project, names: Iterable[str]) -> list[Label]:
+    labels = []
+    for name in sorted({n.strip() for n in names if n and n.strip()}):
+        if len(name) > 40:
+            raise InvalidInput("labels: each label is at most 40 characters.", field="labels")
+        labels.append(Label.objects.get_or_create(project=project, name=name)[0])
+    return labels
+
+
+@transaction.atomic
+def task_create(*, actor: AbstractBaseUser, project: Project, title: str, description: str = "",
+                status: str = Task.Status.TODO, priority: str = Task.Priority.P2,
+                assignee: AbstractBaseUser | None = None, labels: Sequence[str] = (),
+                start_date: date | None = None, due_date: date | None = None,
+                estimate_hours: Decimal | None = None, progress: int = 0, parent: Task | None = None) -> Task:
+    """Create a task in a project the actor may write to."""
+    project_require_writer(user=actor, project=project)
+    _validate(project=project, assignee=assignee, parent=parent, title=title, progress=progress,
+              start_date=start_date, due_date=due_date)
+    task = Task.objects.create(
+        project=project, title=title.strip(), description=description, status=status, priority=priority,
+        assignee=assignee, start_date=start_date, due_date=due_date, estimate_hours=estimate_hours,
+        progress=100 if status == Task.Status.DONE else progress, parent=parent, created_by=actor,
+        completed_at=timezone.now() if status == Task.Status.DONE else None,
+    )
+    if labels:
+        task.labels.set(_labels_for(project=project, names=labels))
+    _record(task=task, actor=actor, kind=TaskActivity.Kind.CREATED, field="status", new=status)
+    return task
+
+
+@transaction.atomic
+def task_update(*, actor: AbstractBaseUser, task: Task, title: str = UNSET, description: str = UNSET,
+                status: str = UNSET, priority: str = UNSET, assignee: AbstractBaseUser | None = UNSET,
+                labels: Sequence[str] = UNSET, start_date: date | None = UNSET, due_date: date | None = UNSET,
+                estimate_hours: Decimal | None = UNSET, progress: int = UNSET,
+                parent: Task | None = UNSET) -> Task:
+    """Change the given fields of a task and record one activity per changed field."""
+    task = Task.objects.select_for_update().select_related("project").get(pk=task.pk)
+    project_require_writer(user=actor, project=task.project)
+    changes: dict[str, Any] = {
+        k: v for k, v in {
+            "title": title, "description": description, "priority": priority, "start_date": start_date,
+            "due_date": due_date, "estimate_hours": estimate_hours,
+        }.items() if v is not UNSET
+    }
+    if parent is not UNSET:
+        changes["parent_id"] = parent.pk if parent else None
+    new_assignee = task.assignee if assignee is UNSET else assignee
+    new_progress = task.progress if progress is UNSET else progress
+    _validate(project=task.project, assignee=new_assignee if assignee is not UNSET else None,
+              parent=parent if parent is not UNSET else None, title=changes.get("title", task.title),
+              progress=new_progress, start_date=changes.get("start_date", task.start_date),
+              due_date=changes.get("due_date", task.due_date), task=task)
+    for name in _TRACKED:
+        if name in changes and getattr(task, name) != changes[name]:
+            _record(task=task, actor=actor, kind=TaskActivity.Kind.UPDATED, field=name,
+                    old=getattr(task, name), new=changes[name])
+            setattr(task, name, changes[name])
+    if assignee is not UNSET and task.assignee_id != (assignee.pk if assignee else None):
+        _record(task=task, actor=actor, kind=TaskActivity.Kind.ASSIGNED, field="assignee",
+                old=task.assignee.get_username() if task.assignee else "",
+                new=assignee.get_username() if assignee else "")
+        task.assignee = assignee
+    if status is not UNSET and status != task.status:
+        if status not in Task.Status.values:
+            raise InvalidInput(f"status: {status!r} is not a valid status.", field="status")
+        _record(task=task, actor=actor, kind=TaskActivity.Kind.STATUS, field="status", old=task.status, new=status)
+        task.status = status
+        task.completed_at = timezone.now() if status == Task.Status.DONE else None
+        if status == Task.Status.DONE and progress is UNSET:
+            new_progress = 100
+    if new_progress != task.progress:
+        _record(task=task, actor=actor, kind=TaskActivity.Kind.PROGRESS, field="progress",
+                old=task.progress, new=new_progress)
+        task.progress = new_progress
+    task.save()
+    if labels is not UNSET:
+        task.labels.set(_labels_for(project=task.project, names=labels))
+    return task
+
+
+@transaction.atomic
+def task_delete(*, actor: AbstractBaseUser, task: Task) -> DeletedTask:
+    """Delete a task and its subtasks, keeping a 'deleted' activity for history."""
+    locked = Task.objects.select_for_update().filter(pk=task.pk).select_related("project").first()
+    if locked is None:
+        raise NotFound(f"Task {task.pk} was not found.", field="task")
+    project_require_writer(user=actor, project=locked.project)
+    subtasks = Task.objects.filter(parent=locked).count()
+    _record(task=locked, actor=actor, kind=TaskActivity.Kind.DELETED)
+    result = DeletedTask(id=locked.pk, title=locked.title, subtasks_deleted=subtasks)
+    locked.delete()
+    return result
+
+
+@transaction.atomic
+def task_bulk_set_status(*, actor: AbstractBaseUser, tasks: Sequence[Task], status: str) -> list[Task]:
+    """Set the status of several tasks at once; all must be writable or nothing changes."""
+    return [task_update(actor=actor, task=task, status=status) for task in tasks]

@@ -1,0 +1,86 @@
+"""Shared fixtures: the three demo users, their projects and a real Chromium for Playwright."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from projects.models import Membership, Project
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+def services_required() -> bool:
+    """CI sets REQUIRE_SERVICES=1: a test that would skip for a missing service fails instead."""
+    return os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def skip_or_fail(reason: str) -> None:
+    if services_required():
+        pytest.fail(f"required in CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    if not os.path.exists(CHROMIUM):
+        skip_or_fail(f"Chromium not found at {CHROMIUM}")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+
+
+def _user(username: str) -> User:
+    return User.objects.create_user(username=username, password="demo", email=f"{username}@example.com")
+
+
+@pytest.fixture
+def alice(db: Any) -> User:
+    return _user("alice")
+
+
+@pytest.fixture
+def bob(db: Any) -> User:
+    return _user("bob")
+
+
+@pytest.fixture
+def carol(db: Any) -> User:
+    return _user("carol")
+
+
+@pytest.fixture
+def dave(db: Any) -> User:
+    """A viewer of the website project."""
+    return _user("dave")
+
+
+def _project(owner: User, name: str, key: str, members: dict[User, str]) -> Project:
+    project = Project.objects.create(owner=owner, name=name, key=key)
+    Membership.objects.create(user=owner, project=project, role=Membership.Role.OWNER)
+    for user, role in members.items():
+        Membership.objects.create(user=user, project=project, role=role)
+    return project
+
+
+@pytest.fixture
+def website(alice: User, carol: User, dave: User) -> Project:
+    """Website Redesign: alice owns, carol is a member, dave a viewer."""
+    return _project(alice, "Website Redesign", "WEB", {carol: "member", dave: "viewer"})
+
+
+@pytest.fixture
+def mobile(alice: User) -> Project:
+    return _project(alice, "Mobile App", "MOB", {})
+
+
+@pytest.fixture
+def platform(bob: User, carol: User) -> Project:
+    """Data Platform: bob owns, carol is a member; alice cannot see it."""
+    return _project(bob, "Data Platform", "DATA", {carol: "member"})
