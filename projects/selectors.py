@@ -64,6 +64,12 @@ def project_progress_for_user(*, user: AnyUser) -> list[dict[str, object]]:
     ]
 
 
+def project_member_get(*, project: Project, user_id: int) -> AbstractBaseUser | None:
+    """Return the user with this id when they are a member of the project, else None."""
+    membership = Membership.objects.filter(project=project, user_id=user_id).select_related("user").first()
+    return membership.user if membership else None
+
+
 def project_members(*, project: Project) -> QuerySet[Membership]:
     """Return the memberships of a project with their users."""
     return project.memberships.select_related("user").order_by("user__username")

@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .models import Task
@@ -40,6 +42,7 @@ class _CSVList(serializers.ListField):
         return super().to_internal_value(items)
 
 
+@extend_schema_field(OpenApiTypes.STR)
 class AssigneeField(serializers.Field):
     """A user id or the word ``me``."""
 

@@ -34,7 +34,13 @@ def _display(value: Any) -> str:
 
 def _validate(*, project: Project, assignee: AbstractBaseUser | None, parent: Task | None,
               title: str, progress: int, start_date: date | None, due_date: date | None,
-              task: Task | None = None) -> None:
+              task: Task | None = None, status: str | None = None, priority: str | None = None) -> None:
+    # Checked here so a bad value is a 400 naming the field, not an IntegrityError from the database.
+    if status is not None and status not in Task.Status.values:
+        raise InvalidInput(f"status: {status!r} is not one of {', '.join(Task.Status.values)}.", field="status")
+    if priority is not None and priority not in Task.Priority.values:
+        raise InvalidInput(f"priority: {priority!r} is not one of {', '.join(Task.Priority.values)}.",
+                           field="priority")
     if not title or not title.strip():
         raise InvalidInput("title: must not be blank.", field="title")
     if len(title) > 300:
@@ -50,6 +56,20 @@ def _validate(*, project: Project, assignee: AbstractBaseUser | None, parent: Ta
             raise InvalidInput("parent: must be a task of the same project.", field="parent")
         if task is not None and parent.pk == task.pk:
             raise InvalidInput("parent: a task cannot be its own parent.", field="parent")
+        if task is not None and _is_descendant(candidate=parent, of=task):
+            raise InvalidInput("parent: must not be one of the task's own subtasks.", field="parent")
+
+
+def _is_descendant(*, candidate: Task, of: Task) -> bool:
+    """Walk up from candidate; the database cannot see cycles longer than one step."""
+    seen: set[int] = set()
+    parent_id = candidate.parent_id
+    while parent_id is not None and parent_id not in seen:
+        if parent_id == of.pk:
+            return True
+        seen.add(parent_id)
+        parent_id = Task.objects.filter(pk=parent_id).values_list("parent_id", flat=True).first()
+    return False
 
 
 def _record(*, task: Task, actor: AbstractBaseUser | None, kind: str, field: str = "",
@@ -78,7 +98,7 @@ def task_create(*, actor: AbstractBaseUser, project: Project, title: str, descri
     """Create a task in a project the actor may write to."""
     project_require_writer(user=actor, project=project)
     _validate(project=project, assignee=assignee, parent=parent, title=title, progress=progress,
-              start_date=start_date, due_date=due_date)
+              start_date=start_date, due_date=due_date, status=status, priority=priority)
     task = Task.objects.create(
         project=project, title=title.strip(), description=description, status=status, priority=priority,
         assignee=assignee, start_date=start_date, due_date=due_date, estimate_hours=estimate_hours,
@@ -102,8 +122,8 @@ def task_update(*, actor: AbstractBaseUser, task: Task, title: str = UNSET, desc
     project_require_writer(user=actor, project=task.project)
     changes: dict[str, Any] = {
         k: v for k, v in {
-            "title": title, "description": description, "priority": priority, "start_date": start_date,
-            "due_date": due_date, "estimate_hours": estimate_hours,
+            "title": title.strip() if isinstance(title, str) else title, "description": description,
+            "priority": priority, "start_date": start_date, "due_date": due_date, "estimate_hours": estimate_hours,
         }.items() if v is not UNSET
     }
     if parent is not UNSET:
@@ -113,7 +133,8 @@ def task_update(*, actor: AbstractBaseUser, task: Task, title: str = UNSET, desc
     _validate(project=task.project, assignee=new_assignee if assignee is not UNSET else None,
               parent=parent if parent is not UNSET else None, title=changes.get("title", task.title),
               progress=new_progress, start_date=changes.get("start_date", task.start_date),
-              due_date=changes.get("due_date", task.due_date), task=task)
+              due_date=changes.get("due_date", task.due_date), task=task,
+              status=None if status is UNSET else status, priority=None if priority is UNSET else priority)
     for name in _TRACKED:
         if name in changes and getattr(task, name) != changes[name]:
             _record(task=task, actor=actor, kind=TaskActivity.Kind.UPDATED, field=name,
@@ -125,8 +146,6 @@ def task_update(*, actor: AbstractBaseUser, task: Task, title: str = UNSET, desc
                 new=assignee.get_username() if assignee else "")
         task.assignee = assignee
     if status is not UNSET and status != task.status:
-        if status not in Task.Status.values:
-            raise InvalidInput(f"status: {status!r} is not a valid status.", field="status")
         _record(task=task, actor=actor, kind=TaskActivity.Kind.STATUS, field="status", old=task.status, new=status)
         task.status = status
         task.completed_at = timezone.now() if status == Task.Status.DONE else None
@@ -138,8 +157,27 @@ def task_update(*, actor: AbstractBaseUser, task: Task, title: str = UNSET, desc
         task.progress = new_progress
     task.save()
     if labels is not UNSET:
-        task.labels.set(_labels_for(project=task.project, names=labels))
+        new_labels = _labels_for(project=task.project, names=labels)
+        old_names = sorted(task.labels.values_list("name", flat=True))
+        new_names = [label.name for label in new_labels]
+        if old_names != new_names:
+            _record(task=task, actor=actor, kind=TaskActivity.Kind.UPDATED, field="labels",
+                    old=", ".join(old_names), new=", ".join(new_names))
+            task.labels.set(new_labels)
     return task
+
+
+def _descendants(*, task: Task) -> list[Task]:
+    """Return every task below this one, level by level (subtasks may have subtasks)."""
+    found: list[Task] = []
+    seen = {task.pk}
+    level = [task.pk]
+    while level:
+        children = [t for t in Task.objects.filter(parent_id__in=level) if t.pk not in seen]
+        found.extend(children)
+        seen.update(child.pk for child in children)
+        level = [child.pk for child in children]
+    return found
 
 
 @transaction.atomic
@@ -149,9 +187,12 @@ def task_delete(*, actor: AbstractBaseUser, task: Task) -> DeletedTask:
     if locked is None:
         raise NotFound(f"Task {task.pk} was not found.", field="task")
     project_require_writer(user=actor, project=locked.project)
-    subtasks = Task.objects.filter(parent=locked).count()
+    subtasks = _descendants(task=locked)
+    # Subtasks go with their parent (cascade); each keeps its own trace in the history.
+    for subtask in subtasks:
+        _record(task=subtask, actor=actor, kind=TaskActivity.Kind.DELETED)
     _record(task=locked, actor=actor, kind=TaskActivity.Kind.DELETED)
-    result = DeletedTask(id=locked.pk, title=locked.title, subtasks_deleted=subtasks)
+    result = DeletedTask(id=locked.pk, title=locked.title, subtasks_deleted=len(subtasks))
     locked.delete()
     return result
 
