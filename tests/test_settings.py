@@ -1,0 +1,116 @@
+"""Settings read from the environment: the embedded defaults, the production shape and deploy checks."""
+from __future__ import annotations
+
+import os
+import runpy
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import environ
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SETTINGS_FILE = ROOT / "pm_assistant" / "settings.py"
+# Variables a developer's shell (or the test session itself) might carry into the test.
+ENV_KEYS = (
+    "DJANGO_ALLOW_ASYNC_UNSAFE", "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND",
+    "CELERY_TASK_ALWAYS_EAGER", "DJANGO_PRODUCTION", "DJANGO_DEBUG", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS",
+    "OPENAI_API_KEY", "LLM_PROVIDER", "ARTIFACT_S3_BUCKET",
+)
+
+
+def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
+    """Evaluate settings.py afresh under exactly the given variables (a local .env is not read)."""
+    for key in ENV_KEYS:
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(environ.Env, "read_env", classmethod(lambda cls, *args, **kwargs: None))
+    return runpy.run_path(str(SETTINGS_FILE))
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in ENV_KEYS}
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=120, check=False,
+    )
+
+
+def production_env() -> dict[str, str]:
+    return {
+        "DJANGO_PRODUCTION": "1",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+        "DJANGO_ALLOWED_HOSTS": "pm.example.com",
+    }
+
+
+def test_production_passes_the_deploy_check_with_no_findings() -> None:
+    proc = manage("check", "--deploy", "--fail-level", "WARNING", **production_env())
+
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "System check identified no issues (0 silenced)." in proc.stdout
+
+
+def test_debug_defaults_fail_the_deploy_check() -> None:
+    """The check can fail: the embedded defaults are not fit to deploy."""
+    proc = manage("check", "--deploy", "--fail-level", "WARNING")
+
+    assert proc.returncode != 0
+    assert "security.W018" in proc.stderr  # DEBUG is on
+
+
+def test_production_refuses_to_start_without_a_secret_key() -> None:
+    env = production_env()
+    del env["DJANGO_SECRET_KEY"]
+
+    proc = manage("check", **env)
+
+    assert proc.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set when DJANGO_PRODUCTION=1" in proc.stderr
+
+
+def test_production_hardening_is_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = load_settings(monkeypatch, **production_env())
+
+    assert s["DEBUG"] is False
+    assert s["ALLOWED_HOSTS"] == ["pm.example.com"]
+    assert s["SESSION_COOKIE_SECURE"] and s["CSRF_COOKIE_SECURE"] and s["SECURE_SSL_REDIRECT"]
+    assert s["STORAGES"]["staticfiles"]["BACKEND"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
+def test_database_url_selects_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = load_settings(monkeypatch, DATABASE_URL="postgres://pm:secret@db.internal:5433/pm_assistant")
+
+    db = s["DATABASES"]["default"]
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
+        "pm_assistant", "pm", "secret", "db.internal", 5433,
+    )
+
+
+def test_without_database_url_the_database_is_sqlite_in_the_project(monkeypatch: pytest.MonkeyPatch) -> None:
+    db = load_settings(monkeypatch)["DATABASES"]["default"]
+
+    assert db["ENGINE"] == "django.db.backends.sqlite3"
+    assert Path(db["NAME"]) == ROOT / "db.sqlite3"
+
+
+def test_without_redis_celery_is_eager_with_no_broker(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = load_settings(monkeypatch)
+
+    assert s["CELERY_TASK_ALWAYS_EAGER"] is True
+    assert s["CELERY_BROKER_URL"] == "memory://"
+    assert s["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert s["LLM_PROVIDER"] == "offline"
+
+
+def test_redis_url_gives_celery_a_broker_and_result_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = load_settings(monkeypatch, REDIS_URL="redis://cache.internal:6379/2")
+
+    assert s["CELERY_TASK_ALWAYS_EAGER"] is False
+    assert s["CELERY_BROKER_URL"] == s["CELERY_RESULT_BACKEND"] == "redis://cache.internal:6379/2"
+    assert s["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
