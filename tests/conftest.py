@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
 from projects.models import Membership, Project
+from tests.llm_stub import LLMStub
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -84,3 +86,21 @@ def mobile(alice: User) -> Project:
 def platform(bob: User, carol: User) -> Project:
     """Data Platform: bob owns, carol is a member; alice cannot see it."""
     return _project(bob, "Data Platform", "DATA", {carol: "member"})
+
+
+@pytest.fixture
+def llm_stub() -> Iterator[LLMStub]:
+    """A scripted OpenAI-compatible server on a free local port."""
+    with LLMStub() as stub:
+        yield stub
+
+
+@pytest.fixture
+def openai_settings(settings: Any, llm_stub: LLMStub) -> Iterator[LLMStub]:
+    """Point the openai provider at the stub, with short timeouts and two retries."""
+    settings.LLM_PROVIDER = "openai"
+    settings.OPENAI_API_KEY = "test-key"
+    settings.OPENAI_BASE_URL = llm_stub.base_url
+    settings.LLM_TIMEOUT_SECONDS = 2.0
+    settings.LLM_MAX_RETRIES = 2
+    yield llm_stub

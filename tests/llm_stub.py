@@ -1,0 +1,365 @@
+"""A scripted OpenAI-compatible chat completions server for tests, over real HTTP.
+
+Tests push responses into a FIFO queue; each `POST /v1/chat/completions` pops the next
+one. With the queue empty the server answers `default` (HTTP 500 unless changed), so an
+unexpected LLM call fails loudly instead of passing silently.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Self
+
+CHAT_PATH = "/v1/chat/completions"
+# The SDK honours this header; a short delay keeps retry tests fast.
+FAST_RETRY_HEADERS = {"retry-after-ms": "10"}
+
+_ids = itertools.count(1)
+
+
+def _estimate_tokens(text: str) -> int:
+    """Estimate tokens as one per four characters, never below one."""
+    return max(1, len(text) // 4)
+
+
+def _prompt_text(body: dict[str, Any]) -> str:
+    """Join the text of every request message, for a prompt-token estimate."""
+    parts: list[str] = []
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts.extend(p.get("text", "") for p in content if isinstance(p, dict))
+    return "".join(parts)
+
+
+def error_body(status: int, message: str, *, error_type: str | None = None, code: str | None = None) -> bytes:
+    """Build an OpenAI-style error body."""
+    default_type = "invalid_request_error" if status < 500 else "server_error"
+    payload = {"error": {"message": message, "type": error_type or default_type, "param": None, "code": code}}
+    return json.dumps(payload).encode()
+
+
+@dataclass(frozen=True)
+class Raw:
+    """Exact bytes with a status and content type; every other kind renders to one."""
+
+    status: int
+    body: bytes
+    content_type: str = "application/json"
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def render(self, body: dict[str, Any]) -> Raw:
+        return self
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A chat.completion with text content or one tool call."""
+
+    content: str | None
+    tool_call: tuple[str, str] | None = None
+    finish_reason: str = "stop"
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    def render(self, body: dict[str, Any]) -> Raw:
+        message: dict[str, Any] = {"role": "assistant", "content": self.content, "refusal": None}
+        produced = self.content or ""
+        if self.tool_call is not None:
+            name, arguments = self.tool_call
+            message["tool_calls"] = [{
+                "id": f"call_stub{next(_ids)}", "type": "function",
+                "function": {"name": name, "arguments": arguments},
+            }]
+            produced = name + arguments
+        prompt = _estimate_tokens(_prompt_text(body)) if self.prompt_tokens is None else self.prompt_tokens
+        completion = _estimate_tokens(produced) if self.completion_tokens is None else self.completion_tokens
+        payload = {
+            "id": f"chatcmpl-stub{next(_ids)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model") or "stub-model",
+            "choices": [{"index": 0, "message": message, "finish_reason": self.finish_reason, "logprobs": None}],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+            "system_fingerprint": None,
+        }
+        return Raw(200, json.dumps(payload).encode())
+
+
+@dataclass(frozen=True)
+class Error:
+    """An OpenAI-style error answer with the given status."""
+
+    status: int
+    message: str
+    error_type: str | None = None
+    code: str | None = None
+    headers: dict[str, str] = field(default_factory=lambda: dict(FAST_RETRY_HEADERS))
+
+    def render(self, body: dict[str, Any]) -> Raw:
+        payload = error_body(self.status, self.message, error_type=self.error_type, code=self.code)
+        return Raw(self.status, payload, headers=self.headers)
+
+
+@dataclass(frozen=True)
+class Delay:
+    """Wait `seconds` (cut short when the server stops), then answer `then`."""
+
+    seconds: float
+    then: Completion | Error | Raw
+
+    def render(self, body: dict[str, Any]) -> Raw:
+        return self.then.render(body)
+
+
+Scripted = Completion | Error | Raw | Delay
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as the server received it; `body` is the parsed JSON or None."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+    raw: bytes
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _StubHTTPServer
+    # A stalled client must not pin a handler thread forever.
+    timeout = 30
+
+    def do_POST(self) -> None:
+        self._handle()
+
+    def do_GET(self) -> None:
+        self._handle()
+
+    def _handle(self) -> None:
+        stub = self.server.stub
+        with stub._track():
+            self._answer(stub)
+
+    def _answer(self, stub: LLMStub) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        path = self.path.split("?", 1)[0]
+        stub._record(RecordedRequest(self.command, path, headers, body, raw))
+        if self.command != "POST" or path != CHAT_PATH:
+            return self._send(Raw(404, error_body(404, f"no route for {self.command} {path}", code="not_found")))
+        if not isinstance(body, dict):
+            return self._send(Raw(400, error_body(400, "request body must be a JSON object")))
+        if body.get("stream"):
+            return self._send(Raw(400, error_body(400, "stream: true is not supported", code="unsupported")))
+        scripted = stub._next()
+        if isinstance(scripted, Delay) and stub._stopping.wait(scripted.seconds):
+            return  # the server is stopping: drop the request
+        self._send(scripted.render(body))
+
+    def _send(self, reply: Raw) -> None:
+        try:
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.content_type)
+            self.send_header("Content-Length", str(len(reply.body)))
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(reply.body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (its timeout fired) before the answer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep test output clean."""
+
+
+class _StubHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, stub: LLMStub, address: tuple[str, int]) -> None:
+        self.stub = stub
+        super().__init__(address, _Handler)
+
+
+class LLMStub:
+    """A scripted OpenAI-compatible server on 127.0.0.1; use `start()`/`stop()` or `with`."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._address = (host, port)
+        self._lock = threading.Lock()
+        self._queue: deque[Scripted] = deque()
+        self._requests: list[RecordedRequest] = []
+        self._stopping = threading.Event()
+        self._idle = threading.Condition(self._lock)
+        self._inflight = 0
+        self._server: _StubHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.default: Scripted = Error(500, "unexpected LLM call: no scripted response left", code="stub_empty")
+
+    # lifecycle
+
+    def start(self) -> Self:
+        """Bind a free port and serve in a background thread."""
+        self._stopping.clear()
+        self._server = _StubHTTPServer(self, self._address)
+        # A short poll interval keeps stop() (and so each test teardown) fast.
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="llm-stub", daemon=True,
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving; delayed answers still waiting are dropped."""
+        self._stopping.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        with self._idle:
+            self._idle.wait_for(lambda: self._inflight == 0, timeout=5)
+        self._server = self._thread = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI base URL, ending with /v1."""
+        if self._server is None:
+            raise RuntimeError("the stub is not running")
+        return f"http://{self._address[0]}:{self._server.server_port}/v1"
+
+    # scripting
+
+    def push(self, response: Scripted) -> LLMStub:
+        """Queue one scripted response."""
+        with self._lock:
+            self._queue.append(response)
+        return self
+
+    def push_json(self, obj: Any, *, prompt_tokens: int | None = None, completion_tokens: int | None = None) -> LLMStub:
+        """Queue a completion whose content is `obj` as JSON (structured output)."""
+        return self.push(Completion(json.dumps(obj), prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
+
+    def push_text(self, text: str, *, prompt_tokens: int | None = None, completion_tokens: int | None = None,
+                  finish_reason: str = "stop") -> LLMStub:
+        """Queue a completion with plain text content."""
+        return self.push(Completion(text, finish_reason=finish_reason, prompt_tokens=prompt_tokens,
+                                    completion_tokens=completion_tokens))
+
+    def push_tool_call(self, name: str, arguments: dict[str, Any] | str, *, prompt_tokens: int | None = None,
+                       completion_tokens: int | None = None) -> LLMStub:
+        """Queue a completion that calls the function `name` with `arguments`."""
+        args = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        return self.push(Completion(None, tool_call=(name, args), finish_reason="tool_calls",
+                                    prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
+
+    def push_error(self, status: int = 500, message: str = "stub server error", *, error_type: str | None = None,
+                   code: str | None = None, headers: dict[str, str] | None = None) -> LLMStub:
+        """Queue an OpenAI-style error; by default it tells the SDK to retry after 10 ms."""
+        extra = dict(FAST_RETRY_HEADERS if headers is None else headers)
+        return self.push(Error(status, message, error_type, code, extra))
+
+    def push_delay(self, seconds: float, then: Scripted | None = None) -> LLMStub:
+        """Queue an answer that waits `seconds` first (to trip the client timeout)."""
+        follow = then or Completion("late answer")
+        if isinstance(follow, Delay):
+            raise TypeError("a delay cannot be followed by another delay")
+        return self.push(Delay(seconds, follow))
+
+    def push_malformed(self, content: str = "not json {") -> LLMStub:
+        """Queue a valid completion whose content is not valid JSON."""
+        return self.push(Completion(content))
+
+    def push_raw(self, status: int, body: bytes, content_type: str = "application/json",
+                 headers: dict[str, str] | None = None) -> LLMStub:
+        """Queue exact bytes with a status and content type."""
+        return self.push(Raw(status, body, content_type, dict(headers or {})))
+
+    def reset(self) -> None:
+        """Forget queued responses and recorded requests."""
+        with self._lock:
+            self._queue.clear()
+            self._requests.clear()
+
+    # inspection
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """A copy of every request received, oldest first."""
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def calls(self) -> int:
+        """How many requests arrived (any path)."""
+        with self._lock:
+            return len(self._requests)
+
+    @property
+    def last_body(self) -> Any:
+        """The parsed JSON body of the latest request."""
+        requests = self.requests
+        if not requests:
+            raise AssertionError("the LLM stub received no request")
+        return requests[-1].body
+
+    @property
+    def inflight(self) -> int:
+        """How many requests are being answered right now."""
+        with self._lock:
+            return self._inflight
+
+    @property
+    def pending(self) -> int:
+        """How many scripted responses are still queued."""
+        with self._lock:
+            return len(self._queue)
+
+    def assert_no_calls(self) -> None:
+        """Fail if any request reached the server."""
+        requests = self.requests
+        assert not requests, f"expected no LLM call, got {len(requests)}: {[r.body for r in requests]}"
+
+    def assert_all_consumed(self) -> None:
+        """Fail if scripted responses were left unused."""
+        assert self.pending == 0, f"{self.pending} scripted LLM response(s) were never requested"
+
+    @contextmanager
+    def _track(self) -> Iterator[None]:
+        with self._lock:
+            self._inflight += 1
+        try:
+            yield
+        finally:
+            with self._idle:
+                self._inflight -= 1
+                self._idle.notify_all()
+
+    def _record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self._requests.append(request)
+
+    def _next(self) -> Scripted:
+        with self._lock:
+            return self._queue.popleft() if self._queue else self.default
