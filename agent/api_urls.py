@@ -1,4 +1,11 @@
-"""URL routes."""
-from django.urls import path  # noqa: F401
+"""Routes of the assistant API."""
+from django.urls import path
 
-urlpatterns: list = []
+from .api import RunConfirmApi, RunDetailApi, RunRequestApi, RunTraceApi
+
+urlpatterns = [
+    path("requests/", RunRequestApi.as_view(), name="assistant-request"),
+    path("runs/<uuid:run_id>/", RunDetailApi.as_view(), name="assistant-run"),
+    path("runs/<uuid:run_id>/confirm/", RunConfirmApi.as_view(), name="assistant-confirm"),
+    path("runs/<uuid:run_id>/trace/", RunTraceApi.as_view(), name="assistant-trace"),
+]

@@ -1,0 +1,74 @@
+"""The assistant's HTTP API (DESIGN §7): one class per operation, all through the run service."""
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .service import run_as_dict, run_confirm, run_get, run_request, trace_as_dict
+
+RUN_SCHEMA = inline_serializer("AssistantRun", {
+    "run_id": serializers.UUIDField(),
+    "status": serializers.ChoiceField(["done", "needs_confirmation", "needs_clarification", "running", "error"]),
+    "route": serializers.DictField(allow_null=True),
+    "reply": serializers.CharField(),
+    "data": serializers.DictField(),
+    "confirmation": serializers.DictField(allow_null=True),
+    "usage": serializers.DictField(),
+    "progress": serializers.DictField(allow_null=True),
+})
+
+
+class RunRequestApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        message = serializers.CharField(required=False, allow_blank=False, max_length=2000)
+        action = serializers.CharField(required=False, allow_blank=False, max_length=40)
+        page_context = serializers.DictField(help_text="The PageContext of DESIGN §2 (camelCase keys).")
+
+        def to_internal_value(self, data: Any) -> Any:
+            if isinstance(data, dict):
+                unknown = sorted(set(data) - set(self.fields))
+                if unknown:
+                    raise serializers.ValidationError({unknown[0]: ["Unknown field."]})
+            return super().to_internal_value(data)
+
+    @extend_schema(request=InputSerializer, responses={200: RUN_SCHEMA, 400: OpenApiResponse(description="Invalid")},
+                   summary="Send a message or a quick action to the assistant")
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        run = run_request(user=request.user, page_context=data.validated_data["page_context"],  # type: ignore[arg-type]
+                          message=data.validated_data.get("message"), action=data.validated_data.get("action"))
+        return Response(run_as_dict(run))
+
+
+class RunConfirmApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        decision = serializers.ChoiceField(choices=["approve", "reject"])
+
+    @extend_schema(request=InputSerializer, responses={200: RUN_SCHEMA}, summary="Approve or reject a pending action")
+    def post(self, request: Request, run_id: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        run = run_confirm(user=request.user, run_id=run_id, decision=data.validated_data["decision"])  # type: ignore[arg-type]
+        return Response(run_as_dict(run))
+
+
+class RunDetailApi(APIView):
+    @extend_schema(responses={200: RUN_SCHEMA}, summary="Read a run and its progress")
+    def get(self, request: Request, run_id: str) -> Response:
+        return Response(run_as_dict(run_get(user=request.user, run_id=run_id)))  # type: ignore[arg-type]
+
+
+class RunTraceApi(APIView):
+    @extend_schema(responses={200: inline_serializer("AssistantTrace", {
+        "run_id": serializers.UUIDField(), "nodes": serializers.ListField(), "llm_calls": serializers.ListField(),
+        "tool_calls": serializers.ListField(), "bindings": serializers.ListField(),
+        "alerts": serializers.ListField(), "events": serializers.ListField()})},
+        summary="Read a run's trace")
+    def get(self, request: Request, run_id: str) -> Response:
+        return Response(trace_as_dict(run_get(user=request.user, run_id=run_id)))  # type: ignore[arg-type]

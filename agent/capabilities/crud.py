@@ -1,0 +1,131 @@
+"""crud: create, update or delete tasks from slots; deletes and big bulk updates wait for approval."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from agent.assembler.views import ExecCtx
+from agent.models import Alert
+from agent.routing.decision import Slots
+from agent.runtime import RunContext
+from agent.state import AgentState
+from agent.tools import task_tools as tools
+from agent.tools.invoke import tool_call
+from pm_assistant.errors import ApplicationError
+
+from .outcome import clarify, done, failed
+
+
+def _target_task_id(ctx: ExecCtx, slots: Slots) -> int | None:
+    """The task the request is about: typed by the user, else selected on the page."""
+    if slots.task_id is not None:
+        return slots.task_id
+    if ctx.selected_entity and ctx.selected_entity.type == "task":
+        return ctx.selected_entity.id
+    return ctx.route_params.task_id
+
+
+def _project_id(ctx: ExecCtx) -> int | None:
+    if ctx.selected_entity and ctx.selected_entity.type == "project":
+        return ctx.selected_entity.id
+    return ctx.route_params.project_id
+
+
+def _facts_with_mismatches(runtime: Runtime[RunContext], ctx: ExecCtx, task_id: int,
+                           slots: Slots) -> dict[str, Any]:
+    rec = runtime.context.recorder
+    facts = tool_call(rec, "task_facts", tools.task_facts, ctx=ctx, task_id=task_id)
+    mismatches = tools.compare_expected(facts=facts, expected_title=slots.expected_title,
+                                        expected_status=slots.expected_status)
+    for m in mismatches:
+        rec.alert(Alert.Kind.FACT_MISMATCH, f"The model said {m.field} is {m.stated!r}; the database says "
+                  f"{m.actual!r}. The database decides.", key=f"{task_id}:{m.field}",
+                  field=m.field, stated=m.stated, actual=m.actual)
+    return {**facts, "mismatches": [{"field": m.field, "stated": m.stated, "actual": m.actual}
+                                    for m in mismatches]}
+
+
+def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
+    project_id = _project_id(ctx)
+    if project_id is None:
+        return clarify("Which project should the task go in? Open the project and ask again.")
+    if not slots.title:
+        return clarify("What should the new task be called?")
+    row = tool_call(runtime.context.recorder, "create_task", tools.create_task, ctx=ctx, project_id=project_id,
+                    title=slots.title, priority=slots.priority, due_date=slots.due_date, status=slots.status)
+    return done(f"Created {row['key']} “{row['title']}”.", task=row)
+
+
+def _update_one(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_id: int) -> dict[str, Any]:
+    facts = _facts_with_mismatches(runtime, ctx, task_id, slots)
+    row = tool_call(runtime.context.recorder, "update_task", tools.update_task, ctx=ctx, task_id=task_id,
+                    status=slots.status, priority=slots.priority, due_date=slots.due_date)
+    note = " (The task's real title/status differed from what was stated; the database was used.)" \
+        if facts["mismatches"] else ""
+    return done(f"Updated {row['key']} “{row['title']}”: status {row['status'].replace('_', ' ')}.{note}",
+                task=row, mismatches=facts["mismatches"])
+
+
+def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
+    rec = runtime.context.recorder
+    if slots.status is None:
+        return clarify("Which status should the visible tasks get?")
+    tasks = [t for t in tools.tasks_for_bulk(ctx=ctx) if t.status != slots.status]
+    if not tasks:
+        return done("Nothing to change: every visible task already has that status.", count=0)
+    facts = {"count": len(tasks), "status": slots.status, "task_ids": sorted(t.pk for t in tasks),
+             "titles": [t.title for t in tasks[:10]]}
+    rec.node("crud.bulk_selection", count=len(tasks), source="page ids" if ctx.visible_entity_ids is not None
+             else "re-query by the page's filters")
+    if len(tasks) > settings.BULK_CONFIRM_THRESHOLD:
+        decision = interrupt({"action": "bulk_update", "facts": facts})
+        if decision.get("decision") != "approve":
+            return done(f"Cancelled: the {len(tasks)} tasks were left as they were.", rejected=True)
+        if decision.get("facts") != facts:
+            return failed("The visible tasks changed since you were asked; nothing was changed. "
+                          "Please look again and retry.", "target_changed")
+    result = tool_call(rec, "bulk_set_status", tools.bulk_set_status, ctx=ctx, task_ids=facts["task_ids"],
+                       status=slots.status)
+    return done(f"Marked {result['count']} tasks as {slots.status.replace('_', ' ')}.", count=result["count"],
+                items=result["items"])
+
+
+def _delete(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_id: int) -> dict[str, Any]:
+    facts = _facts_with_mismatches(runtime, ctx, task_id, slots)
+    # Nothing with a side effect runs above this line: the node runs again when the user decides.
+    decision = interrupt({"action": "delete_task", "facts": facts})
+    if decision.get("decision") != "approve":
+        return done(f"Kept “{facts['title']}”: nothing was deleted.", rejected=True)
+    if decision.get("facts") != facts:
+        return failed(f"“{facts['title']}” changed since you were asked, so it was not deleted. "
+                      "Please look at it again.", "target_changed")
+    result = tool_call(runtime.context.recorder, "delete_task", tools.delete_task, ctx=ctx, task_id=task_id)
+    extra = f" and its {result['subtasks_deleted']} subtasks" if result["subtasks_deleted"] else ""
+    return done(f"Deleted “{result['title']}”{extra}.", deleted=result)
+
+
+def crud(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Carry out a create, update or delete named by the route's slots."""
+    ctx, route = state["exec_ctx"], state["route"]
+    assert ctx is not None and route is not None
+    slots = route.slots
+    try:
+        if slots.operation == "create":
+            return _create(runtime, ctx, slots)
+        if slots.operation == "update" and slots.scope == "visible":
+            return _update_visible(runtime, ctx, slots)
+        task_id = _target_task_id(ctx, slots)
+        if slots.operation not in ("update", "delete"):
+            return clarify("Do you want to create, change or delete a task?")
+        if task_id is None:
+            return clarify("Which task? Select it on the page or give its number, like #42.")
+        if slots.operation == "update":
+            return _update_one(runtime, ctx, slots, task_id)
+        return _delete(runtime, ctx, slots, task_id)
+    except ApplicationError as exc:
+        if exc.code == "not_found":
+            return failed("I couldn't find that task among your projects, so nothing was changed.", exc.code)
+        return failed(f"Nothing was changed: {exc.message}", exc.code)

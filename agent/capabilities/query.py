@@ -1,0 +1,93 @@
+"""query: find tasks with the page's full filters, then explain the result in words."""
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from agent.assembler.summary import quote_user_text
+from agent.assembler.views import ExecCtx
+from agent.llm.base import LLMError
+from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
+from agent.prompting.templates import EXPLAIN_INSTRUCTIONS
+from agent.routing.decision import Slots
+from agent.runtime import RunContext
+from agent.state import AgentState
+from agent.tools import task_tools as tools
+from agent.tools.invoke import tool_call
+from pm_assistant.errors import ApplicationError
+from tasks.filters import TaskFilters
+
+from .outcome import done, failed
+
+SHOWN = 10
+
+
+def query_filters(ctx: ExecCtx, slots: Slots) -> TaskFilters:
+    """The page's filters, narrowed by what the request asked for."""
+    if slots.preset == "my_overdue":
+        return tools.my_overdue_filters()
+    overrides: dict[str, Any] = {}
+    if slots.status_filter:
+        overrides["status"] = slots.status_filter
+    if slots.priority_filter:
+        overrides["priority"] = slots.priority_filter
+    if slots.assignee_me:
+        overrides["assignee"] = "me"
+    return tools.filters_from_ctx(ctx, **overrides)
+
+
+def row_words(row: dict[str, Any]) -> str:
+    """One task as words: quoted title, status, priority, due date, assignee (no ids)."""
+    due = f", due {row['due_date']}" if row["due_date"] else ""
+    who = f", assigned to {row['assignee']}" if row["assignee"] else ", unassigned"
+    return f"- {quote_user_text(row['title'], 80)}: {row['status'].replace('_', ' ')}, {row['priority']}{due}{who}"
+
+
+def template_reply(result: dict[str, Any], slots: Slots) -> str:
+    count = result["count"]
+    what = "overdue tasks assigned to you" if slots.preset == "my_overdue" else "matching tasks"
+    if count == 0:
+        return f"No {what}."
+    titles = "; ".join(f"{r['key']} “{r['title']}”" for r in result["items"][:3])
+    more = f", and {count - 3} more" if count > 3 else ""
+    return f"{count} {what}: {titles}{more}."
+
+
+def explain(runtime: Runtime[RunContext], state: AgentState, result: dict[str, Any], fallback: str) -> str:
+    """Ask the generation model for a short explanation from the summary and the result."""
+    llm = runtime.context.llm
+    summary = state["model_summary"]
+    if llm.offline or summary is None:
+        return fallback
+    rows = [row_words(r) for r in result["items"][:SHOWN]]
+    form = "full" if len(result["items"]) <= SHOWN else "truncated"
+    parts = [
+        PromptPart(ref="prompt:explain", form="instruction", role="system", text=EXPLAIN_INSTRUCTIONS),
+        PromptPart(ref="model_summary", form="summary", role="system", text=summary.text, heading="The page:"),
+        PromptPart(ref="tool:query_tasks", form=form, role="user",
+                   text=f"{result['count']} tasks found:\n" + "\n".join(rows),
+                   heading="Query result:"),
+    ]
+    if state.get("message"):
+        parts.append(PromptPart(ref="user_message", form="full", role="user", text=state["message"],
+                                heading="The user asked:"))
+    try:
+        reply = llm.complete(purpose="explain", role="generation", prompt=prompt_assemble(parts))
+    except (LLMError, PromptRefused):
+        return fallback
+    return reply.text.strip() or fallback
+
+
+def query(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Run query_tasks with ExecCtx filters and explain what was found."""
+    ctx, route = state["exec_ctx"], state["route"]
+    assert ctx is not None and route is not None
+    filters = query_filters(ctx, route.slots)
+    try:
+        result = tool_call(runtime.context.recorder, "query_tasks", tools.query_tasks, ctx=ctx, filters=filters)
+    except ApplicationError as exc:
+        return failed(f"The query failed: {exc.message}", exc.code)
+    fallback = template_reply(result, route.slots)
+    reply = explain(runtime, state, result, fallback)
+    return done(reply, count=result["count"], items=result["items"][:SHOWN])

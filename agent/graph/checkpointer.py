@@ -1,0 +1,67 @@
+"""LangGraph's own checkpointers: Postgres on PostgreSQL, SQLite otherwise."""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+# Types that may be restored from a checkpoint; anything else is refused on load.
+ALLOWED_TYPES = [
+    ("agent.assembler.views", "RouterCtx"), ("agent.assembler.views", "ExecCtx"),
+    ("agent.assembler.views", "ModelSummary"), ("agent.page_context.schema", "SelectedEntity"),
+    ("agent.page_context.schema", "RouteParams"), ("agent.page_context.schema", "Filters"),
+    ("agent.page_context.schema", "KeyFilters"), ("agent.page_context.schema", "Pagination"),
+    ("agent.routing.decision", "Route"), ("agent.routing.decision", "Slots"),
+]
+
+
+def _serde() -> JsonPlusSerializer:
+    return JsonPlusSerializer(allowed_msgpack_modules=ALLOWED_TYPES)
+
+
+def _postgres_conninfo() -> str:
+    db = connection.settings_dict
+    parts = {"dbname": db["NAME"], "user": db.get("USER"), "password": db.get("PASSWORD"),
+             "host": db.get("HOST"), "port": db.get("PORT")}
+    return " ".join(f"{k}={v}" for k, v in parts.items() if v)
+
+
+@cache
+def _postgres_ready(conninfo: str) -> bool:
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    with PostgresSaver.from_conn_string(conninfo) as saver:
+        saver.setup()
+    return True
+
+
+@contextmanager
+def checkpointer() -> Iterator[BaseCheckpointSaver[Any]]:
+    """Open the configured checkpointer for one request."""
+    if connection.vendor == "postgresql":
+        from langgraph.checkpoint.postgres import PostgresSaver
+        from psycopg import Connection
+        from psycopg.rows import dict_row
+
+        conninfo = _postgres_conninfo()
+        _postgres_ready(conninfo)
+        with Connection.connect(conninfo, autocommit=True, prepare_threshold=0, row_factory=dict_row) as conn:
+            yield PostgresSaver(conn, serde=_serde())  # type: ignore[arg-type]
+        return
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    path = Path(settings.AGENT_CHECKPOINT_SQLITE_PATH)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, check_same_thread=False)
+    try:
+        yield SqliteSaver(conn, serde=_serde())
+    finally:
+        conn.close()

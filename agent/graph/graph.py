@@ -1,0 +1,42 @@
+"""Wire the graph: assemble → route → capability → respond."""
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from agent.capabilities.clarify import clarify
+from agent.capabilities.crud import crud
+from agent.capabilities.query import query
+from agent.capabilities.upcoming import upcoming
+from agent.runtime import RunContext
+from agent.state import AgentState
+
+from .nodes import assemble, respond, route, to_capability
+
+CAPABILITY_NODES = {
+    "crud": crud,
+    "query": query,
+    "clarify": clarify,
+    "decompose": upcoming,
+    "weekly_report": upcoming,
+    "risk": upcoming,
+}
+
+
+def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """Build and compile the assistant's graph."""
+    builder = StateGraph(AgentState, context_schema=RunContext)
+    builder.add_node("assemble", assemble)
+    builder.add_node("route", route)
+    for name, node in CAPABILITY_NODES.items():
+        builder.add_node(name, node)  # type: ignore[arg-type]
+        builder.add_edge(name, "respond")
+    builder.add_node("respond", respond)
+    builder.add_edge(START, "assemble")
+    builder.add_edge("assemble", "route")
+    builder.add_conditional_edges("route", to_capability, [*CAPABILITY_NODES, "respond"])
+    builder.add_edge("respond", END)
+    return builder.compile(checkpointer=checkpointer)

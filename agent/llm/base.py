@@ -1,0 +1,38 @@
+"""What every LLM provider offers, and the errors it may raise."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+Role = Literal["router", "generation"]
+Message = dict[str, str]
+
+
+@dataclass(frozen=True)
+class LLMReply:
+    text: str
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class LLMError(Exception):
+    """The model could not give a usable answer."""
+
+    code = "llm_error"
+
+
+class LLMUnavailable(LLMError):
+    """The endpoint failed after the SDK's retries, or timed out."""
+
+    code = "llm_unavailable"
+
+
+class LLMProvider(Protocol):
+    name: str
+    offline: bool
+
+    def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
+                 schema_name: str = "answer") -> LLMReply:
+        """Return the model's answer; with json_schema the text is JSON shaped by it."""
+        ...

@@ -1,0 +1,110 @@
+"""Assistant runs, their confirmations, traces and alerts, and externalized artifacts."""
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Run(models.Model):
+    class Status(models.TextChoices):
+        DONE = "done"
+        NEEDS_CONFIRMATION = "needs_confirmation"
+        NEEDS_CLARIFICATION = "needs_clarification"
+        RUNNING = "running"
+        ERROR = "error"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assistant_runs")
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.RUNNING)
+    message = models.TextField(blank=True)
+    action = models.CharField(max_length=40, blank=True)
+    page_context = models.JSONField(default=dict, help_text="The validated PageContext, for audit.")
+    capability = models.CharField(max_length=20, blank=True)
+    via = models.CharField(max_length=12, blank=True)
+    reply = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    progress = models.JSONField(default=dict, blank=True)
+    error_code = models.CharField(max_length=40, blank=True)
+    llm_calls = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "created_at"], name="run_user_time")]
+
+    def __str__(self) -> str:
+        return f"{self.capability or '?'} run {self.id} ({self.status})"
+
+
+class Confirmation(models.Model):
+    """A pending destructive action; single use, decided by the run's owner."""
+
+    class Decision(models.TextChoices):
+        APPROVE = "approve"
+        REJECT = "reject"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="confirmations")
+    action = models.CharField(max_length=40)
+    facts = models.JSONField(default=dict, help_text="Read from the database, never model text.")
+    decision = models.CharField(max_length=10, choices=Decision.choices, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.action} ({self.decision or 'pending'})"
+
+
+class TraceEvent(models.Model):
+    class Kind(models.TextChoices):
+        NODE = "node"
+        LLM_CALL = "llm_call"
+        TOOL_CALL = "tool_call"
+        BINDING = "binding"
+        ARTIFACT = "artifact"
+        ALERT = "alert"
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    name = models.CharField(max_length=80)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "seq"]
+        constraints = [models.UniqueConstraint(fields=["run", "seq"], name="trace_event_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.seq}. {self.kind} {self.name}"
+
+
+class Alert(models.Model):
+    class Kind(models.TextChoices):
+        VIEW_OVERWRITE = "view_overwrite", "A node tried to overwrite a context view"
+        FACT_MISMATCH = "fact_mismatch", "A model-stated fact disagrees with the database"
+        DUPLICATE_FORM = "duplicate_form", "One source in two forms in one prompt"
+        BINDING_OVERRIDE = "binding_override", "A model-typed value differed from its binding"
+        PREVIEW_MISMATCH = "preview_mismatch", "A preview is not a substring of its source"
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="alerts")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    key = models.CharField(max_length=200, help_text="Deduplicates the same alert when a node re-runs.")
+    message = models.TextField()
+    details = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [models.UniqueConstraint(fields=["run", "kind", "key"], name="alert_unique_per_run")]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message[:60]}"

@@ -1,0 +1,43 @@
+"""Look up the names a ModelSummary mentions, scoped to the user."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+
+from projects.selectors import AnyUser, project_list_for_user
+from tasks.selectors import task_list_for_user
+
+from .schema import PageContext
+
+
+@dataclass(frozen=True)
+class EntityNames:
+    """Names of the entities the page refers to, read before assembly so the assembler stays pure."""
+
+    project_name: str | None = None
+    task_title: str | None = None
+    assignee_name: str | None = None
+
+
+def entity_names_for(*, context: PageContext, user: AnyUser) -> EntityNames:
+    """Return the project name, selected task title and filtered assignee's name."""
+    project_id = context.route_params.project_id
+    if context.selected_entity and context.selected_entity.type == "project":
+        project_id = context.selected_entity.id
+    task_title = None
+    if context.selected_entity and context.selected_entity.type == "task":
+        task = task_list_for_user(user=user).filter(pk=context.selected_entity.id).first()
+        if task is not None:
+            task_title = task.title
+            project_id = project_id or task.project_id
+    project_name = None
+    if project_id:
+        project_name = (project_list_for_user(user=user, include_archived=True)
+                        .filter(pk=project_id).values_list("name", flat=True).first())
+    assignee_name = None
+    if isinstance(context.filters.assignee, int):
+        user_model = get_user_model()
+        assignee_name = (user_model.objects.filter(pk=context.filters.assignee)
+                         .values_list("username", flat=True).first())
+    return EntityNames(project_name=project_name, task_title=task_title, assignee_name=assignee_name)

@@ -1,0 +1,57 @@
+"""Turn the browser's JSON into a PageContext the user is allowed to have."""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from pm_assistant.errors import InvalidInput
+from projects.selectors import AnyUser, project_list_for_user
+from tasks.selectors import task_ids_visible_to_user
+
+from .schema import PageContext
+
+
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    path = "page_context"
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return path
+
+
+def page_context_parse(*, data: Any, user: AnyUser) -> PageContext:
+    """Validate the payload and check that every id in it is visible to the user."""
+    if not isinstance(data, dict):
+        raise InvalidInput("page_context: must be an object.", field="page_context")
+    try:
+        context = PageContext.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        field = _field_path(first["loc"])
+        raise InvalidInput(f"{field}: {first['msg']}.", field=field) from None
+    _check_visible(context=context, user=user)
+    return context
+
+
+def _check_visible(*, context: PageContext, user: AnyUser) -> None:
+    task_ids: dict[int, str] = {}
+    project_ids: dict[int, str] = {}
+    if context.selected_entity:
+        target = task_ids if context.selected_entity.type == "task" else project_ids
+        target[context.selected_entity.id] = "page_context.selectedEntity.id"
+    if context.route_params.task_id:
+        task_ids.setdefault(context.route_params.task_id, "page_context.routeParams.taskId")
+    if context.route_params.project_id:
+        project_ids.setdefault(context.route_params.project_id, "page_context.routeParams.projectId")
+    for index, task_id in enumerate(context.visible_entity_ids):
+        task_ids.setdefault(task_id, f"page_context.visibleEntityIds[{index}]")
+    seen = task_ids_visible_to_user(user=user, ids=list(task_ids))
+    for task_id, field in task_ids.items():
+        if task_id not in seen:
+            raise InvalidInput(f"{field}: task {task_id} is not visible to you.", field=field)
+    if project_ids:
+        mine = set(project_list_for_user(user=user, include_archived=True)
+                   .filter(pk__in=list(project_ids)).values_list("pk", flat=True))
+        for project_id, field in project_ids.items():
+            if project_id not in mine:
+                raise InvalidInput(f"{field}: project {project_id} is not visible to you.", field=field)

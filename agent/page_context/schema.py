@@ -1,0 +1,78 @@
+"""PageContext: what the browser says about the page the user is looking at (DESIGN §2)."""
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.alias_generators import to_camel
+
+Page = Literal["home", "project_detail", "task_list"]
+Origin = Literal["sidebar", "quick_button", "task_row", "workbench"]
+Status = Literal["todo", "in_progress", "blocked", "done"]
+Priority = Literal["P0", "P1", "P2", "P3"]
+ViewMode = Literal["list", "board", "gantt"]
+EntityId = Annotated[int, Field(ge=1, le=2**63 - 1, strict=True)]
+
+MAX_VISIBLE_IDS = 500
+MAX_KEYWORD = 200
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+class SelectedEntity(_Strict):
+    type: Literal["task", "project"]
+    id: EntityId
+
+
+class RouteParams(_Strict):
+    project_id: EntityId | None = None
+    task_id: EntityId | None = None
+
+
+class Filters(_Strict):
+    status: tuple[Status, ...] = Field(default=(), max_length=4)
+    assignee: EntityId | Literal["me"] | None = None
+    priority: tuple[Priority, ...] = Field(default=(), max_length=4)
+    due_before: date | None = None
+    due_after: date | None = None
+    labels: tuple[Annotated[str, Field(max_length=40)], ...] = Field(default=(), max_length=20)
+
+    @model_validator(mode="after")
+    def _due_range(self) -> Filters:
+        if self.due_before and self.due_after and self.due_after > self.due_before:
+            raise ValueError("dueAfter must not be later than dueBefore")
+        return self
+
+    def key_filters(self) -> KeyFilters:
+        return KeyFilters(status=self.status, assignee=self.assignee, priority=self.priority)
+
+
+class KeyFilters(_Strict):
+    """The filters that help judge intent: status, assignee, priority."""
+
+    status: tuple[Status, ...] = ()
+    assignee: EntityId | Literal["me"] | None = None
+    priority: tuple[Priority, ...] = ()
+
+
+class Pagination(_Strict):
+    page: Annotated[int, Field(ge=1, le=100_000, strict=True)] = 1
+    page_size: Annotated[int, Field(ge=1, le=100, strict=True)] = 25
+
+
+class PageContext(_Strict):
+    page: Page
+    origin: Origin
+    selected_entity: SelectedEntity | None = None
+    route_params: RouteParams = RouteParams()
+    active_tab: Annotated[str, Field(max_length=40, pattern=r"^[a-z_]+$")] | None = None
+    view_mode: ViewMode | None = None
+    filters: Filters = Filters()
+    visible_entity_ids: tuple[EntityId, ...] = Field(default=(), max_length=MAX_VISIBLE_IDS)
+    search_keyword: Annotated[str, Field(max_length=MAX_KEYWORD)] = ""
+    pagination: Pagination = Pagination()

@@ -1,0 +1,70 @@
+"""The LLM fallback router: free text only, a small model, structured output, RouterCtx as words."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from pydantic import ValidationError
+
+from agent.assembler.views import RouterCtx
+from agent.llm.base import LLMError
+from agent.llm.client import LLMClient
+from agent.prompting.assembler import PromptPart, prompt_assemble
+from agent.prompting.templates import ROUTER_INSTRUCTIONS
+
+from .decision import CAPABILITIES, ROUTE_SCHEMA, Route, Slots
+
+_PAGE_WORDS = {"home": "home workbench", "project_detail": "project detail", "task_list": "task list"}
+_STATUS_WORDS = {"todo": "to do", "in_progress": "in progress", "blocked": "blocked", "done": "done"}
+
+
+def router_ctx_words(ctx: RouterCtx) -> str:
+    """Render the router's view as a few words: page, selection, tab and key filters."""
+    words = [f"Page: {_PAGE_WORDS[ctx.page]}."]
+    if ctx.selected_entity:
+        words.append(f"A {ctx.selected_entity.type} is selected.")
+    if ctx.active_tab:
+        words.append(f"Tab: {ctx.active_tab.replace('_', ' ')}.")
+    keys = ctx.key_filters
+    filters = []
+    if keys.status:
+        filters.append("status " + " or ".join(_STATUS_WORDS[s] for s in keys.status))
+    if keys.priority:
+        filters.append("priority " + " or ".join(keys.priority))
+    if keys.assignee == "me":
+        filters.append("assigned to the user")
+    elif keys.assignee is not None:
+        filters.append("assigned to a teammate")
+    if filters:
+        words.append("Filtered to " + ", ".join(filters) + ".")
+    return " ".join(words)
+
+
+def clarify_route(reason: str) -> Route:
+    return Route(capability="clarify", via="llm_router", confidence=0.0, reason=reason)
+
+
+def llm_route(*, ctx: RouterCtx, message: str, llm: LLMClient) -> Route:
+    """Classify free text into a capability with slots; anything doubtful becomes clarify."""
+    prompt = prompt_assemble([
+        PromptPart(ref="prompt:router", form="instruction", role="system", text=ROUTER_INSTRUCTIONS),
+        PromptPart(ref="router_ctx", form="summary", role="system", text=router_ctx_words(ctx),
+                   heading="Where the user is:"),
+        PromptPart(ref="user_message", form="full", role="user", text=message),
+    ])
+    try:
+        raw: Any = llm.complete_json(purpose="route", role="router", prompt=prompt, json_schema=ROUTE_SCHEMA)
+    except LLMError as exc:
+        if exc.code == "llm_unavailable":
+            raise
+        return clarify_route("The router's answer could not be read.")
+    if not isinstance(raw, dict) or raw.get("capability") not in CAPABILITIES:
+        return clarify_route("The router named no known capability.")
+    try:
+        slots = Slots.model_validate({k: v for k, v in (raw.get("slots") or {}).items() if v is not None})
+        confidence = float(raw.get("confidence", 0))
+    except (ValidationError, TypeError, ValueError):
+        return clarify_route("The router's slots were invalid.")
+    if confidence < settings.ROUTER_MIN_CONFIDENCE:
+        return clarify_route("The request was not clear enough to act on.")
+    return Route(capability=raw["capability"], via="llm_router", slots=slots, confidence=confidence)

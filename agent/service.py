@@ -1,0 +1,145 @@
+"""The run service: the one entry for the API and the sidebar (request, confirm, read)."""
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID, uuid4
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from langgraph.types import Command
+
+from agent.assembler.assemble import context_assemble
+from agent.graph.checkpointer import checkpointer
+from agent.graph.graph import build_graph
+from agent.llm.client import LLMClient
+from agent.llm.providers import llm_provider_from_settings
+from agent.models import Alert, Confirmation, Run
+from agent.page_context.names import entity_names_for
+from agent.page_context.parse import page_context_parse
+from agent.routing.fast_path import fast_path_route
+from agent.runtime import RunContext
+from agent.state import view_alert_sink
+from agent.trace import TraceRecorder
+from pm_assistant.errors import Conflict, InvalidInput, NotFound
+
+MESSAGE_MAX = 2000
+
+
+def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
+    """Invoke the graph for the run's thread and store what it ended with."""
+    recorder = context.recorder
+
+    def on_view_write(name: str) -> None:
+        recorder.alert(Alert.Kind.VIEW_OVERWRITE, f"A node tried to overwrite the frozen view {name}; "
+                       "the first value was kept.", key=f"{name}:{uuid4().hex}", view=name)
+
+    token = view_alert_sink.set(on_view_write)
+    try:
+        with checkpointer() as saver:
+            graph = build_graph(saver)
+            config = {"configurable": {"thread_id": str(run.pk)}}
+            result = graph.invoke(graph_input, config=config, context=context)  # type: ignore[arg-type]
+    finally:
+        view_alert_sink.reset(token)
+    run.refresh_from_db()
+    interrupts = result.get("__interrupt__") if isinstance(result, dict) else None
+    if interrupts:
+        request = interrupts[0].value
+        Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
+        run.status = Run.Status.NEEDS_CONFIRMATION
+        run.reply = "Please confirm: this cannot be undone." if request["action"] == "delete_task" \
+            else f"Please confirm: this changes {request['facts'].get('count')} tasks."
+    else:
+        outcome = result.get("outcome") or {}
+        run.status = outcome.get("status", Run.Status.ERROR)
+        run.reply = outcome.get("reply", "")
+        run.data = outcome.get("data", {})
+        run.error_code = outcome.get("error_code", "")
+    decided = result.get("route")
+    if decided is not None:
+        run.capability, run.via = decided.capability, decided.via
+    run.save()
+    return run
+
+
+def run_request(*, user: AbstractBaseUser, page_context: Any, message: str | None = None,
+                action: str | None = None) -> Run:
+    """Validate a sidebar or quick-button request and run it through the graph."""
+    if bool(message) == bool(action):
+        raise InvalidInput("message: send either a message or an action, not both or neither.", field="message")
+    if message is not None and len(message) > MESSAGE_MAX:
+        raise InvalidInput(f"message: at most {MESSAGE_MAX} characters.", field="message")
+    context = page_context_parse(data=page_context, user=user)
+    if action:
+        fast_path_route(origin=context.origin, action=action)  # reject an unknown action before writing
+    assembled = context_assemble(context=context, user_id=user.pk,
+                                 names=entity_names_for(context=context, user=user))
+    run = Run.objects.create(user=user, message=message or "", action=action or "",
+                             page_context=context.model_dump(mode="json", by_alias=True))
+    recorder = TraceRecorder(run)
+    llm = LLMClient(provider=llm_provider_from_settings(), recorder=recorder)
+    graph_input = {"message": message or "", "action": action or ""}
+    return _execute(run, graph_input, RunContext(recorder=recorder, llm=llm, assembled=assembled))
+
+
+def run_get(*, user: AbstractBaseUser, run_id: UUID | str) -> Run:
+    """Return the user's own run; anyone else's is not found."""
+    try:
+        return Run.objects.get(pk=run_id, user=user)
+    except (Run.DoesNotExist, ValueError):
+        raise NotFound("This run was not found.", field="run_id") from None
+
+
+def run_confirm(*, user: AbstractBaseUser, run_id: UUID | str, decision: str) -> Run:
+    """Apply the owner's decision to the pending confirmation, once, and resume the run."""
+    if decision not in Confirmation.Decision.values:
+        raise InvalidInput('decision: must be "approve" or "reject".', field="decision")
+    run = run_get(user=user, run_id=run_id)
+    confirmation = run.confirmations.order_by("-created_at").first()
+    if confirmation is None:
+        raise Conflict("This run is not waiting for a confirmation.", field="run_id")
+    with transaction.atomic():
+        # The conditional update is the single-use guard: of concurrent decisions exactly one wins.
+        claimed = Confirmation.objects.filter(pk=confirmation.pk, decided_at__isnull=True).update(
+            decision=decision, decided_at=timezone.now())
+    if not claimed:
+        raise Conflict("This confirmation was already decided.", field="decision")
+    run.status = Run.Status.RUNNING
+    run.save(update_fields=["status", "updated_at"])
+    recorder = TraceRecorder(run)
+    llm = LLMClient(provider=llm_provider_from_settings(), recorder=recorder)
+    resume = Command(resume={"decision": decision, "facts": confirmation.facts})
+    return _execute(run, resume, RunContext(recorder=recorder, llm=llm))
+
+
+def run_as_dict(run: Run) -> dict[str, Any]:
+    """Return the run as the HTTP contract shapes it (DESIGN §7)."""
+    pending = run.confirmations.filter(decided_at__isnull=True).first() \
+        if run.status == Run.Status.NEEDS_CONFIRMATION else None
+    return {
+        "run_id": str(run.pk),
+        "status": run.status,
+        "route": {"capability": run.capability, "via": run.via} if run.capability else None,
+        "reply": run.reply,
+        "data": run.data,
+        "confirmation": {"id": str(pending.pk), "action": pending.action, "facts": pending.facts}
+        if pending else None,
+        "usage": {"llm_calls": run.llm_calls, "prompt_tokens": run.prompt_tokens,
+                  "completion_tokens": run.completion_tokens},
+        "progress": run.progress or None,
+    }
+
+
+def trace_as_dict(run: Run) -> dict[str, Any]:
+    """Return the run's trace: nodes, LLM calls, tool calls, bindings and alerts in order."""
+    events = [{"seq": e.seq, "kind": e.kind, "name": e.name, **e.payload} for e in run.events.order_by("seq")]
+    return {
+        "run_id": str(run.pk),
+        "nodes": [e for e in events if e["kind"] == "node"],
+        "llm_calls": [e for e in events if e["kind"] == "llm_call"],
+        "tool_calls": [e for e in events if e["kind"] == "tool_call"],
+        "bindings": [e for e in events if e["kind"] == "binding"],
+        "alerts": [{"kind": a.kind, "message": a.message, "details": a.details} for a in run.alerts.all()],
+        "events": events,
+    }

@@ -1,0 +1,168 @@
+"""Task tools: ExecCtx and validated arguments in, services and selectors underneath.
+
+Tools never see the origin of a request and never take facts from the model: status, titles,
+subtasks and the clock are read from the database and the server.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from agent.assembler.views import ExecCtx
+from pm_assistant.errors import InvalidInput
+from projects.selectors import project_get_for_user
+from tasks.filters import TaskFilters
+from tasks.models import Task
+from tasks.selectors import task_get_for_user, task_list_for_user
+from tasks.services import task_bulk_set_status, task_create, task_delete, task_update
+
+QUERY_MAX_ROWS = 10_000
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    field: str
+    stated: str
+    actual: str
+
+
+def acting_user(ctx: ExecCtx) -> AbstractBaseUser:
+    """Return the user the request runs as (from the session, carried by ExecCtx)."""
+    return get_user_model().objects.get(pk=ctx.user_id)
+
+
+def task_row(task: Task) -> dict[str, Any]:
+    return {
+        "id": task.pk,
+        "key": f"{task.project.key}-{task.pk}",
+        "title": task.title,
+        "status": task.status,
+        "priority": task.priority,
+        "due_date": task.due_date.isoformat() if task.due_date else None,
+        "assignee": task.assignee.get_username() if task.assignee else None,
+        "progress": task.progress,
+        "project": task.project.name,
+    }
+
+
+def filters_from_ctx(ctx: ExecCtx, **overrides: Any) -> TaskFilters:
+    """Translate the page's full filters (ExecCtx) into the selector's TaskFilters."""
+    f = ctx.filters
+    values: dict[str, Any] = {
+        "project_id": ctx.route_params.project_id,
+        "status": f.status, "assignee": f.assignee, "priority": f.priority,
+        "due_before": f.due_before, "due_after": f.due_after, "labels": f.labels,
+        "search": ctx.search_keyword,
+    }
+    values.update(overrides)
+    return TaskFilters(**values)
+
+
+def query_tasks(*, ctx: ExecCtx, filters: TaskFilters) -> dict[str, Any]:
+    """Return the matching tasks (up to QUERY_MAX_ROWS) with the total count."""
+    qs: QuerySet[Task] = task_list_for_user(user=acting_user(ctx), filters=filters)
+    total = qs.count()
+    rows = [task_row(t) for t in qs[:QUERY_MAX_ROWS]]
+    return {"count": total, "items": rows, "truncated": total > len(rows)}
+
+
+def my_overdue_filters(*, today: date | None = None) -> TaskFilters:
+    """Filters for the user's open tasks whose due date has passed, by the server's clock."""
+    today = today or timezone.localdate()
+    return TaskFilters(assignee="me", status=("todo", "in_progress", "blocked"),
+                       due_before=today - timedelta(days=1))
+
+
+def task_facts(*, ctx: ExecCtx, task_id: int) -> dict[str, Any]:
+    """Read what a confirmation card shows about a task, all from the database."""
+    task = task_get_for_user(user=acting_user(ctx), task_id=task_id)
+    subtasks = list(task.subtasks.order_by("id").values_list("title", flat=True))
+    return {
+        "task_id": task.pk,
+        "key": f"{task.project.key}-{task.pk}",
+        "title": task.title,
+        "status": task.status,
+        "project": task.project.name,
+        "assignee": task.assignee.get_username() if task.assignee else None,
+        "due_date": task.due_date.isoformat() if task.due_date else None,
+        "subtask_count": len(subtasks),
+        "subtask_titles": subtasks[:10],
+        "updated_at": task.updated_at.isoformat(),
+    }
+
+
+def compare_expected(*, facts: dict[str, Any], expected_title: str | None,
+                     expected_status: str | None) -> list[Mismatch]:
+    """Compare what the model said about the target with the database."""
+    found = []
+    if expected_title is not None and expected_title.strip().casefold() != facts["title"].strip().casefold():
+        found.append(Mismatch("title", expected_title, facts["title"]))
+    if expected_status is not None and expected_status != facts["status"]:
+        found.append(Mismatch("status", expected_status, facts["status"]))
+    return found
+
+
+def create_task(*, ctx: ExecCtx, project_id: int, title: str, priority: str | None = None,
+                due_date: date | None = None, status: str | None = None) -> dict[str, Any]:
+    """Create a task in a project the user can write to."""
+    user = acting_user(ctx)
+    project = project_get_for_user(user=user, project_id=project_id)
+    if due_date is not None and due_date < timezone.localdate() - timedelta(days=365):
+        raise InvalidInput("due_date: is more than a year in the past.", field="due_date")
+    task = task_create(actor=user, project=project, title=title, priority=priority or Task.Priority.P2,
+                       status=status or Task.Status.TODO, due_date=due_date, assignee=None)
+    return task_row(task)
+
+
+def update_task(*, ctx: ExecCtx, task_id: int, status: str | None = None, priority: str | None = None,
+                due_date: date | None = None) -> dict[str, Any]:
+    """Change status, priority or due date of one task."""
+    user = acting_user(ctx)
+    task = task_get_for_user(user=user, task_id=task_id)
+    changes: dict[str, Any] = {}
+    if status is not None:
+        changes["status"] = status
+    if priority is not None:
+        changes["priority"] = priority
+    if due_date is not None:
+        changes["due_date"] = due_date
+    if not changes:
+        raise InvalidInput("update: name what to change (status, priority or due date).", field="slots")
+    return task_row(task_update(actor=user, task=task, **changes))
+
+
+def delete_task(*, ctx: ExecCtx, task_id: int) -> dict[str, Any]:
+    """Delete one task and its subtasks."""
+    user = acting_user(ctx)
+    task = task_get_for_user(user=user, task_id=task_id)
+    deleted = task_delete(actor=user, task=task)
+    return {"id": deleted.id, "title": deleted.title, "subtasks_deleted": deleted.subtasks_deleted}
+
+
+def tasks_for_bulk(*, ctx: ExecCtx) -> list[Task]:
+    """Return the tasks 'the visible ones' means: the page's ids when few, else the same query again."""
+    user = acting_user(ctx)
+    if ctx.visible_entity_ids is not None:
+        if not ctx.visible_entity_ids:
+            return []
+        return list(task_list_for_user(user=user, filters=TaskFilters(ids=ctx.visible_entity_ids)))
+    page = ctx.pagination
+    qs = task_list_for_user(user=user, filters=filters_from_ctx(ctx))
+    start = (page.page - 1) * page.page_size
+    return list(qs[start:start + page.page_size])
+
+
+def bulk_set_status(*, ctx: ExecCtx, task_ids: list[int], status: str) -> dict[str, Any]:
+    """Set the status of several tasks in one transaction: all change or none."""
+    user = acting_user(ctx)
+    tasks = list(task_list_for_user(user=user, filters=TaskFilters(ids=tuple(task_ids)))) if task_ids else []
+    if len(tasks) != len(set(task_ids)):
+        raise InvalidInput("task_ids: some tasks are no longer visible to you.", field="task_ids")
+    changed = task_bulk_set_status(actor=user, tasks=tasks, status=status)
+    return {"count": len(changed), "items": [task_row(t) for t in changed]}

@@ -1,0 +1,52 @@
+"""The run's trace: nodes, LLM calls, tool calls, bindings and alerts, stored as they happen."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.encoding import force_str
+
+from .models import Alert, Run, TraceEvent
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if hasattr(value, "model_dump"):
+        return _jsonable(value.model_dump(mode="json"))
+    return force_str(value)
+
+
+class TraceRecorder:
+    """Append events to one run's trace; alerts are also stored as Alert rows for admin."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self._seq = TraceEvent.objects.filter(run=run).aggregate(m=Max("seq"))["m"] or 0
+
+    def event(self, kind: str, name: str, **payload: Any) -> None:
+        self._seq += 1
+        TraceEvent.objects.create(run=self.run, seq=self._seq, kind=kind, name=name, payload=_jsonable(payload))
+
+    def node(self, name: str, **payload: Any) -> None:
+        self.event(TraceEvent.Kind.NODE, name, **payload)
+
+    def tool_call(self, name: str, *, arguments: dict[str, Any], result: Any = None, error: str = "",
+                  facts: dict[str, Any] | None = None) -> None:
+        self.event(TraceEvent.Kind.TOOL_CALL, name, arguments=arguments, result=result, error=error,
+                   facts=facts or {})
+
+    def alert(self, kind: str, message: str, *, key: str = "", **details: Any) -> None:
+        """Record an alert once per (kind, key) even when a node re-runs after a resume."""
+        try:
+            with transaction.atomic():
+                Alert.objects.create(run=self.run, kind=kind, key=key or message[:200], message=message,
+                                     details=_jsonable(details))
+        except IntegrityError:
+            return
+        self.event(TraceEvent.Kind.ALERT, kind, message=message, **details)

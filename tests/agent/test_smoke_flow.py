@@ -1,0 +1,51 @@
+"""End-to-end runs through the API with the offline provider."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tasks.models import Task
+from tasks.services import task_create
+
+
+@pytest.fixture(autouse=True)
+def _checkpoints(settings: Any, tmp_path: Any) -> None:
+    settings.AGENT_CHECKPOINT_SQLITE_PATH = tmp_path / "checkpoints.sqlite"
+    settings.LLM_PROVIDER = "offline"
+
+
+def _client(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_delete_needs_confirmation_then_approve(alice: Any, website: Any) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login page")
+    client = _client(alice)
+    ctx = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk}}
+    body = client.post("/api/assistant/requests/", {"action": "delete_task", "page_context": ctx},
+                       format="json").json()
+    assert body["status"] == "needs_confirmation", body
+    assert body["confirmation"]["facts"]["title"] == "Fix login page"
+    assert body["usage"]["llm_calls"] == 0
+    assert Task.objects.filter(pk=task.pk).exists()
+    done = client.post(f"/api/assistant/runs/{body['run_id']}/confirm/", {"decision": "approve"}, format="json")
+    assert done.json()["status"] == "done", done.json()
+    assert not Task.objects.filter(pk=task.pk).exists()
+    again = client.post(f"/api/assistant/runs/{body['run_id']}/confirm/", {"decision": "approve"}, format="json")
+    assert again.status_code == 409
+    trace = client.get(f"/api/assistant/runs/{body['run_id']}/trace/").json()
+    assert [n["name"] for n in trace["nodes"]][:2] == ["assemble", "route"]
+
+
+def test_free_text_query_offline(alice: Any, website: Any) -> None:
+    task_create(actor=alice, project=website, title="Write copy", assignee=alice, status="in_progress")
+    body = _client(alice).post("/api/assistant/requests/", {
+        "message": "show my tasks in progress", "page_context": {"page": "home", "origin": "sidebar"}},
+        format="json").json()
+    assert body["status"] == "done", body
+    assert body["route"] == {"capability": "query", "via": "llm_router"}
+    assert body["data"]["count"] == 1
