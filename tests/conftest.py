@@ -104,3 +104,10 @@ def openai_settings(settings: Any, llm_stub: LLMStub) -> Iterator[LLMStub]:
     settings.LLM_TIMEOUT_SECONDS = 2.0
     settings.LLM_MAX_RETRIES = 2
     yield llm_stub
+
+
+@pytest.fixture(autouse=True)
+def _agent_isolation(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Give every test its own checkpoint file and the offline LLM unless it asks for another."""
+    settings.AGENT_CHECKPOINT_SQLITE_PATH = tmp_path_factory.mktemp("checkpoints") / "checkpoints.sqlite"
+    settings.LLM_PROVIDER = "offline"

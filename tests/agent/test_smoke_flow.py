@@ -10,12 +10,6 @@ from tasks.models import Task
 from tasks.services import task_create
 
 
-@pytest.fixture(autouse=True)
-def _checkpoints(settings: Any, tmp_path: Any) -> None:
-    settings.AGENT_CHECKPOINT_SQLITE_PATH = tmp_path / "checkpoints.sqlite"
-    settings.LLM_PROVIDER = "offline"
-
-
 def _client(user: Any) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
