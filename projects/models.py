@@ -9,7 +9,9 @@ class Project(models.Model):
     key = models.CharField(
         max_length=10,
         unique=True,
-        validators=[RegexValidator(r"^[A-Z][A-Z0-9]{1,9}$", "Use 2-10 capital letters or digits, starting with a letter.")],
+        validators=[
+            RegexValidator(r"^[A-Z][A-Z0-9]{1,9}$", "Use 2-10 capital letters or digits, starting with a letter.")
+        ],
         help_text="Short key shown before task numbers, e.g. WEB.",
     )
     description = models.TextField(blank=True)

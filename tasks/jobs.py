@@ -18,7 +18,7 @@ def task_stats_compute(project_id: int) -> dict[str, Any]:
     if not Project.objects.filter(pk=project_id).exists():
         raise NotFound(f"Project {project_id} was not found.", field="project")
     rows = Task.objects.filter(project_id=project_id).values("status").annotate(n=Count("id")).order_by()
-    by_status = {status: 0 for status in Task.Status.values}
+    by_status = dict.fromkeys(Task.Status.values, 0)
     for row in rows:
         by_status[row["status"]] = row["n"]
     return {"project_id": project_id, "total": sum(by_status.values()), "by_status": by_status}

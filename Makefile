@@ -1,0 +1,80 @@
+# PM Assistant: every target works on a fresh clone; the first one run creates .venv.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.requirements.stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+LINT_PATHS := pm_assistant projects tasks agent tests manage.py
+
+# A Python >= 3.12: the newest on PATH, then pyenv's installs (newest first), then python3.
+# PYTHON=/path/to/python overrides the search.
+PY_OK := -c 'import sys; sys.exit(sys.version_info < (3, 12))'
+PY_CANDIDATES = python3.14 python3.13 python3.12 \
+	$(shell ls -d $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV) python3
+
+.PHONY: help venv install demo serve test lint check-deploy clean
+
+help:
+	@echo "make demo          install, migrate, load demo data and serve on http://$(HOST):$(PORT)/"
+	@echo "make test          run the whole test suite (SQLite unless DATABASE_URL is set)"
+	@echo "make lint          ruff check + mypy"
+	@echo "make check-deploy  Django's deploy checks in production mode (must report 0 issues)"
+	@echo "make install       create .venv and install requirements.lock (only when it changed)"
+	@echo "make clean         remove .venv, caches, the demo database and collected files"
+
+$(PY):
+	@set -- $(if $(PYTHON),$(PYTHON),$(PY_CANDIDATES)); found=""; \
+	for candidate in "$$@"; do \
+		if command -v "$$candidate" >/dev/null 2>&1 && "$$candidate" $(PY_OK) >/dev/null 2>&1; then \
+			found="$$candidate"; break; \
+		fi; \
+	done; \
+	if [ -z "$$found" ]; then \
+		echo "No Python >= 3.12 found (tried: $$*). Install one, or run: make PYTHON=/path/to/python3.12 ..." >&2; \
+		exit 1; \
+	fi; \
+	echo "Creating $(VENV) with $$found ($$("$$found" -c 'import sys; print(sys.version.split()[0])'))"; \
+	rm -rf $(VENV); \
+	"$$found" -m venv $(VENV)
+
+# Re-installs only when requirements.lock is newer than the last install.
+$(STAMP): requirements.lock | $(PY)
+	$(PY) -m pip install --quiet --upgrade "uv>=0.5"
+	$(PY) -m uv pip install --quiet --python $(PY) -r requirements.lock \
+		|| $(PY) -m pip install --quiet -r requirements.lock
+	@touch $(STAMP)
+
+venv install: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	@echo
+	@echo "  PM Assistant demo:  http://$(HOST):$(PORT)/"
+	@echo "  Log in as:          alice / demo"
+	@echo "  (Ctrl-C stops the server)"
+	@echo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# pytest exits 5 when no test ran; that is a failure here like any other non-zero code.
+test: $(STAMP)
+	CELERY_TASK_ALWAYS_EAGER=$${CELERY_TASK_ALWAYS_EAGER:-1} $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(PY) -m ruff check $(LINT_PATHS)
+	$(PY) -m mypy
+
+check-deploy: $(STAMP)
+	DJANGO_PRODUCTION=1 \
+	DJANGO_SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(64))')" \
+	DJANGO_ALLOWED_HOSTS=pm.example.com \
+	$(PY) manage.py check --deploy --fail-level WARNING
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles var db.sqlite3 test-results
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
