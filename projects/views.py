@@ -1,0 +1,150 @@
+"""Project pages: the project list and a project's tasks as a list, a board or a timeline."""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from pm_assistant.errors import Forbidden, InvalidInput
+from tasks.filters import TaskFilters
+from tasks.models import Task
+from tasks.page_context import page_context_for
+from tasks.selectors import task_list_for_user
+from tasks.services import task_update
+from tasks.web import can_write, project_or_404, refusal, render_partial, task_or_404
+
+from .models import Project
+from .selectors import membership_role, project_members, project_progress_for_user, project_require_writer
+from .timeline import timeline_for
+
+TABS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "overview": ("Overview", ()),
+    "in_progress": ("In progress", (Task.Status.IN_PROGRESS,)),
+    "done": ("Done", (Task.Status.DONE,)),
+}
+VIEW_MODES = {"list": "List", "board": "Board", "gantt": "Timeline"}
+# A project page draws at most this many tasks; the task list pages through the rest.
+TASK_CAP = 200
+
+
+@login_required
+@require_GET
+def project_list(request: HttpRequest) -> HttpResponse:
+    """List the user's projects with their progress and the user's role."""
+    rows = project_progress_for_user(user=request.user)
+    for row in rows:
+        row["role"] = membership_role(user=request.user, project=row["project"])
+    context = {"nav": "projects", "rows": rows, "page_context": page_context_for(page="home")}
+    return render(request, "projects/list.html", context)
+
+
+def _choice(request: HttpRequest, name: str, allowed: dict[str, Any], default: str) -> tuple[str, str]:
+    raw = request.GET.get(name, "").strip()
+    if not raw:
+        return default, ""
+    if raw not in allowed:
+        return default, f"{name}: {raw!r} is not one of {', '.join(allowed)}; showing {default}."
+    return raw, ""
+
+
+def _project_tasks(*, user: Any, project: Project, tab: str) -> tuple[list[Task], bool]:
+    filters = TaskFilters(project_id=project.pk, status=TABS[tab][1])
+    tasks = list(task_list_for_user(user=user, filters=filters)[: TASK_CAP + 1])
+    return tasks[:TASK_CAP], len(tasks) > TASK_CAP
+
+
+def _board_columns(tasks: list[Task]) -> list[dict[str, Any]]:
+    return [
+        {"status": value, "label": label, "tasks": [t for t in tasks if t.status == value]}
+        for value, label in Task.Status.choices
+    ]
+
+
+def _stats(tasks: list[Task]) -> dict[str, int]:
+    today = timezone.localdate()
+    counts = {value: 0 for value in Task.Status.values}
+    for task in tasks:
+        counts[task.status] += 1
+    overdue = sum(1 for t in tasks if t.due_date and t.due_date < today and t.status != Task.Status.DONE)
+    return {**counts, "total": len(tasks), "overdue": overdue}
+
+
+def _board_context(*, user: Any, project: Project, tab: str, view: str) -> dict[str, Any]:
+    tasks, capped = _project_tasks(user=user, project=project, tab=tab)
+    context: dict[str, Any] = {"tasks": tasks, "capped": capped, "statuses": Task.Status.choices}
+    visible = tasks
+    if view == "board":
+        context["columns"] = _board_columns(tasks)
+    elif view == "gantt":
+        timeline = timeline_for(tasks=tasks, today=timezone.localdate())
+        context["timeline"] = timeline
+        visible = [bar.task for bar in timeline.bars]
+    context["page_context"] = page_context_for(
+        page="project_detail", selected_entity=("project", project.pk), project_id=project.pk,
+        active_tab=tab, view_mode=view, visible_entity_ids=[t.pk for t in visible],
+    )
+    return context
+
+
+@login_required
+@require_GET
+def project_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show a project's tasks for the chosen tab as a list, a board or a timeline."""
+    project = project_or_404(user=request.user, project_id=pk)
+    tab, tab_problem = _choice(request, "tab", TABS, "overview")
+    view, view_problem = _choice(request, "view", VIEW_MODES, "list")
+    problems = [p for p in (tab_problem, view_problem) if p]
+    progress = next((row for row in project_progress_for_user(user=request.user) if row["project"].pk == pk), None)
+    context = {
+        "nav": "projects",
+        "project": project,
+        "role": membership_role(user=request.user, project=project),
+        "can_write": can_write(user=request.user, project=project),
+        "members": project_members(project=project),
+        "progress": progress,
+        "tab": tab,
+        "view": view,
+        "tabs": [(key, label) for key, (label, _) in TABS.items()],
+        "view_modes": list(VIEW_MODES.items()),
+        "problems": problems,
+        **_board_context(user=request.user, project=project, tab=tab, view=view),
+    }
+    if tab == "overview":
+        context["stats"] = _stats(context["tasks"])
+    return render(request, "projects/detail.html", context, status=400 if problems else 200)
+
+
+@login_required
+@require_POST
+def board_status(request: HttpRequest, pk: int, task_id: int) -> HttpResponse:
+    """Move a board card to another status through task_update, then move the card on the page."""
+    project = project_or_404(user=request.user, project_id=pk)
+    task = task_or_404(user=request.user, task_id=task_id)
+    if task.project_id != project.pk:
+        raise Http404(f"Task {task_id} is not in project {project.key}.")
+    tab = request.POST.get("tab", "overview")
+    tab = tab if tab in TABS else "overview"
+    status = request.POST.get("status", "")
+    try:
+        project_require_writer(user=request.user, project=project)
+        if status not in Task.Status.values:
+            raise InvalidInput(f"status: {status!r} is not one of {', '.join(Task.Status.values)}.", field="status")
+        task = task_update(actor=request.user, task=task, status=status)
+    except (Forbidden, InvalidInput) as exc:
+        return refusal(request, exc)
+    if not request.htmx:
+        return redirect(f"{reverse('project-detail', args=[project.pk])}?{urlencode({'tab': tab, 'view': 'board'})}")
+    context = {
+        "project": project, "task": task, "tab": tab, "can_write": True,
+        **_board_context(user=request.user, project=project, tab=tab, view="board"),
+    }
+    moved = ("projects/detail.html#card_moved",) if task in context["tasks"] else ()
+    # The main answer is empty: it removes the card from its old column; the card reappears in its new one.
+    return render_partial(request, None, context,
+                          oob=(*moved, "projects/detail.html#column_counts"))

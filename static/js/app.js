@@ -1,0 +1,117 @@
+// General page behaviour: the assistant column toggle, toasts, and keyboard help for in-place edits.
+(function () {
+  "use strict";
+
+  var STORAGE_KEY = "pm.assistantCollapsed";
+  var NARROW = window.matchMedia("(max-width: 1180px)");
+
+  function setCollapsed(collapsed) {
+    document.body.classList.toggle("assistant-collapsed", collapsed);
+    var toggle = document.getElementById("assistant-toggle");
+    if (toggle) toggle.setAttribute("aria-expanded", String(!collapsed));
+  }
+
+  function initAssistantToggle() {
+    var toggle = document.getElementById("assistant-toggle");
+    if (!toggle) return;
+    var stored = null;
+    try { stored = window.localStorage.getItem(STORAGE_KEY); } catch (e) { /* storage may be off */ }
+    // On narrow screens the assistant sits below the content, folded until asked for.
+    setCollapsed(stored === null ? NARROW.matches : stored === "1");
+    toggle.addEventListener("click", function () {
+      var collapsed = !document.body.classList.contains("assistant-collapsed");
+      setCollapsed(collapsed);
+      try { window.localStorage.setItem(STORAGE_KEY, collapsed ? "1" : "0"); } catch (e) { /* ignore */ }
+      if (!collapsed && NARROW.matches) {
+        var aside = document.getElementById("assistant");
+        if (aside) aside.scrollIntoView({ behavior: "smooth", block: "start" });
+      }
+    });
+  }
+
+  function showToast(title, message) {
+    var box = document.getElementById("toasts");
+    if (!box) return;
+    var toast = document.createElement("div");
+    toast.className = "toast toast-error";
+    toast.setAttribute("role", "alert");
+    var strong = document.createElement("strong");
+    strong.textContent = title;
+    var span = document.createElement("span");
+    span.textContent = message;
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "toast-close";
+    close.setAttribute("aria-label", "Dismiss");
+    close.setAttribute("data-dismiss", "");
+    close.textContent = "\u00d7";
+    toast.append(strong, span, close);
+    box.appendChild(toast);
+    scheduleDismiss(toast);
+  }
+
+  function scheduleDismiss(toast) {
+    window.setTimeout(function () { toast.remove(); }, 8000);
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-dismiss]");
+    if (button) {
+      var toast = button.closest(".toast");
+      if (toast) toast.remove();
+    }
+  });
+
+  // Escape leaves an in-place editor without saving.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var form = event.target.closest && event.target.closest(".field-row.is-editing");
+    var cancel = form && form.querySelector("[data-cancel]");
+    if (cancel) {
+      event.preventDefault();
+      cancel.click();
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "toasts") {
+      var last = target.lastElementChild;
+      if (last) scheduleDismiss(last);
+    }
+    // Put the cursor in an editor that just opened.
+    var editor = event.detail.elt && event.detail.elt.matches && event.detail.elt.matches(".is-editing")
+      ? event.detail.elt : document.querySelector(".field-row.is-editing");
+    if (editor && target && target.closest && target.closest(".is-editing")) {
+      var input = editor.querySelector("input, select, textarea");
+      if (input) input.focus();
+    }
+  });
+
+  // Tell listeners when the page context element is replaced by a partial update.
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var swapped = event.target && event.target.id === "page-context";
+    if (swapped || (event.detail.target && event.detail.target.id === "page-context")) {
+      document.dispatchEvent(new CustomEvent("pagecontext:changed"));
+    }
+  });
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var title = status === 404 ? "Not found" : "Something went wrong";
+    var message = status === 404
+      ? "That item no longer exists or you cannot see it."
+      : "The server could not finish the request (" + status + "). Nothing was changed.";
+    showToast(title, message);
+  });
+
+  document.addEventListener("htmx:sendError", function () {
+    showToast("Offline", "The server could not be reached. Check your connection and try again.");
+  });
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", initAssistantToggle);
+  } else {
+    initAssistantToggle();
+  }
+})();

@@ -1,0 +1,216 @@
+"""Task pages: the home workbench, the task list, task detail with in-place edits, and task create."""
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import reswap, retarget
+
+from pm_assistant.errors import Forbidden, InvalidInput
+from projects.models import Project
+from projects.selectors import project_list_for_user, project_progress_for_user, project_require_writer
+
+from .forms import INLINE_FIELDS, PAGE_SIZES, TaskCreateForm, TaskFieldForm, parse_task_list_params, people_for_user
+from .models import Task
+from .page_context import page_context_for
+from .selectors import task_activity_for_task, task_list_for_user, task_subtask_summary, workbench_for_user
+from .services import task_create as create_task
+from .services import task_update
+from .web import can_write, project_or_404, refusal, render_partial, task_or_404
+
+# Labels of the fields the detail page edits in place.
+_FIELD_LABELS = {name: name.replace("_", " ").capitalize() for name in INLINE_FIELDS}
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """Show my open, overdue and due-this-week tasks and every project's progress."""
+    workbench = workbench_for_user(user=request.user)
+    context = {
+        "nav": "home",
+        "workbench": workbench,
+        "yesterday": workbench["today"] - timedelta(days=1),
+        "progress": project_progress_for_user(user=request.user),
+        "page_context": page_context_for(page="home"),
+    }
+    return render(request, "home.html", context)
+
+
+def _filter_form_values(request: HttpRequest) -> dict[str, Any]:
+    # Echo what the user typed, valid or not, so a bad value can be seen and fixed in place.
+    get = request.GET
+
+    def many(name: str) -> list[str]:
+        return [part for value in get.getlist(name) for part in value.split(",") if part]
+
+    return {
+        "status": many("status"), "priority": many("priority"),
+        "assignee": get.get("assignee", ""), "due_after": get.get("due_after", ""),
+        "due_before": get.get("due_before", ""), "labels": get.get("labels", ""),
+        "project": get.get("project", ""), "search": get.get("search", ""),
+    }
+
+
+@login_required
+@require_GET
+def task_list(request: HttpRequest) -> HttpResponse:
+    """List the tasks of the user's projects, filtered and paginated by the query string."""
+    params = parse_task_list_params(request.GET)
+    page_obj, page_range, errors, message = None, [], dict(params.errors), params.message
+    if not errors:
+        paginator = Paginator(task_list_for_user(user=request.user, filters=params.filters), params.page_size)
+        page_number = params.page
+        if page_number > paginator.num_pages:
+            message = f"page: there is no page {page_number}; the last page is {paginator.num_pages}."
+            errors["page"] = [message]
+            page_number = paginator.num_pages
+        page_obj = paginator.page(page_number)
+        page_range = list(paginator.get_elided_page_range(page_number, on_each_side=1, on_ends=1))
+    tasks = list(page_obj.object_list) if page_obj else []
+    context = {
+        "nav": "tasks",
+        "tasks": tasks,
+        "page_obj": page_obj,
+        "page_range": page_range,
+        "errors": {name.split(".")[0].split("[")[0]: reasons for name, reasons in errors.items()},
+        "error_message": message,
+        "values": _filter_form_values(request),
+        "statuses": Task.Status.choices,
+        "priorities": Task.Priority.choices,
+        "people": people_for_user(user=request.user),
+        "projects": project_list_for_user(user=request.user, include_archived=True),
+        "page_sizes": PAGE_SIZES,
+        "page_size": params.page_size,
+        "page_context": page_context_for(
+            page="task_list",
+            project_id=params.filters.project_id,
+            filters=params.filters,
+            visible_entity_ids=[t.pk for t in tasks],
+            page_number=page_obj.number if page_obj else params.page,
+            page_size=params.page_size,
+        ),
+    }
+    status = 400 if errors else 200
+    if request.htmx and request.htmx.target == "task-results":
+        return render_partial(request, "tasks/list.html#results", context, status=status)
+    return render(request, "tasks/list.html", context, status=status)
+
+
+def _detail_context(request: HttpRequest, task: Task, **extra: Any) -> dict[str, Any]:
+    return {
+        "nav": "tasks",
+        "task": task,
+        "can_write": can_write(user=request.user, project=task.project),
+        "fields": [(name, _FIELD_LABELS[name]) for name in INLINE_FIELDS],
+        "activity": task_activity_for_task(task=task, limit=30),
+        "subtasks": task_subtask_summary(task=task),
+        "labels": [label.name for label in task.labels.all()],
+        "page_context": page_context_for(
+            page="task_list", selected_entity=("task", task.pk), task_id=task.pk, project_id=task.project_id,
+        ),
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def task_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show one task with its activity; members edit its fields in place."""
+    task = task_or_404(user=request.user, task_id=pk)
+    context = _detail_context(request, task)
+    editing = request.GET.get("edit")
+    if editing in INLINE_FIELDS and context["can_write"]:
+        context.update(editing=editing, form=TaskFieldForm(task=task, name=editing))
+    return render(request, "tasks/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def task_field(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    """Show the editor of one field (GET) or save it through task_update (POST)."""
+    task = task_or_404(user=request.user, task_id=pk)
+    if name not in INLINE_FIELDS:
+        raise Http404(f"Tasks have no editable field {name!r}.")
+    detail_url = reverse("task-detail", args=[task.pk])
+    if request.method == "GET" and "cancel" in request.GET:
+        context = _detail_context(request, task, name=name, label=_FIELD_LABELS[name])
+        return render(request, "tasks/detail.html#field_row", context)
+    try:
+        project_require_writer(user=request.user, project=task.project)
+    except Forbidden as exc:
+        return refusal(request, exc)
+    if request.method == "GET":
+        if not request.htmx:
+            return redirect(f"{detail_url}?edit={name}")
+        form = TaskFieldForm(task=task, name=name)
+        return render(request, "tasks/detail.html#field_form", _detail_context(request, task, form=form))
+    form = TaskFieldForm(request.POST, task=task, name=name)
+    if form.is_valid():
+        try:
+            task = task_update(actor=request.user, task=task, **{name: form.cleaned_data[name]})
+        except InvalidInput as exc:
+            form.add_error(name if exc.field in (name, None) else None, exc.message)
+    if form.errors:
+        context = _detail_context(request, task, form=form, editing=name)
+        if not request.htmx:
+            return render(request, "tasks/detail.html", context, status=400)
+        response = render(request, "tasks/detail.html#field_form", context, status=400)
+        return reswap(retarget(response, f"#field-{name}"), "outerHTML")
+    if not request.htmx:
+        return redirect(detail_url)
+    # Every field is redrawn: one change can move another (status "done" sets progress to 100).
+    return render_partial(request, None, _detail_context(request, task),
+                          oob=("tasks/detail.html#fields", "tasks/detail.html#activity"))
+
+
+def _create_project(request: HttpRequest) -> tuple[Project | None, str]:
+    raw = (request.POST if request.method == "POST" else request.GET).get("project", "").strip()
+    if not raw:
+        return None, ""
+    if not raw.isdigit():
+        return None, f"project: {raw!r} is not a project id."
+    return project_or_404(user=request.user, project_id=int(raw)), ""
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def task_create(request: HttpRequest) -> HttpResponse:
+    """Create a task in one of the user's projects through task_create."""
+    project, problem = _create_project(request)
+    if project is not None:
+        try:
+            project_require_writer(user=request.user, project=project)
+        except Forbidden as exc:
+            return refusal(request, exc)
+    data = request.POST if request.method == "POST" and not problem else None
+    form = TaskCreateForm(data, user=request.user, project=project)
+    if problem:
+        form.add_error(None, problem)
+    if data is not None and form.is_valid():
+        cleaned = {k: v for k, v in form.cleaned_data.items() if v is not None}
+        try:
+            task = create_task(actor=request.user, **cleaned)
+        except InvalidInput as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            return redirect("task-detail", pk=task.pk)
+    context = {
+        "nav": "tasks",
+        "form": form,
+        "project": project,
+        "page_context": page_context_for(
+            page="task_list",
+            project_id=project.pk if project else None,
+        ),
+    }
+    status = 400 if form.errors else 200
+    if request.htmx and request.htmx.target == "task-form":
+        return render_partial(request, "tasks/create.html#form", context, status=status)
+    return render(request, "tasks/create.html", context, status=status)

@@ -1,0 +1,55 @@
+"""Helpers the page views share: 404 outside the user's projects, refusals, partial responses."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django_htmx.http import reswap, retarget
+
+from pm_assistant.errors import ApplicationError, NotFound
+from projects.models import Membership, Project
+from projects.selectors import AnyUser, membership_role, project_get_for_user
+
+from .models import Task
+from .selectors import task_get_for_user
+
+
+def task_or_404(*, user: AnyUser, task_id: int) -> Task:
+    """Return the task, or raise Http404 when the user cannot see it."""
+    try:
+        return task_get_for_user(user=user, task_id=task_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+
+
+def project_or_404(*, user: AnyUser, project_id: int) -> Project:
+    """Return the project, or raise Http404 when the user is not a member."""
+    try:
+        return project_get_for_user(user=user, project_id=project_id)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+
+
+def can_write(*, user: AnyUser, project: Project) -> bool:
+    """Tell templates whether to show edit controls (viewers see none)."""
+    return membership_role(user=user, project=project) in (Membership.Role.OWNER, Membership.Role.MEMBER)
+
+
+def refusal(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
+    """Answer a refused request with its status and message; htmx callers get it as a toast."""
+    context = {"error": exc, "status": exc.http_status}
+    if request.htmx:
+        response = HttpResponse(render_to_string("tasks/_alert.html", context, request), status=exc.http_status)
+        return reswap(retarget(response, "#toasts"), "beforeend")
+    return HttpResponse(render_to_string("tasks/refused.html", context, request), status=exc.http_status)
+
+
+def render_partial(request: HttpRequest, template: str | None, context: dict[str, Any], *, status: int = 200,
+                   oob: tuple[str, ...] = ()) -> HttpResponse:
+    """Render a partial (None: an empty main answer) plus out-of-band partials and the page context."""
+    parts = [render_to_string(template, context, request)] if template else []
+    parts += [render_to_string(name, {**context, "oob": True}, request) for name in oob]
+    if "page_context" in context:
+        parts.append(render_to_string("tasks/_page_context.html", {**context, "oob": True}, request))
+    return HttpResponse("".join(parts), status=status)
