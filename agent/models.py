@@ -108,3 +108,51 @@ class Alert(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message[:60]}"
+
+
+class Artifact(models.Model):
+    """A tool result too large for a prompt, stored outside it (seed 000, forced externalization).
+
+    The content lives in the "artifacts" storage; the row keeps its source, hash, schema,
+    permission scope, lifetime and the flags a reader needs to know whether it holds everything.
+    """
+
+    class ContentType(models.TextChoices):
+        NDJSON = "application/x-ndjson", "One JSON object per line"
+        JSON = "application/json", "One JSON document"
+        TEXT = "text/plain", "Text"
+
+    ref = models.CharField(max_length=20, unique=True, help_text='Public id, "art_" and 12 hex digits.')
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="artifacts")
+    project_ids = models.JSONField(
+        default=list, blank=True,
+        help_text="Permission scope: the reader must own the artifact and still be a member of every one.",
+    )
+    run = models.ForeignKey(Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="artifacts")
+    source_tool = models.CharField(max_length=80)
+    source_args = models.JSONField(default=dict, blank=True)
+    sha256 = models.CharField(max_length=64, help_text="Of the stored bytes.")
+    schema = models.JSONField(default=dict, blank=True, help_text="Kind of content and its fields with types.")
+    meta = models.JSONField(default=dict, blank=True, help_text="The result's keys besides its items (count...).")
+    size_bytes = models.PositiveBigIntegerField()
+    item_count = models.PositiveIntegerField(default=0)
+    line_count = models.PositiveIntegerField(default=0)
+    content_path = models.CharField(max_length=255, help_text="Name in the artifacts storage.")
+    content_type = models.CharField(max_length=32, choices=ContentType.choices)
+    is_summary = models.BooleanField(default=False, help_text="The content itself is a summary of a source.")
+    truncated = models.BooleanField(default=False, help_text="The source had more rows than were stored.")
+    incomplete = models.BooleanField(default=False, help_text="The source reported a partial result.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    expired_at = models.DateTimeField(null=True, blank=True, help_text="When the expiry job marked it.")
+    archived_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["owner", "created_at"], name="artifact_owner_time"),
+            models.Index(fields=["expires_at"], name="artifact_expires"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ref} ({self.source_tool}, {self.item_count} items)"
