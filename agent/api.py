@@ -24,7 +24,7 @@ RUN_SCHEMA = inline_serializer("AssistantRun", {
 
 
 class RunRequestApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class RunRequestInputSerializer(serializers.Serializer):
         message = serializers.CharField(required=False, allow_blank=False, max_length=2000)
         action = serializers.CharField(required=False, allow_blank=False, max_length=40)
         page_context = serializers.DictField(help_text="The PageContext of DESIGN §2 (camelCase keys).")
@@ -36,10 +36,10 @@ class RunRequestApi(APIView):
                     raise serializers.ValidationError({unknown[0]: ["Unknown field."]})
             return super().to_internal_value(data)
 
-    @extend_schema(request=InputSerializer, responses={200: RUN_SCHEMA, 400: OpenApiResponse(description="Invalid")},
+    @extend_schema(request=RunRequestInputSerializer, responses={200: RUN_SCHEMA, 400: OpenApiResponse(description="Invalid")},
                    summary="Send a message or a quick action to the assistant")
     def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.RunRequestInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_request(user=request.user, page_context=data.validated_data["page_context"],  # type: ignore[arg-type]
                           message=data.validated_data.get("message"), action=data.validated_data.get("action"))
@@ -47,12 +47,12 @@ class RunRequestApi(APIView):
 
 
 class RunConfirmApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class RunConfirmInputSerializer(serializers.Serializer):
         decision = serializers.ChoiceField(choices=["approve", "reject"])
 
-    @extend_schema(request=InputSerializer, responses={200: RUN_SCHEMA}, summary="Approve or reject a pending action")
+    @extend_schema(request=RunConfirmInputSerializer, responses={200: RUN_SCHEMA}, summary="Approve or reject a pending action")
     def post(self, request: Request, run_id: str) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.RunConfirmInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_confirm(user=request.user, run_id=run_id, decision=data.validated_data["decision"])  # type: ignore[arg-type]
         return Response(run_as_dict(run))

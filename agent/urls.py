@@ -1,4 +1,9 @@
-"""URL routes."""
-from django.urls import path  # noqa: F401
+"""Routes of the htmx sidebar."""
+from django.urls import path
 
-urlpatterns: list = []
+from . import views
+
+urlpatterns = [
+    path("request/", views.sidebar_request, name="assistant-sidebar-request"),
+    path("runs/<uuid:run_id>/confirm/", views.sidebar_confirm, name="assistant-sidebar-confirm"),
+]

@@ -1,0 +1,64 @@
+"""The htmx sidebar: the same run service as the API, rendered as partials."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_POST
+
+from pm_assistant.errors import ApplicationError
+
+from .models import Run
+from .service import run_as_dict, run_confirm, run_request
+
+# Capabilities whose success changes what the page shows, so the page refreshes its list.
+_CHANGES_TASKS = {"crud"}
+
+
+def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpResponse:
+    view = run_as_dict(run)
+    data = view["data"] if isinstance(view["data"], dict) else {}
+    # Passed by name: in a template, data.items would find dict.items() when the key is absent.
+    context = {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
+               "suggestions": data.get("suggestions") or []}
+    response = render(request, "assistant/_run.html", context, status=status)
+    if run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected"):
+        response["HX-Trigger"] = json.dumps({"tasks-changed": {"run": str(run.pk)}})
+    return response
+
+
+def _render_error(request: HttpRequest, exc: ApplicationError, *, asked: str) -> HttpResponse:
+    return render(request, "assistant/_error.html", {"error": exc.as_dict(), "asked": asked},
+                  status=exc.http_status)
+
+
+@login_required
+@require_POST
+def sidebar_request(request: HttpRequest) -> HttpResponse:
+    """Run a free-text message or a quick action sent from the page."""
+    message = request.POST.get("message", "").strip() or None
+    action = request.POST.get("action", "").strip() or None
+    asked = message or action or ""
+    try:
+        raw: Any = json.loads(request.POST.get("page_context", ""))
+    except json.JSONDecodeError:
+        raw = None
+    try:
+        run = run_request(user=request.user, page_context=raw, message=message, action=action)  # type: ignore[arg-type]
+    except ApplicationError as exc:
+        return _render_error(request, exc, asked=asked)
+    return _render_run(request, run)
+
+
+@login_required
+@require_POST
+def sidebar_confirm(request: HttpRequest, run_id: str) -> HttpResponse:
+    """Approve or reject the run's pending action."""
+    try:
+        run = run_confirm(user=request.user, run_id=run_id, decision=request.POST.get("decision", ""))  # type: ignore[arg-type]
+    except ApplicationError as exc:
+        return _render_error(request, exc, asked="")
+    return _render_run(request, run)

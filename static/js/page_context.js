@@ -1,0 +1,70 @@
+// The page context: read from the #page-context element and sent with every assistant request.
+// The contract (DESIGN §2) is camelCase JSON; the origin is the UI entry the request came from.
+(function () {
+  "use strict";
+
+  var PLAIN = { page: "page", activeTab: "activeTab", viewMode: "viewMode", searchKeyword: "searchKeyword" };
+  var JSON_KEYS = ["selectedEntity", "routeParams", "filters", "visibleEntityIds", "pagination"];
+
+  function parse(value) {
+    try { return JSON.parse(value); } catch (e) { return undefined; }
+  }
+
+  function readPageContext() {
+    var el = document.getElementById("page-context");
+    if (!el) return null;
+    var data = el.dataset;
+    var ctx = {};
+    Object.keys(PLAIN).forEach(function (key) {
+      if (data[key]) ctx[PLAIN[key]] = data[key];
+    });
+    JSON_KEYS.forEach(function (key) {
+      if (data[key] === undefined) return;
+      var value = parse(data[key]);
+      if (value === undefined) return;
+      // Empty objects mean "not set" in the markup; the contract wants them left out.
+      if (value && typeof value === "object" && !Array.isArray(value) && !Object.keys(value).length) return;
+      ctx[key] = value;
+    });
+    return ctx;
+  }
+
+  // Build the context for one request: the page's, plus the entry's origin and, for a row action,
+  // the row's entity as the selection.
+  function contextFor(elt) {
+    var ctx = readPageContext() || { page: "home" };
+    var entry = elt.closest("[data-origin]");
+    ctx.origin = (entry && entry.dataset.origin) || "sidebar";
+    var row = elt.closest("[data-entity-type][data-entity-id]");
+    if (row) ctx.selectedEntity = { type: row.dataset.entityType, id: parseInt(row.dataset.entityId, 10) };
+    return ctx;
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt.closest("[data-assistant], [data-assistant-action]")) return;
+    event.detail.parameters.page_context = JSON.stringify(contextFor(elt));
+  });
+
+  // After the assistant changed tasks, refresh the page's content and its context in place,
+  // keeping the sidebar transcript.
+  document.body.addEventListener("tasks-changed", function () {
+    fetch(window.location.href, { headers: { "HX-Request": "false" }, credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        ["main", "page-context"].forEach(function (id) {
+          var fresh = doc.getElementById(id);
+          var current = document.getElementById(id);
+          if (fresh && current) {
+            current.replaceWith(fresh);
+            if (window.htmx) window.htmx.process(fresh);
+          }
+        });
+        document.dispatchEvent(new CustomEvent("pm:content-refreshed"));
+      });
+  });
+
+  window.pmPageContext = { read: readPageContext, forElement: contextFor };
+})();
