@@ -57,8 +57,9 @@ def template_reply(result: dict[str, Any], slots: Slots) -> str:
 def explain(runtime: Runtime[RunContext], state: AgentState, result: dict[str, Any], fallback: str) -> str:
     """Ask the generation model for a short explanation from the summary and the result."""
     llm = runtime.context.llm
-    summary = state["model_summary"]
-    if llm.offline or summary is None:
+    summary, route = state["model_summary"], state.get("route")
+    # A quick action takes the fast path end to end: no LLM call, the template answer (DESIGN §4).
+    if llm.offline or summary is None or (route is not None and route.via == "fast_path"):
         return fallback
     rows = [row_words(r) for r in result["items"][:SHOWN]]
     form = "full" if len(result["items"]) <= SHOWN else "truncated"
