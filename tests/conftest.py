@@ -107,6 +107,12 @@ def openai_settings(settings: Any, llm_stub: LLMStub) -> Iterator[LLMStub]:
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    """Hash the fixture users' passwords cheaply: the production hasher costs about a second per user."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _agent_isolation(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Give every test its own checkpoint file and the offline LLM unless it asks for another."""
     settings.AGENT_CHECKPOINT_SQLITE_PATH = tmp_path_factory.mktemp("checkpoints") / "checkpoints.sqlite"
