@@ -22,7 +22,7 @@ PY_CANDIDATES = python3.14 python3.13 python3.12 \
 help:
 	@echo "make demo          install, migrate, load demo data and serve on http://$(HOST):$(PORT)/"
 	@echo "make test          run the whole test suite (SQLite unless DATABASE_URL is set)"
-	@echo "make lint          ruff check + mypy"
+	@echo "make lint          ruff check, mypy, import contracts"
 	@echo "make check-deploy  Django's deploy checks in production mode (must report 0 issues)"
 	@echo "make install       create .venv and install requirements.lock (only when it changed)"
 	@echo "make clean         remove .venv, caches, the demo database and collected files"
@@ -68,6 +68,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check $(LINT_PATHS)
 	$(PY) -m mypy
+	$(VENV)/bin/lint-imports
 
 check-deploy: $(STAMP)
 	DJANGO_PRODUCTION=1 \
