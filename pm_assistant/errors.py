@@ -21,7 +21,7 @@ class ApplicationError(Exception):
     """An expected failure with a stable code, shown to the user as it is."""
 
     code = "error"
-    http_status = status.HTTP_400_BAD_REQUEST
+    http_status: int = status.HTTP_400_BAD_REQUEST
 
     def __init__(self, message: str, *, field: str | None = None, code: str | None = None) -> None:
         super().__init__(message)

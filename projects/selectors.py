@@ -1,14 +1,14 @@
 """Read access to projects, always scoped to the projects the user is a member of."""
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
 
 from pm_assistant.errors import Forbidden, NotFound
 
 from .models import Membership, Project
 
-AnyUser = AbstractBaseUser | AnonymousUser
+AnyUser = User | AnonymousUser
 
 
 def project_list_for_user(*, user: AnyUser, include_archived: bool = False) -> QuerySet[Project]:
@@ -64,7 +64,7 @@ def project_progress_for_user(*, user: AnyUser) -> list[dict[str, object]]:
     ]
 
 
-def project_member_get(*, project: Project, user_id: int) -> AbstractBaseUser | None:
+def project_member_get(*, project: Project, user_id: int) -> User | None:
     """Return the user with this id when they are a member of the project, else None."""
     membership = Membership.objects.filter(project=project, user_id=user_id).select_related("user").first()
     return membership.user if membership else None

@@ -1,7 +1,7 @@
 """Writes to projects and memberships."""
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from pm_assistant.errors import InvalidInput
@@ -11,7 +11,7 @@ from .selectors import membership_role
 
 
 @transaction.atomic
-def project_create(*, owner: AbstractBaseUser, name: str, key: str, description: str = "") -> Project:
+def project_create(*, owner: User, name: str, key: str, description: str = "") -> Project:
     """Create a project; its owner becomes its first member."""
     if not name.strip():
         raise InvalidInput("name: must not be blank.", field="name")
@@ -25,7 +25,7 @@ def project_create(*, owner: AbstractBaseUser, name: str, key: str, description:
 
 
 @transaction.atomic
-def membership_set(*, actor: AbstractBaseUser, project: Project, user: AbstractBaseUser, role: str) -> Membership:
+def membership_set(*, actor: User, project: Project, user: User, role: str) -> Membership:
     """Add a member or change a member's role; only the owner may do it."""
     if membership_role(user=actor, project=project) != Membership.Role.OWNER:
         raise InvalidInput("project: only the owner manages members.", field="project")

@@ -25,7 +25,7 @@ def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> 
     if f.assignee == "me":
         qs = qs.filter(assignee=user) if user.is_authenticated else qs.none()
     elif f.assignee is not None:
-        qs = qs.filter(assignee_id=f.assignee)
+        qs = qs.filter(assignee_id=int(f.assignee))
     if f.priority:
         qs = qs.filter(priority__in=f.priority)
     if f.due_before:

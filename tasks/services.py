@@ -7,7 +7,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -32,7 +32,7 @@ def _display(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _validate(*, project: Project, assignee: AbstractBaseUser | None, parent: Task | None,
+def _validate(*, project: Project, assignee: User | None, parent: Task | None,
               title: str, progress: int, start_date: date | None, due_date: date | None,
               task: Task | None = None, status: str | None = None, priority: str | None = None) -> None:
     # Checked here so a bad value is a 400 naming the field, not an IntegrityError from the database.
@@ -72,7 +72,7 @@ def _is_descendant(*, candidate: Task, of: Task) -> bool:
     return False
 
 
-def _record(*, task: Task, actor: AbstractBaseUser | None, kind: str, field: str = "",
+def _record(*, task: Task, actor: User | None, kind: str, field: str = "",
             old: Any = "", new: Any = "") -> TaskActivity:
     return TaskActivity.objects.create(
         project_id=task.project_id, task=task, task_title=task.title, actor=actor, kind=kind,
@@ -90,9 +90,9 @@ def _labels_for(*, project: Project, names: Iterable[str]) -> list[Label]:
 
 
 @transaction.atomic
-def task_create(*, actor: AbstractBaseUser, project: Project, title: str, description: str = "",
+def task_create(*, actor: User, project: Project, title: str, description: str = "",
                 status: str = Task.Status.TODO, priority: str = Task.Priority.P2,
-                assignee: AbstractBaseUser | None = None, labels: Sequence[str] = (),
+                assignee: User | None = None, labels: Sequence[str] = (),
                 start_date: date | None = None, due_date: date | None = None,
                 estimate_hours: Decimal | None = None, progress: int = 0, parent: Task | None = None) -> Task:
     """Create a task in a project the actor may write to."""
@@ -112,8 +112,8 @@ def task_create(*, actor: AbstractBaseUser, project: Project, title: str, descri
 
 
 @transaction.atomic
-def task_update(*, actor: AbstractBaseUser, task: Task, title: str = UNSET, description: str = UNSET,
-                status: str = UNSET, priority: str = UNSET, assignee: AbstractBaseUser | None = UNSET,
+def task_update(*, actor: User, task: Task, title: str = UNSET, description: str = UNSET,
+                status: str = UNSET, priority: str = UNSET, assignee: User | None = UNSET,
                 labels: Sequence[str] = UNSET, start_date: date | None = UNSET, due_date: date | None = UNSET,
                 estimate_hours: Decimal | None = UNSET, progress: int = UNSET,
                 parent: Task | None = UNSET) -> Task:
@@ -181,7 +181,7 @@ def _descendants(*, task: Task) -> list[Task]:
 
 
 @transaction.atomic
-def task_delete(*, actor: AbstractBaseUser, task: Task) -> DeletedTask:
+def task_delete(*, actor: User, task: Task) -> DeletedTask:
     """Delete a task and its subtasks, keeping a 'deleted' activity for history."""
     locked = Task.objects.select_for_update().filter(pk=task.pk).select_related("project").first()
     if locked is None:
@@ -198,6 +198,6 @@ def task_delete(*, actor: AbstractBaseUser, task: Task) -> DeletedTask:
 
 
 @transaction.atomic
-def task_bulk_set_status(*, actor: AbstractBaseUser, tasks: Sequence[Task], status: str) -> list[Task]:
+def task_bulk_set_status(*, actor: User, tasks: Sequence[Task], status: str) -> list[Task]:
     """Set the status of several tasks at once; all must be writable or nothing changes."""
     return [task_update(actor=actor, task=task, status=status) for task in tasks]
