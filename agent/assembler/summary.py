@@ -16,8 +16,9 @@ VIEW_WORDS = {"list": "list view", "board": "board view", "gantt": "timeline (Ga
 TITLE_MAX = 48
 LABEL_MAX = 20
 LABELS_SHOWN = 3
-# Characters that would let user text pose as structure or instructions in a prompt.
-_STRUCTURAL = re.compile(r"[{}\[\]<>`\"\\|#]")
+# Characters that would let user text pose as structure or instructions in a prompt; the curly
+# quotes delimit user text, so inside it they would close the quote early.
+_STRUCTURAL = re.compile(r"[{}\[\]<>`\"\\|#“”]")
 _SPACES = re.compile(r"\s+")
 
 
