@@ -81,6 +81,7 @@ def _board_context(*, user: Any, project: Project, tab: str, view: str) -> dict[
     visible = tasks
     if view == "board":
         context["columns"] = _board_columns(tasks)
+        visible = [t for column in context["columns"] for t in column["tasks"]]
     elif view == "gantt":
         timeline = timeline_for(tasks=tasks, today=timezone.localdate())
         context["timeline"] = timeline

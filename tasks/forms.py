@@ -37,7 +37,6 @@ class TaskListParams:
     page: int = 1
     page_size: int = DEFAULT_PAGE_SIZE
     errors: dict[str, list[str]] = field(default_factory=dict)
-    message: str = ""
 
 
 def _without_blanks(query: QueryDict) -> QueryDict:
@@ -64,7 +63,7 @@ def parse_task_list_params(query: QueryDict) -> TaskListParams:
         )
     payload = validation_payload({**filter_ser.errors, **page_ser.errors})
     page_size = page_ser.validated_data.get("page_size", DEFAULT_PAGE_SIZE) if page_ok else DEFAULT_PAGE_SIZE
-    return TaskListParams(page_size=page_size, errors=payload["fields"], message=payload["message"])
+    return TaskListParams(page_size=page_size, errors=payload["fields"])
 
 
 def people_for_user(*, user: AnyUser) -> list[AbstractBaseUser]:

@@ -63,24 +63,27 @@ def _filter_form_values(request: HttpRequest) -> dict[str, Any]:
 def task_list(request: HttpRequest) -> HttpResponse:
     """List the tasks of the user's projects, filtered and paginated by the query string."""
     params = parse_task_list_params(request.GET)
-    page_obj, page_range, errors, message = None, [], dict(params.errors), params.message
+    page_obj, page_range, errors = None, [], dict(params.errors)
     if not errors:
         paginator = Paginator(task_list_for_user(user=request.user, filters=params.filters), params.page_size)
         page_number = params.page
         if page_number > paginator.num_pages:
-            message = f"page: there is no page {page_number}; the last page is {paginator.num_pages}."
-            errors["page"] = [message]
+            errors["page"] = [f"there is no page {page_number}; the last page, {paginator.num_pages}, is shown."]
             page_number = paginator.num_pages
         page_obj = paginator.page(page_number)
         page_range = list(paginator.get_elided_page_range(page_number, on_each_side=1, on_ends=1))
     tasks = list(page_obj.object_list) if page_obj else []
+    roots = {name: name.split(".")[0].split("[")[0] for name in errors}
+    error_list = [
+        (roots[name], ", ".join(request.GET.getlist(roots[name])), reasons[0]) for name, reasons in errors.items()
+    ]
     context = {
         "nav": "tasks",
         "tasks": tasks,
         "page_obj": page_obj,
         "page_range": page_range,
-        "errors": {name.split(".")[0].split("[")[0]: reasons for name, reasons in errors.items()},
-        "error_message": message,
+        "errors": {roots[name]: reasons for name, reasons in errors.items()},
+        "error_list": error_list,
         "values": _filter_form_values(request),
         "statuses": Task.Status.choices,
         "priorities": Task.Priority.choices,
