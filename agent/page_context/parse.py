@@ -12,9 +12,12 @@ from tasks.selectors import task_ids_visible_to_user
 from .schema import PageContext
 
 
-def _field_path(loc: tuple[int | str, ...]) -> str:
+def _field_path(loc: tuple[int | str, ...], *, unknown_key: bool = False) -> str:
     path = "page_context"
-    for part in loc:
+    for index, part in enumerate(loc):
+        named_by_user = unknown_key and index == len(loc) - 1
+        if isinstance(part, str) and not part.isidentifier() and not named_by_user:
+            continue  # pydantic's name of a union member (e.g. "constrained-int"), not a field
         path += f"[{part}]" if isinstance(part, int) else f".{part}"
     return path
 
@@ -27,7 +30,7 @@ def page_context_parse(*, data: Any, user: AnyUser) -> PageContext:
         context = PageContext.model_validate(data)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
-        field = _field_path(first["loc"])
+        field = _field_path(first["loc"], unknown_key=first["type"] == "extra_forbidden")
         raise InvalidInput(f"{field}: {first['msg']}.", field=field) from None
     _check_visible(context=context, user=user)
     return context
