@@ -1,0 +1,84 @@
+"""Every quick action of the fast-path table runs without a single LLM call."""
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from agent.models import TraceEvent
+from agent.routing.fast_path import FAST_PATH
+from tasks.models import Task
+from tasks.services import task_create
+from tests.llm_stub import LLMStub
+
+PAGES = {"workbench": "home", "task_row": "task_list", "quick_button": "project_detail"}
+
+
+@pytest.fixture
+def board(alice: Any, website: Any) -> dict[str, Any]:
+    """A selected overdue task of alice's and three other tasks on screen."""
+    yesterday = timezone.localdate() - timedelta(days=3)
+    selected = task_create(actor=alice, project=website, title="Fix login page", assignee=alice,
+                           due_date=yesterday, status="in_progress")
+    others = [task_create(actor=alice, project=website, title=f"Polish footer {n}", assignee=alice,
+                          due_date=yesterday if n == 0 else None) for n in range(3)]
+    return {"project": website, "selected": selected, "visible": [selected, *others]}
+
+
+def page_context(origin: str, board: dict[str, Any]) -> dict[str, Any]:
+    context: dict[str, Any] = {"page": PAGES[origin], "origin": origin}
+    if origin != "workbench":
+        context["selectedEntity"] = {"type": "task", "id": board["selected"].pk}
+        context["visibleEntityIds"] = [t.pk for t in board["visible"]]
+        context["routeParams"] = {"projectId": board["project"].pk}
+    return context
+
+
+def _effect(action: str, body: dict[str, Any], board: dict[str, Any]) -> None:
+    """What each quick action must have done (actions without an entry only need to succeed)."""
+    selected = Task.objects.filter(pk=board["selected"].pk).first()
+    if action == "mark_done":
+        assert body["status"] == "done" and selected is not None and selected.status == "done"
+    elif action == "delete_task":
+        assert body["status"] == "needs_confirmation" and selected is not None
+        assert body["confirmation"]["facts"]["title"] == "Fix login page"
+    elif action == "mark_visible_done":
+        assert body["status"] == "done"
+        assert set(Task.objects.filter(pk__in=[t.pk for t in board["visible"]]).values_list("status", flat=True)) \
+            == {"done"}
+    elif action == "my_overdue":
+        assert body["status"] == "done" and body["data"]["count"] == 2
+    else:
+        assert body["status"] in ("done", "needs_confirmation", "running"), body
+
+
+@pytest.mark.parametrize(("origin", "action"), sorted(FAST_PATH), ids=[f"{o}-{a}" for o, a in sorted(FAST_PATH)])
+def test_quick_action_takes_the_fast_path_without_llm(openai_settings: LLMStub, alice: Any, board: dict[str, Any],
+                                                      origin: str, action: str) -> None:
+    client = APIClient()
+    client.force_authenticate(alice)
+    response = client.post("/api/assistant/requests/", {"action": action, "page_context": page_context(origin, board)},
+                           format="json")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["route"] == {"capability": FAST_PATH[(origin, action)][0], "via": "fast_path"}
+    assert body["usage"] == {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+    assert openai_settings.calls == 0
+    assert not TraceEvent.objects.filter(run_id=body["run_id"], kind=TraceEvent.Kind.LLM_CALL).exists()
+    _effect(action, body, board)
+
+
+def test_the_llm_is_really_wired_to_the_stub(openai_settings: LLMStub, alice: Any, board: dict[str, Any]) -> None:
+    """The same setup with free text does reach the (empty, failing) stub: the zero above is meaningful."""
+    client = APIClient()
+    client.force_authenticate(alice)
+    body = client.post("/api/assistant/requests/", {"message": "mark this done",
+                                                    "page_context": page_context("task_row", board)},
+                       format="json").json()
+    assert openai_settings.calls >= 1
+    assert body["usage"]["llm_calls"] == 1
+    assert body["status"] == "error"
+    assert Task.objects.get(pk=board["selected"].pk).status == "in_progress"
