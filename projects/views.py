@@ -1,11 +1,11 @@
 """Project pages: the project list and a project's tasks as a list, a board or a timeline."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,7 +17,7 @@ from tasks.models import Task
 from tasks.page_context import page_context_for
 from tasks.selectors import task_list_for_user
 from tasks.services import task_update
-from tasks.web import can_write, project_or_404, refusal, render_partial, task_or_404
+from tasks.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 
 from .models import Project
 from .selectors import membership_role, project_members, project_progress_for_user, project_require_writer
@@ -35,16 +35,16 @@ TASK_CAP = 200
 
 @login_required
 @require_GET
-def project_list(request: HttpRequest) -> HttpResponse:
+def project_list(request: PageRequest) -> HttpResponse:
     """List the user's projects with their progress and the user's role."""
     rows = project_progress_for_user(user=request.user)
     for row in rows:
-        row["role"] = membership_role(user=request.user, project=row["project"])
+        row["role"] = membership_role(user=request.user, project=cast(Project, row["project"]))
     context = {"nav": "projects", "rows": rows, "page_context": page_context_for(page="home")}
     return render(request, "projects/list.html", context)
 
 
-def _choice(request: HttpRequest, name: str, allowed: dict[str, Any], default: str) -> tuple[str, str]:
+def _choice(request: PageRequest, name: str, allowed: dict[str, Any], default: str) -> tuple[str, str]:
     raw = request.GET.get(name, "").strip()
     if not raw:
         return default, ""
@@ -68,7 +68,7 @@ def _board_columns(tasks: list[Task]) -> list[dict[str, Any]]:
 
 def _stats(tasks: list[Task]) -> dict[str, int]:
     today = timezone.localdate()
-    counts = {value: 0 for value in Task.Status.values}
+    counts = dict.fromkeys(Task.Status.values, 0)
     for task in tasks:
         counts[task.status] += 1
     overdue = sum(1 for t in tasks if t.due_date and t.due_date < today and t.status != Task.Status.DONE)
@@ -95,13 +95,15 @@ def _board_context(*, user: Any, project: Project, tab: str, view: str) -> dict[
 
 @login_required
 @require_GET
-def project_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def project_detail(request: PageRequest, pk: int) -> HttpResponse:
     """Show a project's tasks for the chosen tab as a list, a board or a timeline."""
     project = project_or_404(user=request.user, project_id=pk)
     tab, tab_problem = _choice(request, "tab", TABS, "overview")
     view, view_problem = _choice(request, "view", VIEW_MODES, "list")
     problems = [p for p in (tab_problem, view_problem) if p]
-    progress = next((row for row in project_progress_for_user(user=request.user) if row["project"].pk == pk), None)
+    progress = next(
+        (row for row in project_progress_for_user(user=request.user) if cast(Project, row["project"]).pk == pk), None
+    )
     context = {
         "nav": "projects",
         "project": project,
@@ -123,7 +125,7 @@ def project_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def board_status(request: HttpRequest, pk: int, task_id: int) -> HttpResponse:
+def board_status(request: PageRequest, pk: int, task_id: int) -> HttpResponse:
     """Move a board card to another status through task_update, then move the card on the page."""
     project = project_or_404(user=request.user, project_id=pk)
     task = task_or_404(user=request.user, task_id=task_id)

@@ -113,14 +113,12 @@ def task_form_fields(*, project: Project | None) -> dict[str, forms.Field]:
 class TaskCreateForm(forms.Form):
     """Everything a new task needs; the project list is the user's projects."""
 
-    project = forms.ModelChoiceField(label="Project", queryset=Project.objects.none(),
-                                     empty_label="Choose a project…")
-
     def __init__(self, *args: Any, user: AnyUser, project: Project | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["project"].queryset = project_list_for_user(user=user)
-        if project is not None:
-            self.fields["project"].initial = project.pk
+        self.fields["project"] = forms.ModelChoiceField(
+            label="Project", queryset=project_list_for_user(user=user), empty_label="Choose a project…",
+            initial=project.pk if project is not None else None,
+        )
         self.fields.update(task_form_fields(project=project))
 
     def clean_labels(self) -> list[str]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
@@ -22,7 +22,7 @@ from .page_context import page_context_for
 from .selectors import task_activity_for_task, task_list_for_user, task_subtask_summary, workbench_for_user
 from .services import task_create as create_task
 from .services import task_update
-from .web import can_write, project_or_404, refusal, render_partial, task_or_404
+from .web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 
 # Labels of the fields the detail page edits in place.
 _FIELD_LABELS = {name: name.replace("_", " ").capitalize() for name in INLINE_FIELDS}
@@ -30,7 +30,7 @@ _FIELD_LABELS = {name: name.replace("_", " ").capitalize() for name in INLINE_FI
 
 @login_required
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: PageRequest) -> HttpResponse:
     """Show my open, overdue and due-this-week tasks and every project's progress."""
     workbench = workbench_for_user(user=request.user)
     context = {
@@ -43,7 +43,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", context)
 
 
-def _filter_form_values(request: HttpRequest) -> dict[str, Any]:
+def _filter_form_values(request: PageRequest) -> dict[str, Any]:
     # Echo what the user typed, valid or not, so a bad value can be seen and fixed in place.
     get = request.GET
 
@@ -60,7 +60,7 @@ def _filter_form_values(request: HttpRequest) -> dict[str, Any]:
 
 @login_required
 @require_GET
-def task_list(request: HttpRequest) -> HttpResponse:
+def task_list(request: PageRequest) -> HttpResponse:
     """List the tasks of the user's projects, filtered and paginated by the query string."""
     params = parse_task_list_params(request.GET)
     page_obj, page_range, errors = None, [], dict(params.errors)
@@ -106,7 +106,7 @@ def task_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tasks/list.html", context, status=status)
 
 
-def _detail_context(request: HttpRequest, task: Task, **extra: Any) -> dict[str, Any]:
+def _detail_context(request: PageRequest, task: Task, **extra: Any) -> dict[str, Any]:
     return {
         "nav": "tasks",
         "task": task,
@@ -124,7 +124,7 @@ def _detail_context(request: HttpRequest, task: Task, **extra: Any) -> dict[str,
 
 @login_required
 @require_GET
-def task_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def task_detail(request: PageRequest, pk: int) -> HttpResponse:
     """Show one task with its activity; members edit its fields in place."""
     task = task_or_404(user=request.user, task_id=pk)
     context = _detail_context(request, task)
@@ -136,7 +136,7 @@ def task_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def task_field(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+def task_field(request: PageRequest, pk: int, name: str) -> HttpResponse:
     """Show the editor of one field (GET) or save it through task_update (POST)."""
     task = task_or_404(user=request.user, task_id=pk)
     if name not in INLINE_FIELDS:
@@ -173,7 +173,7 @@ def task_field(request: HttpRequest, pk: int, name: str) -> HttpResponse:
                           oob=("tasks/detail.html#fields", "tasks/detail.html#activity"))
 
 
-def _create_project(request: HttpRequest) -> tuple[Project | None, str]:
+def _create_project(request: PageRequest) -> tuple[Project | None, str]:
     raw = (request.POST if request.method == "POST" else request.GET).get("project", "").strip()
     if not raw:
         return None, ""
@@ -184,7 +184,7 @@ def _create_project(request: HttpRequest) -> tuple[Project | None, str]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def task_create(request: HttpRequest) -> HttpResponse:
+def task_create(request: PageRequest) -> HttpResponse:
     """Create a task in one of the user's projects through task_create."""
     project, problem = _create_project(request)
     if project is not None:

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django_htmx.http import reswap, retarget
+from django_htmx.middleware import HtmxDetails
 
 from pm_assistant.errors import ApplicationError, NotFound
 from projects.models import Membership, Project
@@ -13,6 +15,13 @@ from projects.selectors import AnyUser, membership_role, project_get_for_user
 
 from .models import Task
 from .selectors import task_get_for_user
+
+
+class PageRequest(HttpRequest):
+    """A request to a page behind login_required, with django-htmx's details."""
+
+    user: User
+    htmx: HtmxDetails
 
 
 def task_or_404(*, user: AnyUser, task_id: int) -> Task:
@@ -36,7 +45,7 @@ def can_write(*, user: AnyUser, project: Project) -> bool:
     return membership_role(user=user, project=project) in (Membership.Role.OWNER, Membership.Role.MEMBER)
 
 
-def refusal(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
+def refusal(request: PageRequest, exc: ApplicationError) -> HttpResponse:
     """Answer a refused request with its status and message; htmx callers get it as a toast."""
     context = {"error": exc, "status": exc.http_status}
     if request.htmx:
@@ -45,7 +54,7 @@ def refusal(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
     return HttpResponse(render_to_string("tasks/refused.html", context, request), status=exc.http_status)
 
 
-def render_partial(request: HttpRequest, template: str | None, context: dict[str, Any], *, status: int = 200,
+def render_partial(request: PageRequest, template: str | None, context: dict[str, Any], *, status: int = 200,
                    oob: tuple[str, ...] = ()) -> HttpResponse:
     """Render a partial (None: an empty main answer) plus out-of-band partials and the page context."""
     parts = [render_to_string(template, context, request)] if template else []

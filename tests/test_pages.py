@@ -17,7 +17,7 @@ from projects.timeline import timeline_for
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX = {"HX-Request": "true"}
 
 
 class _Tags(HTMLParser):
@@ -126,10 +126,10 @@ def test_non_member_gets_404_for_other_projects_pages(alice: User, tasks: dict[s
     secret = tasks["secret"]
     assert client.get(reverse("project-detail", args=[secret.project_id])).status_code == 404
     assert client.get(reverse("task-detail", args=[secret.pk])).status_code == 404
-    assert client.get(reverse("task-field", args=[secret.pk, "status"]), **HTMX).status_code == 404
+    assert client.get(reverse("task-field", args=[secret.pk, "status"]), headers=HTMX).status_code == 404
     assert client.get(f"{reverse('task-create')}?project={secret.project_id}").status_code == 404
     status_url = reverse("project-board-status", args=[secret.project_id, secret.pk])
-    assert client.post(status_url, {"status": "done"}, **HTMX).status_code == 404
+    assert client.post(status_url, {"status": "done"}, headers=HTMX).status_code == 404
     assert client.post(reverse("task-field", args=[secret.pk, "title"]), {"title": "x"}).status_code == 404
     secret.refresh_from_db()
     assert secret.status == "todo" and secret.title == "Nightly ETL"
@@ -279,7 +279,8 @@ def test_pagination_pages_through_the_tasks(alice: User, website: Project) -> No
 
 
 def test_htmx_filter_request_returns_results_and_a_fresh_page_context(alice: User, tasks: dict[str, Task]) -> None:
-    response = client_for(alice).get(reverse("task-list"), {"status": "done"}, HTTP_HX_TARGET="task-results", **HTMX)
+    response = client_for(alice).get(reverse("task-list"), {"status": "done"},
+                                     headers={**HTMX, "HX-Target": "task-results"})
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="task-results"') and "<html" not in html
     attrs = page_context(response)
@@ -328,9 +329,9 @@ def test_viewer_post_to_create_is_refused(dave: User, website: Project) -> None:
 def test_inline_edit_saves_through_the_service(carol: User, tasks: dict[str, Task]) -> None:
     task = tasks["design"]
     client = client_for(carol)
-    editor = client.get(reverse("task-field", args=[task.pk, "status"]), **HTMX)
+    editor = client.get(reverse("task-field", args=[task.pk, "status"]), headers=HTMX)
     assert editor.status_code == 200 and b'<form id="field-status"' in editor.content
-    response = client.post(reverse("task-field", args=[task.pk, "status"]), {"status": "done"}, **HTMX)
+    response = client.post(reverse("task-field", args=[task.pk, "status"]), {"status": "done"}, headers=HTMX)
     assert response.status_code == 200
     task.refresh_from_db()
     assert task.status == "done" and task.progress == 100
@@ -338,22 +339,23 @@ def test_inline_edit_saves_through_the_service(carol: User, tasks: dict[str, Tas
     assert {("status", "done"), ("progress", "100")} <= kinds
     oob_ids = {a.get("id") for _, a in tags(response.content.decode()) if a.get("hx-swap-oob")}
     assert {"field-status", "field-progress", "field-title", "activity", "page-context"} <= oob_ids
-    title = client.post(reverse("task-field", args=[task.pk, "title"]), {"title": "Design the homepage"}, **HTMX)
+    title = client.post(reverse("task-field", args=[task.pk, "title"]), {"title": "Design the homepage"}, headers=HTMX)
     assert title.status_code == 200 and "Design the homepage" in title.content.decode()
 
 
 def test_inline_edit_errors_are_shown_and_nothing_is_written(carol: User, tasks: dict[str, Task]) -> None:
     task = tasks["design"]
+    assert task.start_date is not None
     before = TaskActivity.objects.count()
     client = client_for(carol)
-    progress = client.post(reverse("task-field", args=[task.pk, "progress"]), {"progress": 150}, **HTMX)
+    progress = client.post(reverse("task-field", args=[task.pk, "progress"]), {"progress": 150}, headers=HTMX)
     assert progress.status_code == 400 and progress["HX-Retarget"] == "#field-progress"
     assert "less than or equal to 100" in progress.content.decode()
     # The service rejects a due date before the start date; its message shows at the field.
     due = client.post(reverse("task-field", args=[task.pk, "due_date"]),
-                      {"due_date": (task.start_date - timedelta(days=1)).isoformat()}, **HTMX)
+                      {"due_date": (task.start_date - timedelta(days=1)).isoformat()}, headers=HTMX)
     assert due.status_code == 400 and "due_date: must not be before start_date." in due.content.decode()
-    outsider = client.post(reverse("task-field", args=[task.pk, "assignee"]), {"assignee": 999999}, **HTMX)
+    outsider = client.post(reverse("task-field", args=[task.pk, "assignee"]), {"assignee": 999999}, headers=HTMX)
     assert outsider.status_code == 400
     task_after = Task.objects.get(pk=task.pk)
     assert (task_after.progress, task_after.due_date, task_after.assignee_id) == (
@@ -374,8 +376,8 @@ def test_inline_edit_without_htmx_falls_back_to_full_pages(carol: User, tasks: d
 def test_viewer_inline_edit_is_refused(dave: User, tasks: dict[str, Task]) -> None:
     task = tasks["design"]
     client = client_for(dave)
-    assert client.get(reverse("task-field", args=[task.pk, "status"]), **HTMX).status_code == 403
-    response = client.post(reverse("task-field", args=[task.pk, "status"]), {"status": "done"}, **HTMX)
+    assert client.get(reverse("task-field", args=[task.pk, "status"]), headers=HTMX).status_code == 403
+    response = client.post(reverse("task-field", args=[task.pk, "status"]), {"status": "done"}, headers=HTMX)
     assert response.status_code == 403 and response["HX-Retarget"] == "#toasts"
     assert "Viewers cannot change tasks in this project." in response.content.decode()
     plain = client.post(reverse("task-field", args=[task.pk, "title"]), {"title": "Renamed"})
@@ -388,7 +390,7 @@ def test_viewer_inline_edit_is_refused(dave: User, tasks: dict[str, Task]) -> No
 def test_board_status_change_moves_the_card(carol: User, tasks: dict[str, Task]) -> None:
     task = tasks["design"]
     url = reverse("project-board-status", args=[task.project_id, task.pk])
-    response = client_for(carol).post(url, {"status": "blocked", "tab": "overview"}, **HTMX)
+    response = client_for(carol).post(url, {"status": "blocked", "tab": "overview"}, headers=HTMX)
     assert response.status_code == 200
     task.refresh_from_db()
     assert task.status == "blocked"
@@ -404,7 +406,7 @@ def test_board_status_change_moves_the_card(carol: User, tasks: dict[str, Task])
 def test_board_status_change_off_the_tab_removes_the_card(carol: User, tasks: dict[str, Task]) -> None:
     task = tasks["late"]
     url = reverse("project-board-status", args=[task.project_id, task.pk])
-    response = client_for(carol).post(url, {"status": "done", "tab": "in_progress"}, **HTMX)
+    response = client_for(carol).post(url, {"status": "done", "tab": "in_progress"}, headers=HTMX)
     assert response.status_code == 200 and row_ids(response) == []
     assert ctx_json(response, "data-visible-entity-ids") == []
 
@@ -412,9 +414,9 @@ def test_board_status_change_off_the_tab_removes_the_card(carol: User, tasks: di
 def test_board_status_change_refusals_write_nothing(carol: User, dave: User, tasks: dict[str, Task]) -> None:
     task = tasks["design"]
     url = reverse("project-board-status", args=[task.project_id, task.pk])
-    viewer = client_for(dave).post(url, {"status": "done"}, **HTMX)
+    viewer = client_for(dave).post(url, {"status": "done"}, headers=HTMX)
     assert viewer.status_code == 403 and b"Viewers cannot change tasks" in viewer.content
-    bad = client_for(carol).post(url, {"status": "shipped"}, **HTMX)
+    bad = client_for(carol).post(url, {"status": "shipped"}, headers=HTMX)
     assert bad.status_code == 400 and b"status: &#x27;shipped&#x27; is not one of" in bad.content
     wrong_project = reverse("project-board-status", args=[tasks["app"].project_id, task.pk])
     assert client_for(carol).post(wrong_project, {"status": "done"}).status_code == 404
@@ -435,14 +437,14 @@ def test_posts_need_a_csrf_token(carol: User, tasks: dict[str, Task]) -> None:
     client = Client(enforce_csrf_checks=True)
     client.force_login(carol)
     task = tasks["design"]
-    response = client.post(reverse("task-field", args=[task.pk, "status"]), {"status": "done"}, **HTMX)
+    response = client.post(reverse("task-field", args=[task.pk, "status"]), {"status": "done"}, headers=HTMX)
     assert response.status_code == 403
     assert Task.objects.get(pk=task.pk).status == "todo"
     page = client.get(reverse("task-detail", args=[task.pk])).content.decode()
     body = next(a for t, a in tags(page) if t == "body")
     token = json.loads(body["hx-headers"] or "{}")["X-CSRFToken"]
     ok = client.post(reverse("task-field", args=[task.pk, "status"]), {"status": "done"},
-                     HTTP_X_CSRFTOKEN=token, **HTMX)
+                     headers={**HTMX, "X-CSRFToken": token})
     assert ok.status_code == 200 and Task.objects.get(pk=task.pk).status == "done"
 
 
