@@ -9,7 +9,7 @@ STAMP := $(VENV)/.requirements.stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
-LINT_PATHS := pm_assistant projects tasks agent tests manage.py
+LINT_PATHS := pm_assistant projects tasks agent archcheck tests manage.py
 
 # A Python >= 3.12: the newest on PATH, then pyenv's installs (newest first), then python3.
 # PYTHON=/path/to/python overrides the search.
@@ -22,7 +22,7 @@ PY_CANDIDATES = python3.14 python3.13 python3.12 \
 help:
 	@echo "make demo          install, migrate, load demo data and serve on http://$(HOST):$(PORT)/"
 	@echo "make test          run the whole test suite (SQLite unless DATABASE_URL is set)"
-	@echo "make lint          ruff check, mypy, import contracts"
+	@echo "make lint          ruff check, mypy, import contracts, architecture rules (archcheck)"
 	@echo "make check-deploy  Django's deploy checks in production mode (must report 0 issues)"
 	@echo "make install       create .venv and install requirements.lock (only when it changed)"
 	@echo "make clean         remove .venv, caches, the demo database and collected files"
@@ -69,6 +69,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check $(LINT_PATHS)
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
+	$(PY) -m archcheck
 
 check-deploy: $(STAMP)
 	DJANGO_PRODUCTION=1 \

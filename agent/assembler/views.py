@@ -55,3 +55,32 @@ class ModelSummary(_View):
 
 EXEC_VISIBLE_IDS_MAX = 20
 MODEL_SUMMARY_MAX_TOKENS = 200
+
+# Which PageContext fields each view field is made from, and how (DESIGN §3). A PageContext field a
+# view does not list never reaches it. tests/architecture checks context_assemble against this table
+# and docs/ARCHITECTURE.md renders its allocation table from it.
+AS_IS = "as is"
+ALLOCATION: dict[type[BaseModel], dict[str, tuple[tuple[str, ...], str]]] = {
+    RouterCtx: {
+        "page": (("page",), AS_IS),
+        "origin": (("origin",), AS_IS),
+        "selected_entity": (("selected_entity",), AS_IS),
+        "route_params": (("route_params",), AS_IS),
+        "active_tab": (("active_tab",), AS_IS),
+        "key_filters": (("filters",), "key filters only: status, assignee, priority"),
+    },
+    ExecCtx: {
+        "user_id": ((), "the authenticated user from the session, never from the payload"),
+        "selected_entity": (("selected_entity",), AS_IS),
+        "route_params": (("route_params",), AS_IS),
+        "filters": (("filters",), "full"),
+        "visible_entity_ids": (("visible_entity_ids",), f"only when at most {EXEC_VISIBLE_IDS_MAX}, else None"),
+        "search_keyword": (("search_keyword",), AS_IS),
+        "pagination": (("pagination",), AS_IS),
+    },
+    ModelSummary: {
+        "text": (("page", "selected_entity", "route_params", "active_tab", "view_mode", "filters"),
+                 f"as words: templated sentences, at most {MODEL_SUMMARY_MAX_TOKENS} tokens"),
+        "tokens": ((), "o200k_base token count of text"),
+    },
+}

@@ -1,0 +1,8 @@
+"""Architecture rules for agent/ that import contracts cannot express (seed 003's degradation patterns).
+
+Run `python -m archcheck` from the repository root; docs/ARCHITECTURE.md lists the rules.
+"""
+from .check import Violation, check_source, check_tree
+from .rules import RULES, Rule
+
+__all__ = ["RULES", "Rule", "Violation", "check_source", "check_tree"]

@@ -1,0 +1,57 @@
+"""docs/ARCHITECTURE.md: its generated sections agree with the code."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from agent.management.commands.architecture_doc import COMMAND, RENDERERS, document_path, document_render
+
+from .conftest import REPOSITORY
+
+
+def test_document_matches_the_code() -> None:
+    text = document_path().read_text(encoding="utf-8")
+    assert document_render(text) == text, (
+        f"docs/ARCHITECTURE.md disagrees with the code (graph, views, contracts or rules changed); "
+        f"run `{COMMAND}` and commit the result.")
+
+
+def test_document_shows_the_graph_and_the_allocation() -> None:
+    text = document_path().read_text(encoding="utf-8")
+    assert "```mermaid" in text and "route -.-> crud;" in text
+    assert "| `origin` | `origin` (as is) | never (ARCH003) | — |" in text
+    assert "| `visibleEntityIds` | never (ARCH002) |" in text
+
+
+@pytest.fixture
+def doc_copy(settings: Any, tmp_path: Path) -> Path:
+    (tmp_path / "docs").mkdir()
+    shutil.copy(REPOSITORY / "docs" / "ARCHITECTURE.md", tmp_path / "docs" / "ARCHITECTURE.md")
+    shutil.copy(REPOSITORY / ".importlinter", tmp_path / ".importlinter")
+    settings.BASE_DIR = tmp_path
+    return tmp_path / "docs" / "ARCHITECTURE.md"
+
+
+@pytest.mark.parametrize("block", sorted(RENDERERS))
+def test_check_fails_on_a_stale_section_and_the_command_repairs_it(doc_copy: Path, block: str) -> None:
+    fresh = doc_copy.read_text(encoding="utf-8")
+    start = fresh.index(f"<!-- generated:{block} -->\n") + len(f"<!-- generated:{block} -->\n")
+    end = fresh.index(f"<!-- /generated:{block} -->")
+    doc_copy.write_text(fresh[:start] + "| stale | table |\n" + fresh[end:], encoding="utf-8")
+
+    with pytest.raises(CommandError, match="run `.venv/bin/python manage.py architecture_doc`"):
+        call_command("architecture_doc", "--check")
+    call_command("architecture_doc")
+    assert doc_copy.read_text(encoding="utf-8") == fresh
+    call_command("architecture_doc", "--check")
+
+
+def test_missing_markers_are_an_error(doc_copy: Path) -> None:
+    doc_copy.write_text("# Architecture\n\nNo generated sections.\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="lacks the markers"):
+        call_command("architecture_doc", "--check")
