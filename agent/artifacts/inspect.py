@@ -1,0 +1,275 @@
+"""The inspection tools the model may call on an artifact: outline, search, context, head, tail.
+
+Every tool checks permission first (another user, or an owner no longer in a scoped project,
+gets the same NotFound as an unknown ref), streams the stored file instead of loading it, and
+answers a dict of at most ANSWER_MAX_CHARS characters with:
+
+- ``partial``: True when the answer leaves out something the request covered (more hits than
+  shown, a line cut to LINE_MAX_CHARS, lines dropped to stay within the answer size, or a
+  request larger than a tool's maximum). It says nothing about the artifact's own flags.
+- ``expired``: True for an expired or archived artifact, with a ``message`` saying what to do.
+
+Positions: ``line`` is 1-based; ``offset`` is a byte offset into the stored UTF-8 content, so
+``artifact_context(offset=...)`` of any hit goes straight to it. Search is a literal substring
+search (case-insensitive unless asked), never a regular expression: a pattern written by a model
+could make a regex backtrack for minutes over ten megabytes, and Python's ``re`` has no timeout.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from agent.models import Artifact
+from pm_assistant.errors import InvalidInput
+
+from .encode import NDJSON
+from .preview import preview_make
+from .reader import byte_len, newlines_before, pieces, read_window, tail_lines
+from .refs import canonical_json
+from .store import artifact_get_for_user, artifact_is_expired, artifact_open
+
+AnyUser = AbstractBaseUser | AnonymousUser
+# At most the default inline limit, so an inspection answer never has to be externalized itself.
+ANSWER_MAX_CHARS = 8000
+LINE_MAX_CHARS = 400
+HEAD_MAX_LINES = 50
+SEARCH_MAX_HITS = 50
+SNIPPET_RADIUS = 60
+PATTERN_MAX_CHARS = 200
+CONTEXT_MAX_LINES = 10
+CONTEXT_MAX_BYTES = 2000
+OUTLINE_MAX_FIELDS = 40
+
+
+class _Budget:
+    def __init__(self, chars: int = ANSWER_MAX_CHARS - 800) -> None:
+        self.left = chars  # the fixed keys of an answer fit in the 800 held back
+
+    def take(self, entry: Any) -> bool:
+        cost = len(canonical_json(entry)) + 1
+        if cost > self.left:
+            return False
+        self.left -= cost
+        return True
+
+
+def _answer(artifact: Artifact, tool: str, **fields: Any) -> dict[str, Any]:
+    return {"ref": artifact.ref, "tool": tool, "expired": False, "partial": False, **fields}
+
+
+def _expired(artifact: Artifact, tool: str, why: str = "") -> dict[str, Any]:
+    why = why or f"expired at {artifact.expires_at.isoformat()}"
+    message = (f"Artifact {artifact.ref} {why}; its content is no longer available to the assistant. "
+               f"Run {artifact.source_tool} again for current data.")
+    return {"ref": artifact.ref, "tool": tool, "expired": True, "partial": False, "message": message}
+
+
+def _readable(user: AnyUser, ref: str) -> Artifact:
+    return artifact_get_for_user(user=user, ref=ref)
+
+
+def _count(value: Any, field: str, *, default: int, maximum: int, minimum: int = 1) -> tuple[int, bool]:
+    """Validate a count argument; a value above the maximum is lowered to it (the answer is then partial)."""
+    if value is None:
+        value = default
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise InvalidInput(f"{field}: must be a whole number of at least {minimum}.", field=field)
+    return min(value, maximum), value > maximum
+
+
+def _line_entry(line: int, offset: int, text: str, cut: bool) -> dict[str, Any]:
+    return {"line": line, "offset": offset, "text": text[:LINE_MAX_CHARS], "cut": cut or len(text) > LINE_MAX_CHARS}
+
+
+def _lines_between(artifact: Artifact, first: int, last: int) -> tuple[list[dict[str, Any]], bool]:
+    """Stream lines first..last (capped), stopping at the last one or when the answer is full."""
+    out: list[dict[str, Any]] = []
+    budget = _Budget()
+    with artifact_open(artifact) as fh:
+        for piece in pieces(fh):
+            if piece.line > last:
+                break
+            if not piece.first or piece.line < first:
+                continue
+            entry = _line_entry(piece.line, piece.offset, piece.text, cut=not piece.last)
+            if not budget.take(entry):
+                return out, True
+            out.append(entry)
+    return out, any(e["cut"] for e in out)
+
+
+def artifact_head(*, user: AnyUser, ref: str, lines: int = 20) -> dict[str, Any]:
+    """Return the first `lines` lines (at most HEAD_MAX_LINES)."""
+    artifact = _readable(user, ref)
+    if artifact_is_expired(artifact):
+        return _expired(artifact, "head")
+    count, lowered = _count(lines, "lines", default=20, maximum=HEAD_MAX_LINES)
+    try:
+        shown, partial = _lines_between(artifact, 1, count)
+    except FileNotFoundError:
+        return _expired(artifact, "head", "is no longer stored")
+    return _answer(artifact, "head", partial=partial or lowered, total_lines=artifact.line_count, lines=shown)
+
+
+def artifact_tail(*, user: AnyUser, ref: str, lines: int = 20) -> dict[str, Any]:
+    """Return the last `lines` lines, read backwards from the end in blocks."""
+    artifact = _readable(user, ref)
+    if artifact_is_expired(artifact):
+        return _expired(artifact, "tail")
+    count, lowered = _count(lines, "lines", default=20, maximum=HEAD_MAX_LINES)
+    try:
+        with artifact_open(artifact) as fh:
+            found = tail_lines(fh, artifact.size_bytes, count)
+    except FileNotFoundError:
+        return _expired(artifact, "tail", "is no longer stored")
+    first_number = artifact.line_count - len(found) + 1
+    entries = [_line_entry(first_number + i, t.offset, t.text, t.cut) for i, t in enumerate(found)]
+    budget, kept = _Budget(), []
+    for entry in reversed(entries):  # the end matters most in a tail: drop from the front
+        if not budget.take(entry):
+            break
+        kept.append(entry)
+    kept.reverse()
+    partial = lowered or len(kept) < len(entries) or any(e["cut"] for e in kept)
+    return _answer(artifact, "tail", partial=partial, total_lines=artifact.line_count, lines=kept)
+
+
+def artifact_search(*, user: AnyUser, ref: str, pattern: str, max_hits: int = 20,
+                    case_sensitive: bool = False) -> dict[str, Any]:
+    """Find a literal text line by line; partial when there are more hits than shown."""
+    artifact = _readable(user, ref)
+    if artifact_is_expired(artifact):
+        return _expired(artifact, "search")
+    if not isinstance(pattern, str) or not pattern or len(pattern) > PATTERN_MAX_CHARS or "\n" in pattern:
+        raise InvalidInput(f"pattern: must be 1 to {PATTERN_MAX_CHARS} characters on one line.", field="pattern")
+    limit, lowered = _count(max_hits, "max_hits", default=20, maximum=SEARCH_MAX_HITS)
+    finder = re.compile(re.escape(pattern), 0 if case_sensitive else re.IGNORECASE)
+    overlap = len(pattern) - 1
+    hits: list[dict[str, Any]] = []
+    budget, more, lines_scanned = _Budget(ANSWER_MAX_CHARS - 800 - len(canonical_json(pattern))), False, 0
+    carry, resume = "", 0  # the previous piece's last characters, and where in them scanning goes on
+    try:
+        with artifact_open(artifact) as fh:
+            for piece in pieces(fh):
+                lines_scanned = piece.line
+                if piece.first:
+                    carry, resume = "", 0
+                # A hit may straddle two pieces of a very long line: the window starts with the carry.
+                window = carry + piece.text
+                window_offset = piece.offset - byte_len(carry)
+                pos = resume
+                while (match := finder.search(window, pos)) is not None:
+                    hit = _hit(window, window_offset, piece.line, match)
+                    if len(hits) == limit or not budget.take(hit):
+                        more = True
+                        break
+                    hits.append(hit)
+                    pos = match.end()
+                if more:
+                    break
+                if overlap and not piece.last:
+                    carry = window[-overlap:]
+                    resume = max(0, pos - (len(window) - len(carry)))
+                else:
+                    carry, resume = "", 0
+    except FileNotFoundError:
+        return _expired(artifact, "search", "is no longer stored")
+    return _answer(artifact, "search", partial=more or lowered, pattern=pattern, case_sensitive=case_sensitive,
+                   hit_count=len(hits), hits=hits, lines_scanned=lines_scanned, total_lines=artifact.line_count)
+
+
+def _hit(window: str, window_offset: int, line: int, match: re.Match[str]) -> dict[str, Any]:
+    start, end = max(0, match.start() - SNIPPET_RADIUS), min(len(window), match.end() + SNIPPET_RADIUS)
+    snippet = preview_make(window, start, end)
+    return {"line": line, "offset": window_offset + byte_len(window[:match.start()]),
+            "snippet": snippet.text, "snippet_offset": window_offset + byte_len(window[:start])}
+
+
+def artifact_context(*, user: AnyUser, ref: str, line: int | None = None, offset: int | None = None,
+                     radius: int | None = None) -> dict[str, Any]:
+    """Return the text around a line (radius in lines) or around a byte offset (radius in bytes)."""
+    artifact = _readable(user, ref)
+    if artifact_is_expired(artifact):
+        return _expired(artifact, "context")
+    if (line is None) == (offset is None):
+        raise InvalidInput("context: give exactly one of line or offset.", field="line")
+    try:
+        if line is not None:
+            return _context_lines(artifact, line, radius)
+        assert offset is not None
+        return _context_bytes(artifact, offset, radius)
+    except FileNotFoundError:
+        return _expired(artifact, "context", "is no longer stored")
+
+
+def _context_lines(artifact: Artifact, line: int, radius: int | None) -> dict[str, Any]:
+    if isinstance(line, bool) or not isinstance(line, int) or not 1 <= line <= artifact.line_count:
+        raise InvalidInput(f"line: must be between 1 and {artifact.line_count}.", field="line")
+    span, lowered = _count(radius, "radius", default=2, maximum=CONTEXT_MAX_LINES, minimum=0)
+    shown, partial = _lines_between(artifact, max(1, line - span), line + span)
+    return _answer(artifact, "context", partial=partial or lowered, target_line=line, radius=span,
+                   total_lines=artifact.line_count, lines=shown)
+
+
+def _context_bytes(artifact: Artifact, offset: int, radius: int | None) -> dict[str, Any]:
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset < max(1, artifact.size_bytes):
+        raise InvalidInput(f"offset: must be between 0 and {max(0, artifact.size_bytes - 1)}.", field="offset")
+    span, lowered = _count(radius, "radius", default=300, maximum=CONTEXT_MAX_BYTES, minimum=0)
+    with artifact_open(artifact) as fh:
+        start, text = read_window(fh, max(0, offset - span), min(artifact.size_bytes, offset + span + 1))
+        line = newlines_before(fh, start) + 1
+    return _answer(artifact, "context", partial=lowered, target_offset=offset, radius=span, line=line,
+                   offset=start, end_offset=start + byte_len(text), text=text)
+
+
+def _first_keys(artifact: Artifact) -> list[str] | None:
+    """Return the keys of the first item of an NDJSON artifact (None for other content)."""
+    if artifact.content_type != NDJSON:
+        return None
+    with artifact_open(artifact) as fh:
+        first = next(pieces(fh), None)
+    if first is None or not first.last:
+        return None
+    row = json.loads(first.text)
+    return [str(k) for k in row] if isinstance(row, dict) else None
+
+
+def _fill(budget: _Budget, pairs: list[tuple[str, Any]], limit: int) -> tuple[dict[str, Any], bool]:
+    """Keep leading (key, value) pairs while they fit; report whether any was left out."""
+    kept: dict[str, Any] = {}
+    for key, value in pairs[:limit]:
+        if not budget.take([key, value]):
+            break
+        kept[key] = value
+    return kept, len(kept) < len(pairs)
+
+
+def artifact_outline(*, user: AnyUser, ref: str) -> dict[str, Any]:
+    """Describe the artifact: source, size, counts, flags, fields with types and the first item's keys."""
+    artifact = _readable(user, ref)
+    if artifact_is_expired(artifact):
+        return _expired(artifact, "outline")
+    try:
+        first_keys = _first_keys(artifact)
+    except FileNotFoundError:
+        return _expired(artifact, "outline", "is no longer stored")
+    budget = _Budget()
+    args_fit = len(canonical_json(artifact.source_args)) <= 1000 and budget.take(artifact.source_args)
+    fields = artifact.schema.get("fields") or {}
+    shown_fields, fields_cut = _fill(budget, list(fields.items()), OUTLINE_MAX_FIELDS)
+    meta, meta_cut = _fill(budget, sorted(artifact.meta.items()), OUTLINE_MAX_FIELDS)
+    keys, keys_cut = _fill(budget, [(k, None) for k in first_keys or []], OUTLINE_MAX_FIELDS)
+    partial = (not args_fit or fields_cut or meta_cut or keys_cut or bool(artifact.schema.get("fields_capped")))
+    return _answer(
+        artifact, "outline", partial=partial,
+        source_tool=artifact.source_tool, source_args=artifact.source_args if args_fit else {"omitted": "too long"},
+        content_type=artifact.content_type, size_bytes=artifact.size_bytes, item_count=artifact.item_count,
+        line_count=artifact.line_count, sha256=artifact.sha256, kind=artifact.schema.get("kind"),
+        fields=shown_fields, field_count=len(fields), first_keys=list(keys) if first_keys is not None else None,
+        meta=meta, flags={"is_summary": artifact.is_summary, "truncated": artifact.truncated,
+                          "incomplete": artifact.incomplete},
+        created_at=artifact.created_at.isoformat(), expires_at=artifact.expires_at.isoformat(),
+    )
