@@ -39,7 +39,8 @@ class TaskListParams:
     errors: dict[str, list[str]] = field(default_factory=dict)
 
 
-def _without_blanks(query: QueryDict) -> QueryDict:
+def query_without_blanks(query: QueryDict) -> QueryDict:
+    """Return the query without empty values."""
     # A submitted filter form sends every field, empty ones included: empty means "not filtered".
     cleaned = QueryDict(mutable=True)
     for key in query:
@@ -51,7 +52,7 @@ def _without_blanks(query: QueryDict) -> QueryDict:
 
 def parse_task_list_params(query: QueryDict) -> TaskListParams:
     """Parse the task list's query string; errors name the parameter and the reason."""
-    data = _without_blanks(query)
+    data = query_without_blanks(query)
     filter_ser = TaskFilterSerializer(data=data)
     page_ser = PageParamsSerializer(data=data)
     filters_ok, page_ok = filter_ser.is_valid(), page_ser.is_valid()

@@ -10,13 +10,21 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import reswap, retarget
+from django_htmx.http import push_url, reswap, retarget
 
 from pm_assistant.errors import Forbidden, InvalidInput
 from projects.models import Project
 from projects.selectors import project_list_for_user, project_progress_for_user, project_require_writer
 
-from .forms import INLINE_FIELDS, PAGE_SIZES, TaskCreateForm, TaskFieldForm, parse_task_list_params, people_for_user
+from .forms import (
+    INLINE_FIELDS,
+    PAGE_SIZES,
+    TaskCreateForm,
+    TaskFieldForm,
+    parse_task_list_params,
+    people_for_user,
+    query_without_blanks,
+)
 from .models import Task
 from .page_context import page_context_for
 from .selectors import task_activity_for_task, task_list_for_user, task_subtask_summary, workbench_for_user
@@ -82,6 +90,7 @@ def task_list(request: PageRequest) -> HttpResponse:
         "tasks": tasks,
         "page_obj": page_obj,
         "page_range": page_range,
+        "query": query_without_blanks(request.GET),
         "errors": {roots[name]: reasons for name, reasons in errors.items()},
         "error_list": error_list,
         "values": _filter_form_values(request),
@@ -102,7 +111,9 @@ def task_list(request: PageRequest) -> HttpResponse:
     }
     status = 400 if errors else 200
     if request.htmx and request.htmx.target == "task-results":
-        return render_partial(request, "tasks/list.html#results", context, status=status)
+        response = render_partial(request, "tasks/list.html#results", context, status=status)
+        # The address bar shows only the filters that are set, not every empty field of the form.
+        return push_url(response, f"{request.path}?{context['query'].urlencode()}".rstrip("?"))
     return render(request, "tasks/list.html", context, status=status)
 
 

@@ -279,8 +279,9 @@ def test_pagination_pages_through_the_tasks(alice: User, website: Project) -> No
 
 
 def test_htmx_filter_request_returns_results_and_a_fresh_page_context(alice: User, tasks: dict[str, Task]) -> None:
-    response = client_for(alice).get(reverse("task-list"), {"status": "done"},
+    response = client_for(alice).get(reverse("task-list"), {"status": "done", "search": "", "assignee": ""},
                                      headers={**HTMX, "HX-Target": "task-results"})
+    assert response["HX-Push-Url"] == "/tasks/?status=done"
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="task-results"') and "<html" not in html
     attrs = page_context(response)
