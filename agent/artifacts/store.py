@@ -97,3 +97,11 @@ def artifact_is_expired(artifact: Artifact, *, now: datetime | None = None) -> b
 def artifact_open(artifact: Artifact) -> IO[bytes]:
     """Open the stored content for binary reading (the caller closes it)."""
     return cast(IO[bytes], artifact_storage().open(artifact.content_path, "rb"))
+
+
+def artifact_delete(*, artifact: Artifact) -> None:
+    """Delete the artifact's row and its stored content."""
+    name = artifact.content_path
+    artifact.delete()
+    if name:
+        artifact_storage().delete(name)
