@@ -81,6 +81,7 @@ def task_list(request: PageRequest) -> HttpResponse:
         page_obj = paginator.page(page_number)
         page_range = list(paginator.get_elided_page_range(page_number, on_each_side=1, on_ends=1))
     tasks = list(page_obj.object_list) if page_obj else []
+    query = query_without_blanks(request.GET)
     roots = {name: name.split(".")[0].split("[")[0] for name in errors}
     error_list = [
         (roots[name], ", ".join(request.GET.getlist(roots[name])), reasons[0]) for name, reasons in errors.items()
@@ -90,7 +91,7 @@ def task_list(request: PageRequest) -> HttpResponse:
         "tasks": tasks,
         "page_obj": page_obj,
         "page_range": page_range,
-        "query": query_without_blanks(request.GET),
+        "query": query,
         "errors": {roots[name]: reasons for name, reasons in errors.items()},
         "error_list": error_list,
         "values": _filter_form_values(request),
@@ -113,7 +114,7 @@ def task_list(request: PageRequest) -> HttpResponse:
     if request.htmx and request.htmx.target == "task-results":
         response = render_partial(request, "tasks/list.html#results", context, status=status)
         # The address bar shows only the filters that are set, not every empty field of the form.
-        return push_url(response, f"{request.path}?{context['query'].urlencode()}".rstrip("?"))
+        return push_url(response, f"{request.path}?{query.urlencode()}".rstrip("?"))
     return render(request, "tasks/list.html", context, status=status)
 
 
