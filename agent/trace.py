@@ -37,9 +37,9 @@ class TraceRecorder:
         self.event(TraceEvent.Kind.NODE, name, **payload)
 
     def tool_call(self, name: str, *, arguments: dict[str, Any], result: Any = None, error: str = "",
-                  facts: dict[str, Any] | None = None) -> None:
+                  facts: dict[str, Any] | None = None, bound: dict[str, Any] | None = None) -> None:
         self.event(TraceEvent.Kind.TOOL_CALL, name, arguments=arguments, result=result, error=error,
-                   facts=facts or {})
+                   facts=facts or {}, bound=bound or {})
 
     def alert(self, kind: str, message: str, *, key: str = "", **details: Any) -> None:
         """Record an alert once per (kind, key) even when a node re-runs after a resume."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
@@ -13,7 +14,7 @@ from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.state import AgentState
 from agent.tools import task_tools as tools
-from agent.tools.invoke import tool_call
+from agent.tools.invoke import fact, tool_call
 from pm_assistant.errors import ApplicationError
 
 from .outcome import clarify, done, failed
@@ -48,6 +49,12 @@ def _facts_with_mismatches(runtime: Runtime[RunContext], ctx: ExecCtx, task_id: 
                                     for m in mismatches]}
 
 
+def _policy_facts(facts: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The facts an update or delete relies on: read from the database, the time from the server."""
+    recorded = {name: fact(facts[name], "database") for name in ("title", "status", "subtask_count", "updated_at")}
+    return {**recorded, "now": fact(timezone.now().isoformat(), "server_clock")}
+
+
 def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
     project_id = _project_id(ctx)
     if project_id is None:
@@ -61,8 +68,8 @@ def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[st
 
 def _update_one(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_id: int) -> dict[str, Any]:
     facts = _facts_with_mismatches(runtime, ctx, task_id, slots)
-    row = tool_call(runtime.context.recorder, "update_task", tools.update_task, ctx=ctx, task_id=task_id,
-                    status=slots.status, priority=slots.priority, due_date=slots.due_date)
+    row = tool_call(runtime.context.recorder, "update_task", tools.update_task, facts=_policy_facts(facts),
+                    ctx=ctx, task_id=task_id, status=slots.status, priority=slots.priority, due_date=slots.due_date)
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
         if facts["mismatches"] else ""
     return done(f"Updated {row['key']} “{row['title']}”: status {row['status'].replace('_', ' ')}.{note}",
@@ -102,7 +109,8 @@ def _delete(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_id: i
     if decision.get("facts") != facts:
         return failed(f"“{facts['title']}” changed since you were asked, so it was not deleted. "
                       "Please look at it again.", "target_changed")
-    result = tool_call(runtime.context.recorder, "delete_task", tools.delete_task, ctx=ctx, task_id=task_id)
+    result = tool_call(runtime.context.recorder, "delete_task", tools.delete_task, facts=_policy_facts(facts),
+                       ctx=ctx, task_id=task_id)
     extra = f" and its {result['subtasks_deleted']} subtasks" if result["subtasks_deleted"] else ""
     return done(f"Deleted “{result['title']}”{extra}.", deleted=result)
 

@@ -1,0 +1,159 @@
+"""The seed's four-point checklist, run on a stored run's trace (``manage.py audit_run``).
+
+1. No id or array in a tool argument was copied from prompt text: each comes from a binding,
+   the page (validated PageContext), or the user's own message.
+2. No source ref appears in two forms (or twice) in one LLM call.
+3. Every preview is byte-identical to the slice of its source it claims to be.
+4. Every policy fact a writing tool relied on came from the database or the server clock.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .artifacts.preview import Preview, preview_check
+from .artifacts.store import artifact_open
+from .models import Artifact, Run, TraceEvent
+from .tools.invoke import values_digest
+
+POLICY_TOOLS = frozenset({"update_task", "delete_task", "bulk_set_status"})
+TRUSTED_SOURCES = frozenset({"database", "server_clock"})
+_ID_KEY = re.compile(r"(^|_)ids?$")
+_NUMBER = re.compile(r"(?<![\w-])(\d+)(?![\w-])")
+PreviewChecker = Callable[[dict[str, Any]], str | None]
+
+
+@dataclass
+class Point:
+    number: int
+    title: str
+    passed: bool = True
+    findings: list[str] = field(default_factory=list)
+
+    def fail(self, finding: str) -> None:
+        self.passed = False
+        self.findings.append(finding)
+
+
+@dataclass
+class AuditReport:
+    run_id: str
+    points: list[Point]
+
+    @property
+    def passed(self) -> bool:
+        return all(p.passed for p in self.points)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "passed": self.passed,
+                "points": [{"point": p.number, "title": p.title, "passed": p.passed, "findings": p.findings}
+                           for p in self.points]}
+
+
+def _page_ids(page_context: dict[str, Any]) -> set[int]:
+    ids: set[int] = set(page_context.get("visibleEntityIds") or [])
+    selected = page_context.get("selectedEntity") or {}
+    if selected.get("id"):
+        ids.add(selected["id"])
+    ids.update(v for v in (page_context.get("routeParams") or {}).values() if isinstance(v, int))
+    return ids
+
+
+def _model_text(events: Iterable[TraceEvent]) -> str:
+    return "\n".join(str(e.payload.get("reply", "")) for e in events if e.kind == TraceEvent.Kind.LLM_CALL)
+
+
+def check_ids(run: Run, events: list[TraceEvent]) -> Point:
+    """Point 1: ids and arrays in tool arguments come from bindings, the page or the user."""
+    point = Point(1, "ids and arrays reach tools by binding, page or the user's message, never copied by the model")
+    page_ids = _page_ids(run.page_context or {})
+    typed = {int(n) for n in _NUMBER.findall(run.message or "")}
+    model_text = _model_text(events)
+    for event in (e for e in events if e.kind == TraceEvent.Kind.TOOL_CALL):
+        bound = event.payload.get("bound") or {}
+        for arg, value in (event.payload.get("arguments") or {}).items():
+            is_array = isinstance(value, list)
+            if not (is_array or (_ID_KEY.search(arg) and isinstance(value, int))):
+                continue
+            where = f"{event.name}({arg}) at trace #{event.seq}"
+            if arg in bound:
+                if bound[arg].get("sha256") != values_digest(value):
+                    point.fail(f"{where}: value differs from its binding {bound[arg].get('binding')}")
+                continue
+            values = value if is_array else [value]
+            stray = [v for v in values if not (isinstance(v, int) and (v in page_ids or v in typed))]
+            if not stray:
+                continue
+            copied = [v for v in stray if re.search(rf"(?<![\w-]){re.escape(str(v))}(?![\w-])", model_text)]
+            origin = "copied from model output" if copied else "of unknown origin"
+            point.fail(f"{where}: {stray[:10]} {origin}; not bound, not on the page, not typed by the user")
+    return point
+
+
+def check_single_form(events: list[TraceEvent]) -> Point:
+    """Point 2: one form per source ref in every LLM call."""
+    point = Point(2, "no source in two forms in one LLM call")
+    for event in (e for e in events if e.kind == TraceEvent.Kind.LLM_CALL):
+        refs = Counter(part["ref"] for part in event.payload.get("parts") or [])
+        for ref, count in refs.items():
+            if count > 1:
+                forms = [p["form"] for p in event.payload["parts"] if p["ref"] == ref]
+                point.fail(f"LLM call {event.name!r} at trace #{event.seq}: {ref} appears as {', '.join(forms)}")
+    return point
+
+
+def check_previews(events: list[TraceEvent], checker: PreviewChecker) -> Point:
+    """Point 3: previews are exact substrings of their source."""
+    point = Point(3, "every preview is byte-identical to its source")
+    for event in events:
+        for preview in event.payload.get("previews") or []:
+            problem = checker(preview)
+            if problem:
+                point.fail(f"trace #{event.seq} preview of {preview.get('ref')} "
+                           f"[{preview.get('start')}:{preview.get('end')}]: {problem}")
+    return point
+
+
+def check_facts(events: list[TraceEvent]) -> Point:
+    """Point 4: policy facts come from the database or the server clock."""
+    point = Point(4, "policy facts used by writing tools come from the database")
+    for event in (e for e in events if e.kind == TraceEvent.Kind.TOOL_CALL and e.name in POLICY_TOOLS):
+        facts = event.payload.get("facts") or {}
+        if not facts:
+            point.fail(f"{event.name} at trace #{event.seq}: ran without recorded facts")
+        for name, entry in facts.items():
+            source = entry.get("source") if isinstance(entry, dict) else None
+            if source not in TRUSTED_SOURCES:
+                point.fail(f"{event.name} at trace #{event.seq}: fact {name!r} came from {source or 'nowhere'}")
+    return point
+
+
+def stored_preview_check(preview: dict[str, Any]) -> str | None:
+    """Compare a recorded preview with the stored artifact it was cut from; None when exact."""
+    artifact = Artifact.objects.filter(ref=preview.get("ref")).first()
+    if artifact is None:
+        return "its source artifact no longer exists"
+    try:
+        with artifact_open(artifact) as handle:
+            raw = handle.read().decode("utf-8")
+    except FileNotFoundError:
+        return "its source content is gone (archived or deleted)"
+    candidate = Preview(text=str(preview.get("text", "")), start=int(preview.get("start", -1)),
+                        end=int(preview.get("end", -1)), source_sha256=str(preview.get("source_sha256", "")))
+    if not preview_check(raw, candidate, raw_sha256=artifact.sha256):
+        return "differs from the source text at those offsets"
+    return None
+
+
+def run_audit(run: Run, *, preview_checker: PreviewChecker | None = None) -> AuditReport:
+    """Run the four checks on a stored run."""
+    events = list(run.events.order_by("seq"))
+    return AuditReport(str(run.pk), [
+        check_ids(run, events),
+        check_single_form(events),
+        check_previews(events, preview_checker or stored_preview_check),
+        check_facts(events),
+    ])
