@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .source import ModuleInfo, parameters
 
@@ -28,6 +28,8 @@ DUMP_METHODS = frozenset({"model_dump", "model_dump_json", "__repr__", "__str__"
 ROUTER_FORBIDDEN = frozenset({"visible_entity_ids", "visibleEntityIds", "search_keyword", "searchKeyword",
                               "pagination", "page_size", "pageSize", "filters", "Filters", "Pagination",
                               "exec_ctx", "ExecCtx", "page_context", "PageContext"})
+# Plain words a router may use for its own local variables (a list of filter words called `filters`).
+ROUTER_LOCAL_WORDS = frozenset({"filters", "pagination"})
 # ARCH003: what tools and artifacts must never touch (the UI entry a request came from).
 TOOLS_FORBIDDEN = frozenset({"origin", "Origin", "router_ctx", "RouterCtx", "page_context", "PageContext",
                              "AgentState"})
@@ -43,10 +45,9 @@ class Rule:
     scope: tuple[str, ...]  # path prefixes under the checked root, posix style
     check: Callable[[ModuleInfo], Iterator[Finding]]
     waivable: bool = False
-    exclude: tuple[str, ...] = field(default=())
 
     def applies_to(self, relpath: str) -> bool:
-        return relpath.startswith(self.scope) and not relpath.startswith(self.exclude or ("\0",))
+        return relpath.startswith(self.scope)
 
 
 # ---- ARCH001: a whole context into a prompt ------------------------------------------------------
@@ -103,12 +104,22 @@ class _TextScan:
             return not path or path[0] in CONTEXT_KEYS
         return root in CONTEXT_ROOTS or root in self.context_params or bool(CONTEXT_KEYS.intersection(path))
 
+    def reaches_context(self, root: str, path: list[str], depth: int = 0) -> bool:
+        """Whether root.path is a context view, also through local aliases (view = state["exec_ctx"])."""
+        if self.is_context(root, path):
+            return True
+        for value in self.bindings.get(root, []) if depth < 4 else []:
+            chain = _chain(value)
+            if chain is not None and chain[0] != root and self.reaches_context(chain[0], chain[1] + path, depth + 1):
+                return True
+        return False
+
     def scan(self, node: ast.AST, raw: bool) -> None:
         """raw: the value's string form lands in the prompt as it is."""
         chain = _chain(node)
         if chain is not None:
             root, path = chain
-            if raw and self.is_context(root, path):
+            if raw and self.reaches_context(root, path):
                 shown = ast.unparse(node)
                 self.findings.append((node, f"`{shown}` enters a prompt text unrendered; give the model "
                                             "ModelSummary.text or words from a renderer function"))
@@ -193,7 +204,13 @@ def check_full_context(module: ModuleInfo) -> Iterator[Finding]:
 # ---- ARCH002 / ARCH003: forbidden identifiers -----------------------------------------------------
 
 
-def _identifier_uses(module: ModuleInfo, words: frozenset[str], *, locals_exempt: bool) -> Iterator[Finding]:
+def _identifier_uses(module: ModuleInfo, words: frozenset[str], *,
+                     locals_exempt: frozenset[str] = frozenset()) -> Iterator[Finding]:
+    """Yield every use of a word as a name, attribute, parameter, keyword, string key or import.
+
+    A name in locals_exempt that the enclosing scope assigns itself is a local variable, not the
+    field; what is assigned to it is checked like everything else.
+    """
     for node in ast.walk(module.tree):
         hit: str | None = None
         if isinstance(node, ast.Attribute) and node.attr in words:
@@ -201,7 +218,7 @@ def _identifier_uses(module: ModuleInfo, words: frozenset[str], *, locals_exempt
         elif isinstance(node, ast.Name) and node.id in words:
             scope = module.enclosing_function(node)
             bound = node.id in module.bindings(scope) or node.id in module.bindings(None)
-            if not (locals_exempt and bound):
+            if not (node.id in locals_exempt and bound):
                 hit = f"name {node.id}"
         elif isinstance(node, ast.arg) and node.arg in words:
             hit = f"parameter {node.arg}"
@@ -216,12 +233,12 @@ def _identifier_uses(module: ModuleInfo, words: frozenset[str], *, locals_exempt
 
 
 def check_router_fields(module: ModuleInfo) -> Iterator[Finding]:
-    for node, hit in _identifier_uses(module, ROUTER_FORBIDDEN, locals_exempt=True):
+    for node, hit in _identifier_uses(module, ROUTER_FORBIDDEN, locals_exempt=ROUTER_LOCAL_WORDS):
         yield node, f"router code touches {hit}: list data and exec-only fields stay out of routing (RouterCtx only)"
 
 
 def check_tools_origin(module: ModuleInfo) -> Iterator[Finding]:
-    for node, hit in _identifier_uses(module, TOOLS_FORBIDDEN, locals_exempt=False):
+    for node, hit in _identifier_uses(module, TOOLS_FORBIDDEN):
         yield node, f"tool code touches {hit}: tools act on ExecCtx and never see where a request came from"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 Scope = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -56,7 +57,7 @@ class ModuleInfo:
                 module._parents[child] = parent
         return module
 
-    @property
+    @cached_property
     def imported_modules(self) -> set[str]:
         return {(alias.asname or alias.name.split(".")[0]) for node in ast.walk(self.tree)
                 if isinstance(node, ast.Import) for alias in node.names}

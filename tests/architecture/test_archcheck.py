@@ -48,6 +48,13 @@ VIOLATIONS = [
             shown = "; ".join(f"{value}" for value in ctx.filters.status)  # <-
             return PromptPart("filters", "summary", "system", shown)
     '''),
+    ("ARCH001", "agent/capabilities/alias.py", '''
+        from agent.prompting.assembler import PromptPart
+
+        def plan(state):
+            view = state["exec_ctx"]
+            return PromptPart(ref="f", form="summary", role="system", text=f"Filters: {view.filters}")  # <-
+    '''),
     ("ARCH002", "agent/routing/suggest.py", '''
         def suggest_create(ctx):
             if not ctx.visible_entity_ids:  # <-
@@ -67,6 +74,11 @@ VIOLATIONS = [
     ("ARCH002", "agent/routing/paging.py", '''
         def later_page(page_context_json):
             return page_context_json["pagination"]["page"] > 1  # <-
+    '''),
+    ("ARCH002", "agent/routing/alias.py", '''
+        def route(load):
+            exec_ctx = load()  # <-
+            return exec_ctx  # <-
     '''),
     ("ARCH003", "agent/tools/detail.py", '''
         def query_tasks(*, ctx, origin="sidebar"):  # <-
