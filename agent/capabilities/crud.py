@@ -87,7 +87,9 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
              "titles": [t.title for t in tasks[:10]]}
     rec.node("crud.bulk_selection", count=len(tasks), source="page ids" if ctx.visible_entity_ids is not None
              else "re-query by the page's filters")
-    if len(tasks) > settings.BULK_CONFIRM_THRESHOLD:
+    # On resume (no assembled context) the user has been asked already: read the decision even when the
+    # selection shrank below the threshold meanwhile, so a rejection or a changed target is never skipped.
+    if len(tasks) > settings.BULK_CONFIRM_THRESHOLD or runtime.context.assembled is None:
         decision = interrupt({"action": "bulk_update", "facts": facts})
         if decision.get("decision") != "approve":
             return done(f"Cancelled: the {len(tasks)} tasks were left as they were.", rejected=True)
