@@ -1,0 +1,249 @@
+"""Human confirmation of deletes and big bulk updates: facts from the database, single use, owner only."""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.db import close_old_connections, connection
+from rest_framework.test import APIClient
+
+from agent.graph import checkpointer as checkpointer_module
+from agent.models import Alert, Confirmation, Run, TraceEvent
+from tasks.models import Task, TaskActivity
+from tasks.services import task_create, task_update
+from tests.llm_stub import LLMStub
+
+URL = "/api/assistant/requests/"
+
+
+def _client(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def quick(user: Any, action: str, page: dict[str, Any]) -> dict[str, Any]:
+    response = _client(user).post(URL, {"action": action, "page_context": page}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def confirm(client: APIClient, run_id: str, decision: str = "approve") -> Any:
+    return client.post(f"/api/assistant/runs/{run_id}/confirm/", {"decision": decision}, format="json")
+
+
+def row_page(task: Task) -> dict[str, Any]:
+    return {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk}}
+
+
+def deletions(title: str) -> int:
+    return TaskActivity.objects.filter(kind=TaskActivity.Kind.DELETED, task_title=title).count()
+
+
+@pytest.fixture
+def parent(alice: Any, website: Any) -> Task:
+    """A task with two subtasks."""
+    task = task_create(actor=alice, project=website, title="Launch checklist", status="in_progress", assignee=alice)
+    for title in ("Draft announcement", "Book venue"):
+        task_create(actor=alice, project=website, title=title, parent=task)
+    return task
+
+
+def test_delete_asks_with_facts_from_the_database_then_deletes_once(alice: Any, parent: Task) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    assert body["status"] == "needs_confirmation"
+    confirmation = body["confirmation"]
+    assert confirmation["action"] == "delete_task"
+    facts = confirmation["facts"]
+    assert (facts["title"], facts["status"], facts["subtask_count"]) == ("Launch checklist", "in_progress", 2)
+    assert facts["subtask_titles"] == ["Draft announcement", "Book venue"]
+    assert facts["mismatches"] == []
+    assert Task.objects.filter(pk=parent.pk).exists() and deletions("Launch checklist") == 0
+
+    client = _client(alice)
+    done = confirm(client, body["run_id"])
+    assert done.status_code == 200
+    assert done.json()["status"] == "done" and done.json()["confirmation"] is None
+    assert done.json()["data"]["deleted"]["subtasks_deleted"] == 2
+    assert not Task.objects.filter(title__in=["Launch checklist", "Draft announcement", "Book venue"]).exists()
+    assert deletions("Launch checklist") == 1
+    assert deletions("Draft announcement") == deletions("Book venue") == 1
+    assert client.get(f"/api/assistant/runs/{body['run_id']}/").json()["status"] == "done"
+    assert Confirmation.objects.get(pk=confirmation["id"]).decision == "approve"
+
+
+def test_reject_keeps_the_task(alice: Any, parent: Task) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    rejected = confirm(_client(alice), body["run_id"], "reject").json()
+    assert rejected["status"] == "done"
+    assert rejected["data"]["rejected"] is True
+    assert Task.objects.filter(pk=parent.pk).exists() and parent.subtasks.count() == 2
+    assert deletions("Launch checklist") == 0
+
+
+@pytest.mark.parametrize(("first", "second"), [("approve", "approve"), ("reject", "approve"), ("approve", "reject")])
+def test_a_confirmation_is_single_use(alice: Any, parent: Task, first: str, second: str) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    client = _client(alice)
+    assert confirm(client, body["run_id"], first).status_code == 200
+    again = confirm(client, body["run_id"], second)
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "conflict"
+    assert deletions("Launch checklist") == (1 if first == "approve" else 0)
+
+
+def test_confirm_without_a_pending_confirmation_is_a_conflict(alice: Any, parent: Task) -> None:
+    body = quick(alice, "mark_done", row_page(parent))
+    assert body["status"] == "done"
+    assert confirm(_client(alice), body["run_id"]).status_code == 409
+
+
+@pytest.mark.parametrize("decision", ["maybe", "", "APPROVE"])
+def test_unknown_decision_is_a_400(alice: Any, parent: Task, decision: str) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    response = confirm(_client(alice), body["run_id"], decision)
+    assert response.status_code == 400 and "decision" in response.json()["error"]["fields"]
+    assert Confirmation.objects.get(run_id=body["run_id"]).decided_at is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_approvals_delete_exactly_once(alice: Any, parent: Task) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    barrier = threading.Barrier(2)
+    codes: list[int] = []
+
+    def approve() -> None:
+        close_old_connections()
+        try:
+            client = _client(alice)
+            barrier.wait(timeout=10)
+            codes.append(confirm(client, body["run_id"]).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=approve) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(codes) == [200, 409]
+    assert deletions("Launch checklist") == 1
+    assert not Task.objects.filter(pk=parent.pk).exists()
+
+
+def test_only_the_owner_may_confirm_read_or_trace(alice: Any, carol: Any, parent: Task) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    run_id = body["run_id"]
+    intruder = _client(carol)  # carol is a member of the project, but the run is alice's
+    assert confirm(intruder, run_id).status_code == 404
+    assert intruder.get(f"/api/assistant/runs/{run_id}/").status_code == 404
+    assert intruder.get(f"/api/assistant/runs/{run_id}/trace/").status_code == 404
+    assert Task.objects.filter(pk=parent.pk).exists()
+    assert Confirmation.objects.get(run_id=run_id).decided_at is None
+    assert APIClient().get(f"/api/assistant/runs/{run_id}/").status_code in (401, 403)
+    assert confirm(_client(alice), run_id).json()["status"] == "done"
+
+
+def test_approve_after_a_restart(alice: Any, parent: Task) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    # Nothing survives in memory: the graph is built per request; forget the cached checkpoint setup too.
+    checkpointer_module._postgres_ready.cache_clear()
+    done = confirm(_client(alice), body["run_id"]).json()
+    assert done["status"] == "done", done
+    assert not Task.objects.filter(pk=parent.pk).exists() and deletions("Launch checklist") == 1
+
+
+def test_target_changed_before_approval_aborts(alice: Any, parent: Task) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    task_update(actor=alice, task=parent, title="Launch checklist v2")
+    done = confirm(_client(alice), body["run_id"]).json()
+    assert done["status"] == "error"
+    assert Run.objects.get(pk=body["run_id"]).error_code == "target_changed"
+    assert Task.objects.filter(pk=parent.pk).exists() and parent.subtasks.count() == 2
+    assert deletions("Launch checklist v2") == 0
+
+
+def test_model_stated_title_that_differs_is_flagged(openai_settings: LLMStub, alice: Any, parent: Task) -> None:
+    slots = {"operation": "delete", "task_id": None, "title": None, "status": None, "priority": None,
+             "due_date": None, "scope": "selected", "expected_title": "Launch plan", "expected_status": None,
+             "status_filter": [], "priority_filter": [], "assignee_me": False, "preset": None}
+    openai_settings.push_json({"capability": "crud", "confidence": 0.9, "slots": slots})
+    page = {**row_page(parent), "origin": "sidebar"}
+    body = _client(alice).post(URL, {"message": "delete the launch plan", "page_context": page},
+                               format="json").json()
+    assert body["status"] == "needs_confirmation", body
+    facts = body["confirmation"]["facts"]
+    assert facts["title"] == "Launch checklist"
+    assert facts["mismatches"] == [{"field": "title", "stated": "Launch plan", "actual": "Launch checklist"}]
+    alerts = Alert.objects.filter(run_id=body["run_id"], kind=Alert.Kind.FACT_MISMATCH)
+    assert alerts.count() == 1 and alerts.get().details["actual"] == "Launch checklist"
+    assert confirm(_client(alice), body["run_id"]).json()["status"] == "done"
+    assert alerts.count() == 1  # the node ran again on resume; the alert is not doubled
+    assert deletions("Launch checklist") == 1
+
+
+def _visible_page(tasks: list[Task], **extra: Any) -> dict[str, Any]:
+    return {"page": "task_list", "origin": "quick_button", "visibleEntityIds": [t.pk for t in tasks], **extra}
+
+
+def _make(alice: Any, project: Any, count: int, status: str = "todo", prefix: str = "Row") -> list[Task]:
+    return [task_create(actor=alice, project=project, title=f"{prefix} {n}", status=status) for n in range(count)]
+
+
+def test_bulk_update_of_six_waits_for_confirmation(alice: Any, website: Any) -> None:
+    tasks = _make(alice, website, 6)
+    body = quick(alice, "mark_visible_done", _visible_page(tasks))
+    assert body["status"] == "needs_confirmation"
+    assert body["confirmation"]["action"] == "bulk_update"
+    assert body["confirmation"]["facts"]["count"] == 6
+    assert not Task.objects.filter(status="done").exists()
+    done = confirm(_client(alice), body["run_id"]).json()
+    assert done["status"] == "done" and done["data"]["count"] == 6
+    assert set(Task.objects.filter(pk__in=[t.pk for t in tasks]).values_list("status", flat=True)) == {"done"}
+
+
+def test_bulk_update_of_five_runs_directly(alice: Any, website: Any) -> None:
+    tasks = _make(alice, website, 5)
+    body = quick(alice, "mark_visible_done", _visible_page(tasks))
+    assert body["status"] == "done" and body["confirmation"] is None
+    assert not Confirmation.objects.exists()
+    assert Task.objects.filter(status="done").count() == 5
+
+
+def test_bulk_update_aborts_when_the_selection_changed(alice: Any, website: Any) -> None:
+    tasks = _make(alice, website, 6)
+    body = quick(alice, "mark_visible_done", _visible_page(tasks))
+    task_update(actor=alice, task=tasks[0], status="done")
+    done = confirm(_client(alice), body["run_id"]).json()
+    assert done["status"] == "error"
+    assert Run.objects.get(pk=body["run_id"]).error_code == "target_changed"
+    assert Task.objects.filter(status="done").count() == 1
+
+
+def test_bulk_rejection_holds_when_the_selection_shrank_below_the_threshold(alice: Any, website: Any) -> None:
+    tasks = _make(alice, website, 6)
+    body = quick(alice, "mark_visible_done", _visible_page(tasks))
+    task_update(actor=alice, task=tasks[0], status="done")
+    rejected = confirm(_client(alice), body["run_id"], "reject").json()
+    assert rejected["status"] == "done" and rejected["data"]["rejected"] is True
+    assert Task.objects.filter(status="done").count() == 1
+
+
+def test_bulk_update_with_many_visible_ids_requeries_by_the_page_filters(alice: Any, website: Any,
+                                                                         mobile: Any) -> None:
+    shown = _make(alice, website, 25)
+    busy = _make(alice, website, 3, status="in_progress", prefix="Busy")
+    elsewhere = _make(alice, mobile, 4, prefix="Mobile")
+    page = _visible_page(shown, routeParams={"projectId": website.pk}, filters={"status": ["todo"]},
+                         pagination={"page": 1, "pageSize": 25})
+    body = quick(alice, "mark_visible_done", page)
+    assert body["status"] == "needs_confirmation"
+    facts = body["confirmation"]["facts"]
+    assert facts["count"] == 25 and facts["task_ids"] == sorted(t.pk for t in shown)
+    selection = TraceEvent.objects.get(run_id=body["run_id"], name="crud.bulk_selection")
+    assert selection.payload["source"] == "re-query by the page's filters"
+    assert confirm(_client(alice), body["run_id"]).json()["status"] == "done"
+    assert set(Task.objects.filter(pk__in=[t.pk for t in shown]).values_list("status", flat=True)) == {"done"}
+    assert set(Task.objects.filter(pk__in=[t.pk for t in busy]).values_list("status", flat=True)) == {"in_progress"}
+    assert set(Task.objects.filter(pk__in=[t.pk for t in elsewhere]).values_list("status", flat=True)) == {"todo"}
