@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.page_context.schema import PageContext
+from agent.page_context.schema import EntityNames, PageContext
 
-from agent.page_context.names import EntityNames
 
 from .summary import model_summary_render
 from .views import EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx

@@ -4,8 +4,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from agent.page_context.names import EntityNames
-from agent.page_context.schema import PageContext
+from agent.page_context.schema import EntityNames, PageContext
 
 from .tokens import token_count, token_truncate
 from .views import MODEL_SUMMARY_MAX_TOKENS, ModelSummary

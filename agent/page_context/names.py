@@ -1,23 +1,12 @@
 """Look up the names a ModelSummary mentions, scoped to the user."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib.auth import get_user_model
 
 from projects.selectors import AnyUser, project_list_for_user
 from tasks.selectors import task_list_for_user
 
-from .schema import PageContext
-
-
-@dataclass(frozen=True)
-class EntityNames:
-    """Names of the entities the page refers to, read before assembly so the assembler stays pure."""
-
-    project_name: str | None = None
-    task_title: str | None = None
-    assignee_name: str | None = None
+from .schema import EntityNames, PageContext
 
 
 def entity_names_for(*, context: PageContext, user: AnyUser) -> EntityNames:

@@ -1,6 +1,7 @@
 """PageContext: what the browser says about the page the user is looking at (DESIGN §2)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Literal
 
@@ -76,3 +77,12 @@ class PageContext(_Strict):
     visible_entity_ids: tuple[EntityId, ...] = Field(default=(), max_length=MAX_VISIBLE_IDS)
     search_keyword: Annotated[str, Field(max_length=MAX_KEYWORD)] = ""
     pagination: Pagination = Pagination()
+
+
+@dataclass(frozen=True)
+class EntityNames:
+    """Names of the entities the page refers to, read before assembly so the assembler stays pure."""
+
+    project_name: str | None = None
+    task_title: str | None = None
+    assignee_name: str | None = None
