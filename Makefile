@@ -65,11 +65,14 @@ demo: $(STAMP)
 test: $(STAMP)
 	CELERY_TASK_ALWAYS_EAGER=$${CELERY_TASK_ALWAYS_EAGER:-1} $(PY) -m pytest $(PYTEST_ARGS)
 
+# Runs every checker, then fails if any of them did.
 lint: $(STAMP)
-	$(PY) -m ruff check $(LINT_PATHS)
-	$(PY) -m mypy
-	$(VENV)/bin/lint-imports
-	$(PY) -m archcheck
+	@status=0; \
+	echo "== ruff check $(LINT_PATHS)"; $(PY) -m ruff check $(LINT_PATHS) || status=1; \
+	echo "== mypy"; $(PY) -m mypy || status=1; \
+	echo "== lint-imports"; $(VENV)/bin/lint-imports || status=1; \
+	echo "== archcheck"; $(PY) -m archcheck || status=1; \
+	exit $$status
 
 check-deploy: $(STAMP)
 	DJANGO_PRODUCTION=1 \
