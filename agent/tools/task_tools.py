@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -32,7 +32,7 @@ class Mismatch:
     actual: str
 
 
-def acting_user(ctx: ExecCtx) -> AbstractBaseUser:
+def acting_user(ctx: ExecCtx) -> User:
     """Return the user the request runs as (from the session, carried by ExecCtx)."""
     return get_user_model().objects.get(pk=ctx.user_id)
 
@@ -48,6 +48,7 @@ def task_row(task: Task) -> dict[str, Any]:
         "assignee": task.assignee.get_username() if task.assignee else None,
         "progress": task.progress,
         "project": task.project.name,
+        "project_id": task.project_id,
     }
 
 
