@@ -35,7 +35,7 @@ def _contracts(config_path: Path) -> dict[str, str]:
 
 def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "200"}
-    return subprocess.run([str(BIN / "lint-imports"), "--config", str(root / ".importlinter"), "--no-cache"],
+    return subprocess.run([str(BIN / "lint-imports"), str(root / ".importlinter"), "--no-cache"],
                           cwd=root, env=env, capture_output=True, text=True, timeout=120)
 
 
