@@ -75,6 +75,13 @@ def _stats(tasks: list[Task]) -> dict[str, int]:
     return {**counts, "total": len(tasks), "overdue": overdue}
 
 
+def _summary(*, user: Any, project: Project, tab: str, tasks: list[Task]) -> dict[str, Any]:
+    progress = next(
+        (row for row in project_progress_for_user(user=user) if cast(Project, row["project"]).pk == project.pk), None
+    )
+    return {"progress": progress, "stats": _stats(tasks) if tab == "overview" else None}
+
+
 def _board_context(*, user: Any, project: Project, tab: str, view: str) -> dict[str, Any]:
     tasks, capped = _project_tasks(user=user, project=project, tab=tab)
     context: dict[str, Any] = {"tasks": tasks, "capped": capped, "statuses": Task.Status.choices}
@@ -101,16 +108,12 @@ def project_detail(request: PageRequest, pk: int) -> HttpResponse:
     tab, tab_problem = _choice(request, "tab", TABS, "overview")
     view, view_problem = _choice(request, "view", VIEW_MODES, "list")
     problems = [p for p in (tab_problem, view_problem) if p]
-    progress = next(
-        (row for row in project_progress_for_user(user=request.user) if cast(Project, row["project"]).pk == pk), None
-    )
     context = {
         "nav": "projects",
         "project": project,
         "role": membership_role(user=request.user, project=project),
         "can_write": can_write(user=request.user, project=project),
         "members": project_members(project=project),
-        "progress": progress,
         "tab": tab,
         "view": view,
         "tabs": [(key, label) for key, (label, _) in TABS.items()],
@@ -118,8 +121,7 @@ def project_detail(request: PageRequest, pk: int) -> HttpResponse:
         "problems": problems,
         **_board_context(user=request.user, project=project, tab=tab, view=view),
     }
-    if tab == "overview":
-        context["stats"] = _stats(context["tasks"])
+    context.update(_summary(user=request.user, project=project, tab=tab, tasks=context["tasks"]))
     return render(request, "projects/detail.html", context, status=400 if problems else 200)
 
 
@@ -147,7 +149,8 @@ def board_status(request: PageRequest, pk: int, task_id: int) -> HttpResponse:
         "project": project, "task": task, "tab": tab, "can_write": True,
         **_board_context(user=request.user, project=project, tab=tab, view="board"),
     }
+    context.update(_summary(user=request.user, project=project, tab=tab, tasks=context["tasks"]))
     moved = ("projects/detail.html#card_moved",) if task in context["tasks"] else ()
     # The main answer is empty: it removes the card from its old column; the card reappears in its new one.
     return render_partial(request, None, context,
-                          oob=(*moved, "projects/detail.html#column_counts"))
+                          oob=(*moved, "projects/detail.html#column_counts", "projects/detail.html#summary"))

@@ -132,6 +132,8 @@ def test_board_status_change_moves_the_card(carol: User, tasks: dict[str, Task])
     assert counts == {"board-count-todo", "board-count-in_progress", "board-count-blocked", "board-count-done"}
     assert row_ids(response) == [task.pk]
     assert page_context(response)["data-view-mode"] == "board"
+    summary = next(a for _, a in found if a.get("id") == "project-summary")
+    assert summary["hx-swap-oob"] == "true"
 
 
 def test_board_status_change_off_the_tab_removes_the_card(carol: User, tasks: dict[str, Task]) -> None:

@@ -88,6 +88,12 @@
     }
   });
 
+  // A refused board move leaves the card where it was: put its status control back too.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form.card-status");
+    if (form && event.detail.xhr && event.detail.xhr.status >= 400) form.reset();
+  });
+
   // Tell listeners when the page context element is replaced by a partial update.
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     var swapped = event.target && event.target.id === "page-context";

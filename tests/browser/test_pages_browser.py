@@ -82,6 +82,7 @@ def test_board_card_moves_to_its_new_column(page: Page, live_server: Any, many_t
     expect(page.locator(f"#board-cards-todo #card-{task.pk}")).to_have_count(0)
     expect(page.locator("#board-count-done")).to_have_text("1")
     expect(page.locator("#board-count-todo")).to_have_text("20")
+    expect(page.locator("#project-summary .stat", has_text="Done").locator(".stat-num")).to_have_text("1")
     task.refresh_from_db()
     assert task.status == "done"
     assert TaskActivity.objects.filter(task=task, kind="status", to_value="done").exists()
