@@ -9,6 +9,8 @@ answers a dict of at most ANSWER_MAX_CHARS characters with:
   request larger than a tool's maximum). It says nothing about the artifact's own flags.
 - ``expired``: True for an expired or archived artifact, with a ``message`` saying what to do.
 
+Sizes are measured like the inline threshold: characters of the canonical JSON (refs.canonical_json).
+
 Positions: ``line`` is 1-based; ``offset`` is a byte offset into the stored UTF-8 content, so
 ``artifact_context(offset=...)`` of any hit goes straight to it. Search is a literal substring
 search (case-insensitive unless asked), never a regular expression: a pattern written by a model
@@ -17,7 +19,6 @@ could make a regex backtrack for minutes over ten megabytes, and Python's ``re``
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -26,8 +27,7 @@ from agent.models import Artifact
 from pm_assistant.errors import InvalidInput
 
 from .encode import NDJSON
-from .preview import preview_make
-from .reader import byte_len, newlines_before, pieces, read_window, tail_lines
+from .reader import byte_len, find_literal, newlines_before, pieces, read_window, tail_lines
 from .refs import canonical_json
 from .store import artifact_get_for_user, artifact_is_expired, artifact_open
 
@@ -146,46 +146,22 @@ def artifact_search(*, user: AnyUser, ref: str, pattern: str, max_hits: int = 20
     if not isinstance(pattern, str) or not pattern or len(pattern) > PATTERN_MAX_CHARS or "\n" in pattern:
         raise InvalidInput(f"pattern: must be 1 to {PATTERN_MAX_CHARS} characters on one line.", field="pattern")
     limit, lowered = _count(max_hits, "max_hits", default=20, maximum=SEARCH_MAX_HITS)
-    finder = re.compile(re.escape(pattern), 0 if case_sensitive else re.IGNORECASE)
-    overlap = len(pattern) - 1
     hits: list[dict[str, Any]] = []
-    budget, more, lines_scanned = _Budget(ANSWER_MAX_CHARS - 800 - len(canonical_json(pattern))), False, 0
-    carry, resume = "", 0  # the previous piece's last characters, and where in them scanning goes on
+    budget, more, stopped_at = _Budget(ANSWER_MAX_CHARS - 800 - len(canonical_json(pattern))), False, None
     try:
         with artifact_open(artifact) as fh:
-            for piece in pieces(fh):
-                lines_scanned = piece.line
-                if piece.first:
-                    carry, resume = "", 0
-                # A hit may straddle two pieces of a very long line: the window starts with the carry.
-                window = carry + piece.text
-                window_offset = piece.offset - byte_len(carry)
-                pos = resume
-                while (match := finder.search(window, pos)) is not None:
-                    hit = _hit(window, window_offset, piece.line, match)
-                    if len(hits) == limit or not budget.take(hit):
-                        more = True
-                        break
-                    hits.append(hit)
-                    pos = match.end()
-                if more:
+            for found in find_literal(fh, pattern, case_sensitive=case_sensitive, radius=SNIPPET_RADIUS):
+                hit = {"line": found.line, "offset": found.offset, "snippet": found.snippet.text,
+                       "snippet_offset": found.snippet_offset}
+                if len(hits) == limit or not budget.take(hit):
+                    more, stopped_at = True, found.line
                     break
-                if overlap and not piece.last:
-                    carry = window[-overlap:]
-                    resume = max(0, pos - (len(window) - len(carry)))
-                else:
-                    carry, resume = "", 0
+                hits.append(hit)
     except FileNotFoundError:
         return _expired(artifact, "search", "is no longer stored")
     return _answer(artifact, "search", partial=more or lowered, pattern=pattern, case_sensitive=case_sensitive,
-                   hit_count=len(hits), hits=hits, lines_scanned=lines_scanned, total_lines=artifact.line_count)
-
-
-def _hit(window: str, window_offset: int, line: int, match: re.Match[str]) -> dict[str, Any]:
-    start, end = max(0, match.start() - SNIPPET_RADIUS), min(len(window), match.end() + SNIPPET_RADIUS)
-    snippet = preview_make(window, start, end)
-    return {"line": line, "offset": window_offset + byte_len(window[:match.start()]),
-            "snippet": snippet.text, "snippet_offset": window_offset + byte_len(window[:start])}
+                   hit_count=len(hits), hits=hits, scanned_to_line=stopped_at or artifact.line_count,
+                   total_lines=artifact.line_count)
 
 
 def artifact_context(*, user: AnyUser, ref: str, line: int | None = None, offset: int | None = None,
@@ -218,10 +194,17 @@ def _context_bytes(artifact: Artifact, offset: int, radius: int | None) -> dict[
     if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset < max(1, artifact.size_bytes):
         raise InvalidInput(f"offset: must be between 0 and {max(0, artifact.size_bytes - 1)}.", field="offset")
     span, lowered = _count(radius, "radius", default=300, maximum=CONTEXT_MAX_BYTES, minimum=0)
+    limit, shrunk = ANSWER_MAX_CHARS - 800, False
     with artifact_open(artifact) as fh:
-        start, text = read_window(fh, max(0, offset - span), min(artifact.size_bytes, offset + span + 1))
+        while True:
+            start, text = read_window(fh, max(0, offset - span), min(artifact.size_bytes, offset + span + 1))
+            cost = len(canonical_json(text))
+            if cost <= limit:
+                break
+            # Escaped control characters can make a window longer than its bytes: narrow it.
+            span, shrunk = span * limit // cost // 2, True
         line = newlines_before(fh, start) + 1
-    return _answer(artifact, "context", partial=lowered, target_offset=offset, radius=span, line=line,
+    return _answer(artifact, "context", partial=lowered or shrunk, target_offset=offset, radius=span, line=line,
                    offset=start, end_offset=start + byte_len(text), text=text)
 
 

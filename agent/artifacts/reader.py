@@ -6,9 +6,12 @@ several pieces, and the tail reader never holds more than TAIL_MAX_BYTES.
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO
+
+from .preview import Preview, preview_make
 
 PIECE_BYTES = 256 * 1024
 BLOCK_BYTES = 64 * 1024
@@ -123,3 +126,74 @@ def tail_lines(fh: IO[bytes], size: int, count: int) -> list[TailLine]:
         lines.append(TailLine(offset=at + skip, text=part[skip:].decode("utf-8", errors="replace"), cut=cut))
         at += len(part) + 1
     return lines[-count:]
+
+
+BLOCK_TEXT_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class Block:
+    line: int  # line number of text[0]
+    offset: int  # byte offset of text[0]
+    text: str  # whole lines with their newlines, or (continues/open) a piece of one very long line
+    continues: bool  # text[0] is in the middle of a line begun in the previous block
+
+
+def blocks(fh: IO[bytes]) -> Iterator[Block]:
+    """Yield the content in blocks of about BLOCK_TEXT_BYTES, cut after a newline whenever there is one."""
+    pending, line, offset, continues = b"", 1, 0, False
+    while True:
+        chunk = fh.read(BLOCK_TEXT_BYTES)
+        data = pending + chunk
+        if not chunk:
+            if data:
+                yield Block(line, offset, data.decode("utf-8", errors="replace"), continues)
+            return
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            cut = char_end(data) if len(data) >= BLOCK_TEXT_BYTES else 0  # a piece of a very long line
+            if cut == 0:
+                pending = data
+                continue
+        text = data[:cut].decode("utf-8", errors="replace")
+        yield Block(line, offset, text, continues)
+        newlines = text.count("\n")
+        line, offset, continues, pending = line + newlines, offset + cut, not text.endswith("\n"), data[cut:]
+
+
+@dataclass(frozen=True)
+class Hit:
+    line: int
+    offset: int  # byte offset of the match
+    snippet: Preview  # cut from the hit's line (start/end are offsets into that line's text)
+    snippet_offset: int  # byte offset of the snippet
+
+
+def find_literal(fh: IO[bytes], pattern: str, *, case_sensitive: bool = False, radius: int = 60) -> Iterator[Hit]:
+    """Yield every non-overlapping occurrence of a one-line literal, in order, reading a block at a time."""
+    finder = re.compile(re.escape(pattern), 0 if case_sensitive else re.IGNORECASE)
+    overlap = len(pattern) - 1
+    carry, resume = "", 0  # the end of the previous piece of a long line, and where scanning goes on in it
+    for block in blocks(fh):
+        if not block.continues:
+            carry, resume = "", 0
+        window = carry + block.text  # a carry holds no newline: it is the end of an unfinished line
+        window_offset = block.offset - byte_len(carry)
+        pos, counted_to, line, byte_at = resume, 0, block.line, window_offset
+        while (match := finder.search(window, pos)) is not None:
+            line += window.count("\n", counted_to, match.start())
+            byte_at += byte_len(window[counted_to:match.start()])
+            counted_to = match.start()
+            line_start = window.rfind("\n", 0, match.start()) + 1
+            line_end = window.find("\n", match.end())
+            line_text = window[line_start:len(window) if line_end < 0 else line_end]
+            start = max(0, match.start() - line_start - radius)
+            end = min(len(line_text), match.end() - line_start + radius)
+            yield Hit(line=line, offset=byte_at, snippet=preview_make(line_text, start, end),
+                      snippet_offset=byte_at - byte_len(line_text[start:match.start() - line_start]))
+            pos = match.end()
+        if overlap and not block.text.endswith("\n"):
+            carry = window[-overlap:]
+            resume = max(0, pos - (len(window) - len(carry)))
+        else:
+            carry, resume = "", 0

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.artifacts import reader
-from agent.artifacts.reader import char_end, char_start, pieces, read_window, tail_lines
+from agent.artifacts.reader import char_end, char_start, find_literal, pieces, read_window, tail_lines
 
 TEXT = st.text(alphabet=st.sampled_from(["a", "b", "é", "数", "\n", "😀"]), max_size=200)
 
@@ -71,3 +72,26 @@ def test_utf8_boundaries() -> None:
     assert char_end(data[:3]) == 1
     assert char_end(data) == len(data)
     assert read_window(io.BytesIO(data), 2, 5) == (4, "b")
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=TEXT, pattern=st.text(alphabet=st.sampled_from(["a", "B", "é", "数"]), min_size=1, max_size=3),
+       block=st.integers(min_value=4, max_value=13), case_sensitive=st.booleans())
+def test_find_literal_finds_what_a_whole_line_scan_finds(text: str, pattern: str, block: int,
+                                                         case_sensitive: bool) -> None:
+    data = text.encode("utf-8")
+    flags = 0 if case_sensitive else re.IGNORECASE
+    expected, at = [], 0
+    for number, line in enumerate(text.split("\n"), 1):
+        for match in re.finditer(re.escape(pattern), line, flags):
+            expected.append((number, at + len(line[:match.start()].encode())))
+        at += len(line.encode()) + 1
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "BLOCK_TEXT_BYTES", block)
+        found = list(find_literal(io.BytesIO(data), pattern, case_sensitive=case_sensitive, radius=2))
+
+    assert [(h.line, h.offset) for h in found] == expected
+    for hit in found:
+        assert data[hit.snippet_offset:].startswith(hit.snippet.text.encode())
+        assert "\n" not in hit.snippet.text
+        assert re.search(re.escape(pattern), hit.snippet.text, flags)
