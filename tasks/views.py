@@ -182,7 +182,8 @@ def task_field(request: PageRequest, pk: int, name: str) -> HttpResponse:
         return redirect(detail_url)
     # Every field is redrawn: one change can move another (status "done" sets progress to 100).
     return render_partial(request, None, _detail_context(request, task),
-                          oob=("tasks/detail.html#fields", "tasks/detail.html#activity"))
+                          oob=("tasks/detail.html#fields", "tasks/detail.html#updated_row",
+                               "tasks/detail.html#activity"))
 
 
 def _create_project(request: PageRequest) -> tuple[Project | None, str]:

@@ -69,7 +69,7 @@ def test_inline_edit_saves_through_the_service(carol: User, tasks: dict[str, Tas
     kinds = set(TaskActivity.objects.filter(task=task, actor=carol).values_list("kind", "to_value"))
     assert {("status", "done"), ("progress", "100")} <= kinds
     oob_ids = {a.get("id") for _, a in tags(response.content.decode()) if a.get("hx-swap-oob")}
-    assert {"field-status", "field-progress", "field-title", "activity", "page-context"} <= oob_ids
+    assert {"field-status", "field-progress", "field-title", "field-updated", "activity", "page-context"} <= oob_ids
     title = client.post(reverse("task-field", args=[task.pk, "title"]), {"title": "Design the homepage"}, headers=HTMX)
     assert title.status_code == 200 and "Design the homepage" in title.content.decode()
 
