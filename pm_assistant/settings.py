@@ -166,6 +166,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several components have a "status"/"priority" field with different choices; name the task ones.
+    "ENUM_NAME_OVERRIDES": {
+        "TaskStatusEnum": "tasks.models.Task.Status",
+        "TaskPriorityEnum": "tasks.models.Task.Priority",
+        "MembershipRoleEnum": "projects.models.Membership.Role",
+    },
 }
 
 LOGGING = {

@@ -1,4 +1,9 @@
-"""URL routes."""
-from django.urls import path  # noqa: F401
+"""API routes for projects, mounted at /api/."""
+from django.urls import path
 
-urlpatterns: list = []
+from .api import ProjectDetailApi, ProjectListApi
+
+urlpatterns = [
+    path("projects/", ProjectListApi.as_view(), name="api-project-list"),
+    path("projects/<int:project_id>/", ProjectDetailApi.as_view(), name="api-project-detail"),
+]

@@ -1,0 +1,64 @@
+"""Serializer building blocks shared by the project and task APIs, and the error schema."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+
+from .models import Membership
+
+
+class UserRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class ProjectRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    key = serializers.CharField()
+    name = serializers.CharField()
+
+
+class MemberSerializer(serializers.Serializer):
+    user = UserRefSerializer()
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class StrictInputSerializer(serializers.Serializer):
+    """Reject keys the serializer does not declare, naming each one, instead of ignoring them."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
+        return super().to_internal_value(data)
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable code, e.g. invalid, not_found, forbidden.")
+    message = serializers.CharField(help_text="Names the field and the reason.")
+    # The key of the error shape; DRF's metaclass moves declared fields aside, so Serializer.fields still works.
+    fields = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Reasons per field path.",
+    )
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorBodySerializer()
+
+
+_ERROR_TEXT = {
+    400: "Invalid input; the message and `fields` name the field and the reason.",
+    401: "Not authenticated.",
+    403: "Authenticated, but only a viewer of the project (code `forbidden`).",
+    404: "Does not exist, or belongs to a project you are not a member of.",
+}
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """Describe the error answers of an operation for the schema."""
+    return {code: OpenApiResponse(ErrorSerializer, description=_ERROR_TEXT[code]) for code in statuses}

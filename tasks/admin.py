@@ -1,0 +1,46 @@
+"""Admin for tasks, labels and the (read-only) activity history."""
+from django.contrib import admin
+from django.http import HttpRequest
+
+from .models import Label, Task, TaskActivity
+
+
+@admin.register(Label)
+class LabelAdmin(admin.ModelAdmin):
+    list_display = ("name", "project")
+    list_filter = ("project",)
+    search_fields = ("name",)
+    list_select_related = ("project",)
+
+
+@admin.register(Task)
+class TaskAdmin(admin.ModelAdmin):
+    list_display = ("id", "title", "project", "status", "priority", "assignee", "due_date", "progress")
+    list_filter = ("status", "priority", "project", ("assignee", admin.RelatedOnlyFieldListFilter), "due_date")
+    search_fields = ("title", "description")
+    raw_id_fields = ("parent", "assignee", "created_by")
+    filter_horizontal = ("labels",)
+    date_hierarchy = "due_date"
+    readonly_fields = ("created_at", "updated_at", "completed_at")
+    list_select_related = ("project", "assignee")
+    list_per_page = 50
+
+
+@admin.register(TaskActivity)
+class TaskActivityAdmin(admin.ModelAdmin):
+    """History is written by the services; the admin only reads it."""
+
+    list_display = ("created_at", "project", "task_title", "kind", "field", "from_value", "to_value", "actor")
+    list_filter = ("kind", "project")
+    search_fields = ("task_title", "from_value", "to_value")
+    date_hierarchy = "created_at"
+    list_select_related = ("project", "actor")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: TaskActivity | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: TaskActivity | None = None) -> bool:
+        return False

@@ -1,0 +1,178 @@
+"""REST API for tasks: one class per operation, reads through selectors, writes through services."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions as drf_exceptions
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pm_assistant.errors import InvalidInput, NotFound
+from pm_assistant.pagination import PagePagination
+from projects.api import AuthenticatedApi, acting_user
+from projects.models import Project
+from projects.selectors import project_get_for_user, project_member_get, project_require_writer
+from projects.serializers import error_responses
+
+from .filters import TaskFilterSerializer
+from .models import Task
+from .selectors import task_get_for_user, task_list_for_user
+from .serializers import (
+    PageParamsSerializer,
+    SubtaskSerializer,
+    TaskCreateFields,
+    TaskOutputFields,
+    TaskWriteFields,
+    page_of,
+)
+from .services import task_create, task_delete, task_update
+
+# Query parameters the list understands besides the filters; ``format`` is DRF's renderer switch.
+_LIST_EXTRA_PARAMS = {"page", "page_size", "format"}
+
+
+def _reject_unknown_params(request: Request, allowed: set[str]) -> None:
+    unknown = sorted(set(request.query_params) - allowed)
+    if unknown:
+        raise serializers.ValidationError({key: ["Unknown query parameter."] for key in unknown})
+
+
+def _paginate(*, request: Request, view: APIView, queryset: QuerySet[Task]) -> tuple[list[Task], PagePagination]:
+    """Return one page of the queryset, refusing a bad page or page size with a named field."""
+    params = PageParamsSerializer(data=request.query_params)
+    params.is_valid(raise_exception=True)
+    paginator = PagePagination()
+    try:
+        page = paginator.paginate_queryset(queryset, request, view=view)
+    except drf_exceptions.NotFound:
+        number = params.validated_data["page"]
+        raise NotFound(f"page: page {number} does not exist for this list.", field="page") from None
+    return list(page or []), paginator
+
+
+def _resolve_references(*, user: Any, project: Project, data: dict[str, Any]) -> dict[str, Any]:
+    """Turn the ids of assignee and parent into objects the user may reference."""
+    if data.get("assignee") is not None:
+        member = project_member_get(project=project, user_id=data["assignee"])
+        if member is None:
+            raise InvalidInput(f"assignee: user {data['assignee']} is not a member of this project.",
+                               field="assignee")
+        data["assignee"] = member
+    if data.get("parent") is not None:
+        try:
+            data["parent"] = task_get_for_user(user=user, task_id=data["parent"])
+        except NotFound:
+            raise InvalidInput(f"parent: task {data['parent']} was not found.", field="parent") from None
+    return data
+
+
+class TaskListApi(AuthenticatedApi):
+    class OutputSerializer(TaskOutputFields):
+        class Meta:
+            ref_name = "TaskListItem"
+
+    PageSerializer = page_of(OutputSerializer, ref_name="TaskPage")
+
+    @extend_schema(
+        operation_id="tasks_list",
+        summary="List the tasks of your projects, filtered and paginated",
+        parameters=[TaskFilterSerializer, PageParamsSerializer],
+        responses={200: PageSerializer, **error_responses(400, 401, 404)},
+    )
+    def get(self, request: Request) -> Response:
+        _reject_unknown_params(request, set(TaskFilterSerializer().fields) | _LIST_EXTRA_PARAMS)
+        filters = TaskFilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        tasks = task_list_for_user(user=request.user, filters=filters.to_filters()).prefetch_related("labels")
+        page, paginator = _paginate(request=request, view=self, queryset=tasks)
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+
+
+class TaskDetailApi(AuthenticatedApi):
+    class OutputSerializer(TaskOutputFields):
+        subtasks = SubtaskSerializer(many=True, source="subtasks.all")
+
+        class Meta:
+            ref_name = "TaskDetail"
+
+    @extend_schema(
+        operation_id="tasks_retrieve",
+        summary="Show one task with its subtasks",
+        responses={200: OutputSerializer, **error_responses(401, 404)},
+    )
+    def get(self, request: Request, task_id: int) -> Response:
+        task = task_get_for_user(user=request.user, task_id=task_id)
+        return Response(self.OutputSerializer(task).data)
+
+
+class TaskCreateApi(AuthenticatedApi):
+    class InputSerializer(TaskCreateFields):
+        class Meta:
+            ref_name = "TaskCreate"
+
+    @extend_schema(
+        operation_id="tasks_create",
+        summary="Create a task in a project you may write to",
+        request=InputSerializer,
+        responses={201: TaskDetailApi.OutputSerializer, **error_responses(400, 401, 403, 404)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        project = project_get_for_user(user=request.user, project_id=data.pop("project"))
+        # Viewers learn they cannot write before any detail of their input is judged.
+        project_require_writer(user=request.user, project=project)
+        data = _resolve_references(user=request.user, project=project, data=data)
+        task = task_create(actor=acting_user(request), project=project, **data)
+        task = task_get_for_user(user=request.user, task_id=task.pk)
+        return Response(TaskDetailApi.OutputSerializer(task).data, status=status.HTTP_201_CREATED)
+
+
+class TaskUpdateApi(AuthenticatedApi):
+    class InputSerializer(TaskWriteFields):
+        class Meta:
+            ref_name = "TaskUpdate"
+
+    @extend_schema(
+        operation_id="tasks_partial_update",
+        summary="Change some fields of a task",
+        request=InputSerializer,
+        responses={200: TaskDetailApi.OutputSerializer, **error_responses(400, 401, 403, 404)},
+    )
+    def patch(self, request: Request, task_id: int) -> Response:
+        task = task_get_for_user(user=request.user, task_id=task_id)
+        project_require_writer(user=request.user, project=task.project)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = _resolve_references(user=request.user, project=task.project, data=dict(serializer.validated_data))
+        task_update(actor=acting_user(request), task=task, **data)
+        task = task_get_for_user(user=request.user, task_id=task.pk)
+        return Response(TaskDetailApi.OutputSerializer(task).data)
+
+
+class TaskDeleteApi(AuthenticatedApi):
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        title = serializers.CharField()
+        subtasks_deleted = serializers.IntegerField(help_text="Subtasks removed with the task.")
+
+        class Meta:
+            ref_name = "TaskDeleted"
+
+    @extend_schema(
+        operation_id="tasks_destroy",
+        summary="Delete a task and its subtasks",
+        responses={
+            200: OpenApiResponse(OutputSerializer, description="What was deleted."),
+            **error_responses(401, 403, 404),
+        },
+    )
+    def delete(self, request: Request, task_id: int) -> Response:
+        task = task_get_for_user(user=request.user, task_id=task_id)
+        deleted = task_delete(actor=acting_user(request), task=task)
+        return Response(self.OutputSerializer(deleted).data)
