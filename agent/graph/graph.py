@@ -1,11 +1,13 @@
 """Wire the graph: assemble → route → capability → respond."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from agent.capabilities.clarify import clarify
 from agent.capabilities.crud import crud
@@ -26,13 +28,24 @@ CAPABILITY_NODES = {
 }
 
 
+def _traced(name: str, node: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """Put the capability node on the trace each time it runs (again on resume after a confirmation)."""
+
+    def run(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+        runtime.context.recorder.node(name)
+        return node(state, runtime)
+
+    run.__name__ = name
+    return run
+
+
 def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Build and compile the assistant's graph."""
     builder = StateGraph(AgentState, context_schema=RunContext)
     builder.add_node("assemble", assemble)
     builder.add_node("route", route)
     for name, node in CAPABILITY_NODES.items():
-        builder.add_node(name, node)  # type: ignore[arg-type]
+        builder.add_node(name, _traced(name, node))  # type: ignore[arg-type]
         builder.add_edge(name, "respond")
     builder.add_node("respond", respond)
     builder.add_edge(START, "assemble")
