@@ -4,12 +4,12 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID, uuid4
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from langgraph.types import Command
 
-from agent.assembler.assemble import context_assemble
+from agent.assembler.assemble import AssembledContext, context_assemble
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import build_graph
 from agent.llm.client import LLMClient
@@ -19,6 +19,7 @@ from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_parse
 from agent.routing.fast_path import fast_path_route
 from agent.runtime import RunContext
+from agent.steps.runner import StepRunner
 from agent.state import view_alert_sink
 from agent.trace import TraceRecorder
 from pm_assistant.errors import Conflict, InvalidInput, NotFound
@@ -63,7 +64,14 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
     return run
 
 
-def run_request(*, user: AbstractBaseUser, page_context: Any, message: str | None = None,
+def _run_context(user: User, run: Run, assembled: AssembledContext | None) -> RunContext:
+    recorder = TraceRecorder(run)
+    return RunContext(recorder=recorder, llm=LLMClient(provider=llm_provider_from_settings(), recorder=recorder),
+                      steps=StepRunner(owner=user, run=run, recorder=recorder), assembled=assembled,
+                      resuming=assembled is None)
+
+
+def run_request(*, user: User, page_context: Any, message: str | None = None,
                 action: str | None = None) -> Run:
     """Validate a sidebar or quick-button request and run it through the graph."""
     if bool(message) == bool(action):
@@ -77,13 +85,11 @@ def run_request(*, user: AbstractBaseUser, page_context: Any, message: str | Non
                                  names=entity_names_for(context=context, user=user))
     run = Run.objects.create(user=user, message=message or "", action=action or "",
                              page_context=context.model_dump(mode="json", by_alias=True))
-    recorder = TraceRecorder(run)
-    llm = LLMClient(provider=llm_provider_from_settings(), recorder=recorder)
     graph_input = {"message": message or "", "action": action or ""}
-    return _execute(run, graph_input, RunContext(recorder=recorder, llm=llm, assembled=assembled))
+    return _execute(run, graph_input, _run_context(user, run, assembled))
 
 
-def run_get(*, user: AbstractBaseUser, run_id: UUID | str) -> Run:
+def run_get(*, user: User, run_id: UUID | str) -> Run:
     """Return the user's own run; anyone else's is not found."""
     try:
         return Run.objects.get(pk=run_id, user=user)
@@ -91,7 +97,7 @@ def run_get(*, user: AbstractBaseUser, run_id: UUID | str) -> Run:
         raise NotFound("This run was not found.", field="run_id") from None
 
 
-def run_confirm(*, user: AbstractBaseUser, run_id: UUID | str, decision: str) -> Run:
+def run_confirm(*, user: User, run_id: UUID | str, decision: str) -> Run:
     """Apply the owner's decision to the pending confirmation, once, and resume the run."""
     if decision not in Confirmation.Decision.values:
         raise InvalidInput('decision: must be "approve" or "reject".', field="decision")
@@ -107,10 +113,8 @@ def run_confirm(*, user: AbstractBaseUser, run_id: UUID | str, decision: str) ->
         raise Conflict("This confirmation was already decided.", field="decision")
     run.status = Run.Status.RUNNING
     run.save(update_fields=["status", "updated_at"])
-    recorder = TraceRecorder(run)
-    llm = LLMClient(provider=llm_provider_from_settings(), recorder=recorder)
     resume = Command(resume={"decision": decision, "facts": confirmation.facts})
-    return _execute(run, resume, RunContext(recorder=recorder, llm=llm))
+    return _execute(run, resume, _run_context(user, run, None))
 
 
 def run_as_dict(run: Run) -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """The run's trace: nodes, LLM calls, tool calls, bindings and alerts, stored as they happen."""
 from __future__ import annotations
 
+import dataclasses
+from datetime import date, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -19,6 +21,10 @@ def _jsonable(value: Any) -> Any:
         return value
     if hasattr(value, "model_dump"):
         return _jsonable(value.model_dump(mode="json"))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _jsonable(dataclasses.asdict(value))
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
     return force_str(value)
 
 

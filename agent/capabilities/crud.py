@@ -14,7 +14,8 @@ from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.state import AgentState
 from agent.tools import task_tools as tools
-from agent.tools.invoke import fact, tool_call
+from agent.steps.binding import Binding
+from agent.tools.invoke import fact, tool_call, values_digest
 from pm_assistant.errors import ApplicationError
 
 from .outcome import clarify, done, failed
@@ -76,30 +77,39 @@ def _update_one(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_i
                 task=row, mismatches=facts["mismatches"])
 
 
+def _scope(result: dict[str, Any]) -> list[int]:
+    return sorted({row["project_id"] for row in result.get("items", [])})
+
+
 def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
-    rec = runtime.context.recorder
+    """Select the visible tasks once, then bind the update's ids to that selection (never re-typed)."""
+    rec, steps = runtime.context.recorder, runtime.context.steps
     if slots.status is None:
         return clarify("Which status should the visible tasks get?")
-    tasks = [t for t in tools.tasks_for_bulk(ctx=ctx) if t.status != slots.status]
-    if not tasks:
+    selected = steps.fetch("select", "select_for_bulk", tools.select_for_bulk, scope=_scope, ctx=ctx,
+                           exclude_status=slots.status)
+    count = steps.count("select")
+    if not count:
         return done("Nothing to change: every visible task already has that status.", count=0)
-    facts = {"count": len(tasks), "status": slots.status, "task_ids": sorted(t.pk for t in tasks),
-             "titles": [t.title for t in tasks[:10]]}
-    rec.node("crud.bulk_selection", count=len(tasks), source="page ids" if ctx.visible_entity_ids is not None
-             else "re-query by the page's filters")
-    # On resume (no assembled context) the user has been asked already: read the decision even when the
-    # selection shrank below the threshold meanwhile, so a rejection or a changed target is never skipped.
-    if len(tasks) > settings.BULK_CONFIRM_THRESHOLD or runtime.context.assembled is None:
-        decision = interrupt({"action": "bulk_update", "facts": facts})
+    ids_binding = Binding(from_step="select", path="$.items[*].id")
+    task_ids = steps.bind("update", {"task_ids": ids_binding})["task_ids"]
+    facts = {"count": count, "status": slots.status, "titles": [r["title"] for r in steps.shown["select"]],
+             "selection": values_digest(sorted(task_ids)), "selected_from": selected.ref}
+    # A resumed run always meets its interrupt again, even if the selection shrank below the threshold,
+    # so an approval is checked against what the user actually saw.
+    if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming:
+        decision = interrupt({"action": "bulk_update", "facts": {**facts, "selected_from": None}})
         if decision.get("decision") != "approve":
-            return done(f"Cancelled: the {len(tasks)} tasks were left as they were.", rejected=True)
-        if decision.get("facts") != facts:
+            return done(f"Cancelled: the {count} tasks were left as they were.", rejected=True)
+        if decision.get("facts", {}).get("selection") != facts["selection"]:
             return failed("The visible tasks changed since you were asked; nothing was changed. "
                           "Please look again and retry.", "target_changed")
-    result = tool_call(rec, "bulk_set_status", tools.bulk_set_status, ctx=ctx, task_ids=facts["task_ids"],
-                       status=slots.status)
+    policy = {"count": fact(count, "database"), "selection": fact(facts["selection"], "database"),
+              "now": fact(timezone.now().isoformat(), "server_clock")}
+    result = tool_call(rec, "bulk_set_status", tools.bulk_set_status, facts=policy,
+                       bound={"task_ids": ids_binding.describe()}, ctx=ctx, task_ids=task_ids, status=slots.status)
     return done(f"Marked {result['count']} tasks as {slots.status.replace('_', ' ')}.", count=result["count"],
-                items=result["items"])
+                items=result["items"][:10])
 
 
 def _delete(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_id: int) -> dict[str, Any]:

@@ -3,6 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from langgraph.runtime import Runtime
+
+from agent.models import Alert
+from agent.prompting.assembler import AssembledPrompt, PromptPart, PromptRefused, prompt_assemble
+from agent.runtime import RunContext
 from agent.state import Outcome
 
 
@@ -16,3 +21,14 @@ def clarify(reply: str, **data: Any) -> dict[str, Outcome]:
 
 def failed(reply: str, code: str, **data: Any) -> dict[str, Outcome]:
     return {"outcome": {"status": "error", "reply": reply, "data": data, "error_code": code}}
+
+
+def assemble_checked(runtime: Runtime[RunContext], parts: list[PromptPart]) -> AssembledPrompt:
+    """Assemble a prompt; a refusal is recorded as an alert and re-raised so no LLM call is made."""
+    try:
+        return prompt_assemble(parts)
+    except PromptRefused as exc:
+        runtime.context.recorder.alert(Alert.Kind.DUPLICATE_FORM, str(exc), key=f"{exc.ref}:{'/'.join(exc.forms)}",
+                                       ref=exc.ref, forms=exc.forms)
+        raise PromptRefused(f"The assistant stopped before asking the model: {exc}", ref=exc.ref,
+                            forms=exc.forms) from None

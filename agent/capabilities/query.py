@@ -8,17 +8,18 @@ from langgraph.runtime import Runtime
 from agent.assembler.summary import quote_user_text
 from agent.assembler.views import ExecCtx
 from agent.llm.base import LLMError
-from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
+from agent.artifacts.classify import Classified
+from agent.models import Artifact
+from agent.prompting.assembler import PromptPart, PromptRefused
 from agent.prompting.templates import EXPLAIN_INSTRUCTIONS
 from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.state import AgentState
 from agent.tools import task_tools as tools
-from agent.tools.invoke import tool_call
 from pm_assistant.errors import ApplicationError
 from tasks.filters import TaskFilters
 
-from .outcome import done, failed
+from .outcome import assemble_checked, done, failed
 
 SHOWN = 10
 
@@ -54,41 +55,66 @@ def template_reply(result: dict[str, Any], slots: Slots) -> str:
     return f"{count} {what}: {titles}{more}."
 
 
-def explain(runtime: Runtime[RunContext], state: AgentState, result: dict[str, Any], fallback: str) -> str:
-    """Ask the generation model for a short explanation from the summary and the result."""
+def result_part(classified: Classified, rows: list[dict[str, Any]], count: int) -> PromptPart:
+    """The query result in exactly one form: all rows as words when inline, else the artifact's summary."""
+    if classified.externalized:
+        return classified.as_prompt_part(heading="Query result (a summary; the rows are stored apart):")
+    lines = "\n".join(row_words(r) for r in rows)
+    return PromptPart(ref=classified.ref, form="full", role="user", text=f"{count} tasks found:\n{lines}",
+                      heading="Query result:")
+
+
+def explain(runtime: Runtime[RunContext], state: AgentState, part: PromptPart, fallback: str) -> str:
+    """Ask the generation model for a short explanation from the page summary and the result."""
     llm = runtime.context.llm
     summary, route = state["model_summary"], state.get("route")
     # A quick action takes the fast path end to end: no LLM call, the template answer (DESIGN §4).
     if llm.offline or summary is None or (route is not None and route.via == "fast_path"):
         return fallback
-    rows = [row_words(r) for r in result["items"][:SHOWN]]
-    form = "full" if len(result["items"]) <= SHOWN else "truncated"
     parts = [
         PromptPart(ref="prompt:explain", form="instruction", role="system", text=EXPLAIN_INSTRUCTIONS),
         PromptPart(ref="model_summary", form="summary", role="system", text=summary.text, heading="The page:"),
-        PromptPart(ref="tool:query_tasks", form=form, role="user",
-                   text=f"{result['count']} tasks found:\n" + "\n".join(rows),
-                   heading="Query result:"),
+        part,
     ]
     if state.get("message"):
         parts.append(PromptPart(ref="user_message", form="full", role="user", text=state["message"],
                                 heading="The user asked:"))
+    prompt = assemble_checked(runtime, parts)
     try:
-        reply = llm.complete(purpose="explain", role="generation", prompt=prompt_assemble(parts))
-    except (LLMError, PromptRefused):
+        reply = llm.complete(purpose="explain", role="generation", prompt=prompt)
+    except LLMError:
         return fallback
     return reply.text.strip() or fallback
+
+
+def _scope(result: dict[str, Any]) -> list[int]:
+    return sorted({row["project_id"] for row in result.get("items", [])})
 
 
 def query(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Run query_tasks with ExecCtx filters and explain what was found."""
     ctx, route = state["exec_ctx"], state["route"]
     assert ctx is not None and route is not None
-    filters = query_filters(ctx, route.slots)
+    steps = runtime.context.steps
     try:
-        result = tool_call(runtime.context.recorder, "query_tasks", tools.query_tasks, ctx=ctx, filters=filters)
+        classified = steps.fetch("s1", "query_tasks", tools.query_tasks, scope=_scope, ctx=ctx,
+                                 filters=query_filters(ctx, route.slots))
     except ApplicationError as exc:
         return failed(f"The query failed: {exc.message}", exc.code)
-    fallback = template_reply(result, route.slots)
-    reply = explain(runtime, state, result, fallback)
-    return done(reply, count=result["count"], items=result["items"][:SHOWN])
+    rows = steps.shown["s1"]
+    count = classified.data["count"] if not classified.externalized else _artifact_count(classified)
+    fallback = template_reply({"count": count, "items": rows}, route.slots)
+    try:
+        reply = explain(runtime, state, result_part(classified, rows, count), fallback)
+    except PromptRefused as exc:
+        return failed(str(exc), exc.code)
+    artifact = classified.artifact.as_dict() if classified.artifact else None
+    return done(reply, count=count, items=rows, artifact=artifact)
+
+
+def _artifact_count(classified: Classified) -> int:
+    """The total the tool reported (kept in the artifact's meta), else the stored item count."""
+    assert classified.artifact is not None
+    meta = Artifact.objects.filter(ref=classified.ref).values_list("meta", flat=True).first() or {}
+    count = meta.get("count")
+    return count if isinstance(count, int) else classified.artifact.item_count

@@ -167,3 +167,10 @@ def bulk_set_status(*, ctx: ExecCtx, task_ids: list[int], status: str) -> dict[s
         raise InvalidInput("task_ids: some tasks are no longer visible to you.", field="task_ids")
     changed = task_bulk_set_status(actor=user, tasks=tasks, status=status)
     return {"count": len(changed), "items": [task_row(t) for t in changed]}
+
+
+def select_for_bulk(*, ctx: ExecCtx, exclude_status: str | None = None) -> dict[str, Any]:
+    """Return the tasks 'the visible ones' means as rows, leaving out those already in exclude_status."""
+    tasks = [t for t in tasks_for_bulk(ctx=ctx) if t.status != exclude_status]
+    source = "page ids" if ctx.visible_entity_ids is not None else "the page's filters, queried again"
+    return {"count": len(tasks), "items": [task_row(t) for t in tasks], "source": source}

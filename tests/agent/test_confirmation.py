@@ -9,7 +9,7 @@ from django.db import close_old_connections, connection
 from rest_framework.test import APIClient
 
 from agent.graph import checkpointer as checkpointer_module
-from agent.models import Alert, Confirmation, Run, TraceEvent
+from agent.models import Alert, Artifact, Confirmation, Run, TraceEvent
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create, task_update
 from tests.llm_stub import LLMStub
@@ -240,9 +240,14 @@ def test_bulk_update_with_many_visible_ids_requeries_by_the_page_filters(alice: 
     body = quick(alice, "mark_visible_done", page)
     assert body["status"] == "needs_confirmation"
     facts = body["confirmation"]["facts"]
-    assert facts["count"] == 25 and facts["task_ids"] == sorted(t.pk for t in shown)
-    selection = TraceEvent.objects.get(run_id=body["run_id"], name="crud.bulk_selection")
-    assert selection.payload["source"] == "re-query by the page's filters"
+    assert facts["count"] == 25
+    # 25 rows exceed the inline limit: the selection is an artifact and the update's ids are bound to it.
+    select = TraceEvent.objects.get(run_id=body["run_id"], kind="tool_call", name="select_for_bulk")
+    artifact = Artifact.objects.get(ref=select.payload["result"]["artifact"]["ref"])
+    assert artifact.meta["source"] == "the page's filters, queried again"
+    binding = TraceEvent.objects.get(run_id=body["run_id"], kind="binding", name="task_ids")
+    assert binding.payload["count"] == 25
+    assert binding.payload["binding"] == "step select at $.items[*].id"
     assert confirm(_client(alice), body["run_id"]).json()["status"] == "done"
     assert set(Task.objects.filter(pk__in=[t.pk for t in shown]).values_list("status", flat=True)) == {"done"}
     assert set(Task.objects.filter(pk__in=[t.pk for t in busy]).values_list("status", flat=True)) == {"in_progress"}

@@ -1,0 +1,119 @@
+"""Run a request's steps: fetch once, keep results by reference, fill arguments from bindings."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from agent.artifacts.classify import Classified, result_classify
+from agent.artifacts.store import artifact_get_for_user, artifact_is_expired, artifact_open
+from agent.models import Alert, Run, TraceEvent
+from agent.artifacts.refs import jsonable
+from agent.tools.invoke import values_digest
+from agent.trace import TraceRecorder
+
+from pm_assistant.errors import ApplicationError
+
+from .binding import Binding, BindingUnresolved, StepResult, binding_resolve
+
+
+# Rows a step keeps for showing the user (never for a prompt): the first page of a result.
+SHOWN_ROWS = 10
+
+
+@dataclass
+class StepRunner:
+    """The steps of one run. A source is fetched once; later steps hold its reference, not its rows."""
+
+    owner: User
+    run: Run
+    recorder: TraceRecorder
+    results: dict[str, StepResult] = field(default_factory=dict)
+    classified: dict[str, Classified] = field(default_factory=dict)
+    shown: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    _fetched: dict[str, str] = field(default_factory=dict)
+
+    def fetch(self, step: str, tool: str, fn: Callable[..., dict[str, Any]], /, *,
+              scope: Callable[[dict[str, Any]], list[int]], **arguments: Any) -> Classified:
+        """Run a reading tool for a step, classify its result (inline or artifact) and keep it.
+
+        The trace gets the classified form: an externalized result appears there as its
+        ArtifactRef and summary, never as rows.
+        """
+        shown = {k: v for k, v in arguments.items() if k != "ctx"}
+        key = values_digest({"tool": tool, "arguments": shown})
+        if key in self._fetched:
+            # Upstream once: the same source in the same run is reused by reference.
+            earlier = self._fetched[key]
+            self.results[step] = self.results[earlier].model_copy(update={"step": step})
+            self.classified[step], self.shown[step] = self.classified[earlier], self.shown[earlier]
+            self.recorder.node("reuse", step=step, from_step=earlier, tool=tool)
+            return self.classified[step]
+        try:
+            result = fn(**arguments)
+        except ApplicationError as exc:
+            self.recorder.tool_call(tool, arguments=shown, error=f"{exc.code}: {exc.message}")
+            raise
+        classified = result_classify(owner=self.owner, tool=tool, arguments=jsonable(shown), result=result,
+                                     project_ids=scope(result), run=self.run)
+        self.shown[step] = list(result.get("items", []))[:SHOWN_ROWS]
+        if classified.externalized:
+            assert classified.artifact is not None
+            self.recorder.tool_call(tool, arguments=shown, result={"artifact": classified.artifact.as_dict(),
+                                                                   "form": "summary", "summary": classified.text})
+            self.recorder.event(
+                TraceEvent.Kind.ARTIFACT, tool, step=step, artifact=classified.artifact.as_dict(),
+                previews=[{"ref": classified.ref, "start": p.start, "end": p.end, "text": p.text,
+                           "source_sha256": p.source_sha256} for p in classified.previews])
+        else:
+            self.recorder.tool_call(tool, arguments=shown, result=result)
+        self.results[step] = StepResult(step=step, data=classified.data,
+                                        artifact=classified.artifact.ref if classified.artifact else None)
+        self.classified[step] = classified
+        self._fetched[key] = step
+        return classified
+
+    def count(self, step: str) -> int:
+        """Return how many items a step's result holds, without reading an artifact's rows."""
+        classified = self.classified[step]
+        if classified.artifact is not None:
+            return classified.artifact.item_count
+        return len(classified.data.get("items", [])) if isinstance(classified.data, dict) else 0
+
+    def bind(self, step: str, bindings: Mapping[str, Binding], *,
+             model_arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Resolve a step's bound arguments. A model-typed value never replaces a binding.
+
+        When the model also typed a value for a bound argument and it differs, the binding wins
+        and an alert records what the model said.
+        """
+        values: dict[str, Any] = {}
+        for arg, binding in bindings.items():
+            value = binding_resolve(binding, results=self.results, items=self._items, meta=self._meta)
+            values[arg] = value
+            count = len(value) if isinstance(value, list) else 1
+            self.recorder.event(TraceEvent.Kind.BINDING, arg, step=step, binding=binding.describe(),
+                                count=count, sha256=values_digest(value))
+            typed = (model_arguments or {}).get(arg)
+            if typed is not None and typed != value:
+                self.recorder.alert(Alert.Kind.BINDING_OVERRIDE,
+                                    f"The model typed its own {arg} for step {step}; the bound value was used.",
+                                    key=f"{step}:{arg}", step=step, argument=arg,
+                                    typed_sha256=values_digest(typed))
+        return values
+
+    def _items(self, ref: str) -> Iterator[dict[str, Any]]:
+        artifact = artifact_get_for_user(user=self.owner, ref=ref)
+        if artifact_is_expired(artifact):
+            raise BindingUnresolved(f"binding: artifact {ref} has expired; run the query again.", field="binding")
+        with artifact_open(artifact) as handle:
+            for line in handle:
+                if line.strip():
+                    yield json.loads(line)
+
+    def _meta(self, ref: str) -> Mapping[str, Any]:
+        artifact = artifact_get_for_user(user=self.owner, ref=ref)
+        return artifact.meta or {}
