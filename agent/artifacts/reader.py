@@ -1,7 +1,8 @@
-"""Read stored content in bounded pieces: forwards line by line, backwards from the end in blocks.
+"""Read stored content in bounded pieces: line by line, block by block, or backwards from the end.
 
 Memory stays constant whatever the file size: a line longer than PIECE_BYTES arrives in
-several pieces, and the tail reader never holds more than TAIL_MAX_BYTES.
+several pieces, search reads blocks of about BLOCK_TEXT_BYTES, and the tail reader never
+holds more than TAIL_MAX_BYTES.
 """
 from __future__ import annotations
 
@@ -37,9 +38,11 @@ def pieces(fh: IO[bytes]) -> Iterator[Piece]:
             break
         read_to += len(raw)
         ends = raw.endswith(b"\n")
-        text = decoder.decode(raw[:-1] if ends else raw, final=ends)
-        yield Piece(line=line, offset=text_offset, text=text, first=first, last=ends)
-        if ends:
+        # Short of the limit without a newline: the content ends here, and so does its last line.
+        last = ends or len(raw) < PIECE_BYTES
+        text = decoder.decode(raw[:-1] if ends else raw, final=last)
+        yield Piece(line=line, offset=text_offset, text=text, first=first, last=last)
+        if last:
             decoder.reset()
             line, text_offset, first = line + 1, read_to, True
         else:

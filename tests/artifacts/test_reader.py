@@ -95,3 +95,9 @@ def test_find_literal_finds_what_a_whole_line_scan_finds(text: str, pattern: str
         assert data[hit.snippet_offset:].startswith(hit.snippet.text.encode())
         assert "\n" not in hit.snippet.text
         assert re.search(re.escape(pattern), hit.snippet.text, flags)
+
+
+def test_a_last_line_without_newline_is_complete() -> None:
+    found = list(pieces(io.BytesIO("first\nlast é".encode())))
+
+    assert [(p.line, p.text, p.first, p.last) for p in found] == [(1, "first", True, True), (2, "last é", True, True)]
