@@ -50,7 +50,10 @@ class _MethodRoutes(AuthenticatedApi):
         view = self.routes.get("get" if method == "head" else method)
         if view is None:  # OPTIONS, or a method no class serves: 405 in the error shape
             return super().dispatch(request, *args, **kwargs)
-        return view(request, *args, **kwargs)
+        response = view(request, *args, **kwargs)
+        if response.has_header("Allow"):  # the URL allows what all its classes serve, not one class
+            response["Allow"] = ", ".join(self.allowed_methods)
+        return response
 
 
 def method_routes(**apis: type[APIView]) -> Callable[..., HttpResponseBase]:

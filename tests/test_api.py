@@ -71,11 +71,23 @@ def _error(response: Response, status: int, code: str) -> dict[str, Any]:
 
 # --- auth --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("url", ["/api/projects/", "/api/tasks/", "/api/tasks/1/", "/api/projects/1/"])
-def test_anonymous_requests_get_401_with_a_code(url: str, client_for: Any) -> None:
+@pytest.mark.parametrize(("url", "allowed"), [
+    ("/api/projects/", {"GET"}),
+    ("/api/projects/1/", {"GET"}),
+    ("/api/tasks/", {"GET", "POST"}),
+    ("/api/tasks/1/", {"GET", "PATCH", "DELETE"}),
+])
+def test_anonymous_requests_get_401_with_a_code(url: str, allowed: set[str], client_for: Any) -> None:
     response = client_for(None).get(url)
     _error(response, 401, "not_authenticated")
     assert response["WWW-Authenticate"] == "Token"
+    assert set(response["Allow"].replace(" ", "").split(",")) - {"HEAD", "OPTIONS"} == allowed
+
+
+def test_anonymous_writes_are_refused_before_anything_is_written(client_for: Any, website: Project) -> None:
+    client = client_for(None)
+    _error(client.post("/api/tasks/", {"project": website.pk, "title": "T"}, format="json"), 401, "not_authenticated")
+    assert not Task.objects.exists()
 
 
 def test_bad_token_is_refused(client_for: Any) -> None:
@@ -385,4 +397,7 @@ def test_schema_generates_without_warnings(tmp_path: Path) -> None:
 def test_schema_and_docs_are_served(client_for: Any, alice: User) -> None:
     assert client_for(alice).get("/api/schema/").status_code == 200
     docs = client_for(alice).get("/api/docs/")
-    assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+    assert docs.status_code == 200
+    html = docs.content.decode()
+    assert "drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html  # served locally, works offline
+    assert "cdn" not in html.lower()

@@ -131,3 +131,28 @@ def test_negative_task_count_is_refused() -> None:
     with pytest.raises(CommandError, match="--tasks"):
         _seed("--tasks", "-1")
     assert not Task.objects.exists()
+
+
+ADMIN_PAGES = ["projects/project", "projects/membership", "tasks/task", "tasks/label", "tasks/taskactivity"]
+
+
+@pytest.mark.parametrize("page", ADMIN_PAGES)
+def test_admin_lists_and_opens_the_seeded_rows(page: str, seeded: str, client: Any) -> None:
+    client.force_login(User.objects.create_superuser("root", "root@example.com", "x"))
+    changelist = client.get(f"/admin/{page}/", {"q": "a"})
+    assert changelist.status_code == 200
+    app_label, model_name = page.split("/")
+    model = {"project": Project, "membership": Membership, "task": Task, "label": Label,
+             "taskactivity": TaskActivity}[model_name]
+    obj = model.objects.order_by("pk").first()
+    assert client.get(f"/admin/{app_label}/{model_name}/{obj.pk}/change/").status_code == 200
+
+
+def test_activity_history_is_read_only_in_the_admin(seeded: str, client: Any) -> None:
+    client.force_login(User.objects.create_superuser("root", "root@example.com", "x"))
+    activity = TaskActivity.objects.order_by("pk").first()
+    assert client.get("/admin/tasks/taskactivity/add/").status_code == 403
+    response = client.post(f"/admin/tasks/taskactivity/{activity.pk}/change/", {"kind": "deleted"})
+    assert response.status_code == 403
+    assert client.post(f"/admin/tasks/taskactivity/{activity.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert TaskActivity.objects.filter(pk=activity.pk, kind=activity.kind).exists()
