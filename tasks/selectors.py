@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from pm_assistant.errors import NotFound
@@ -40,7 +40,8 @@ def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> 
         qs = qs.filter(pk__in=f.ids)
     if f.top_level_only:
         qs = qs.filter(parent__isnull=True)
-    return qs.select_related("project", "assignee").order_by("due_date", "id")
+    # Tasks without a due date come last on every database (SQLite would put NULLs first).
+    return qs.select_related("project", "assignee").order_by(F("due_date").asc(nulls_last=True), "id")
 
 
 def task_get_for_user(*, user: AnyUser, task_id: int) -> Task:

@@ -19,6 +19,7 @@ from agent.tools import task_tools as tools
 from pm_assistant.errors import ApplicationError
 from tasks.filters import TaskFilters
 
+from .inspection import INSPECT_TOOLS, inspect_once
 from .outcome import assemble_checked, done, failed
 
 SHOWN = 10
@@ -64,24 +65,43 @@ def result_part(classified: Classified, rows: list[dict[str, Any]], count: int) 
                       heading="Query result:")
 
 
-def explain(runtime: Runtime[RunContext], state: AgentState, part: PromptPart, fallback: str) -> str:
-    """Ask the generation model for a short explanation from the page summary and the result."""
+def explain(runtime: Runtime[RunContext], state: AgentState, part: PromptPart, fallback: str, *,
+            artifact_ref: str | None = None) -> str:
+    """Ask the generation model for a short explanation from the page summary and the result.
+
+    When the result is stored as an artifact the model may first ask for one inspection
+    (outline, search, head, tail, context); the excerpt then takes the summary's place.
+    """
     llm = runtime.context.llm
     summary, route = state["model_summary"], state.get("route")
     # A quick action takes the fast path end to end: no LLM call, the template answer (DESIGN §4).
     if llm.offline or summary is None or (route is not None and route.via == "fast_path"):
         return fallback
-    parts = [
-        PromptPart(ref="prompt:explain", form="instruction", role="system", text=EXPLAIN_INSTRUCTIONS),
-        PromptPart(ref="model_summary", form="summary", role="system", text=summary.text, heading="The page:"),
-        part,
-    ]
-    if state.get("message"):
-        parts.append(PromptPart(ref="user_message", form="full", role="user", text=state["message"],
-                                heading="The user asked:"))
-    prompt = assemble_checked(runtime, parts)
+
+    def parts_with(result: PromptPart) -> list[PromptPart]:
+        parts = [
+            PromptPart(ref="prompt:explain", form="instruction", role="system", text=EXPLAIN_INSTRUCTIONS),
+            PromptPart(ref="model_summary", form="summary", role="system", text=summary.text,
+                       heading="The page:"),
+            result,
+        ]
+        if state.get("message"):
+            parts.append(PromptPart(ref="user_message", form="full", role="user", text=state["message"],
+                                    heading="The user asked:"))
+        return parts
+
+    tools = INSPECT_TOOLS if artifact_ref else None
     try:
-        reply = llm.complete(purpose="explain", role="generation", prompt=prompt)
+        reply = llm.complete(purpose="explain", role="generation", prompt=assemble_checked(runtime, parts_with(part)),
+                             tools=tools)
+        if artifact_ref and reply.tool_calls:
+            call = reply.tool_calls[0]
+            excerpt = inspect_once(runtime, user=runtime.context.steps.owner, ref=artifact_ref, name=call.name,
+                                   arguments_json=call.arguments)
+            if excerpt is None:
+                return fallback
+            reply = llm.complete(purpose="explain_after_inspection", role="generation",
+                                 prompt=assemble_checked(runtime, parts_with(excerpt)))
     except LLMError:
         return fallback
     return reply.text.strip() or fallback
@@ -105,7 +125,8 @@ def query(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     count = classified.data["count"] if not classified.externalized else _artifact_count(classified)
     fallback = template_reply({"count": count, "items": rows}, route.slots)
     try:
-        reply = explain(runtime, state, result_part(classified, rows, count), fallback)
+        reply = explain(runtime, state, result_part(classified, rows, count), fallback,
+                        artifact_ref=classified.ref if classified.externalized else None)
     except PromptRefused as exc:
         return failed(str(exc), exc.code)
     artifact = classified.artifact.as_dict() if classified.artifact else None

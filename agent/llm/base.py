@@ -9,11 +9,20 @@ Message = dict[str, str]
 
 
 @dataclass(frozen=True)
+class ToolRequest:
+    """A function call the model asked for; arguments as the JSON text it wrote."""
+
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
 class LLMReply:
     text: str
     model: str
     prompt_tokens: int
     completion_tokens: int
+    tool_calls: tuple[ToolRequest, ...] = ()
 
 
 class LLMError(Exception):
@@ -33,6 +42,7 @@ class LLMProvider(Protocol):
     offline: bool
 
     def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
-                 schema_name: str = "answer") -> LLMReply:
-        """Return the model's answer; with json_schema the text is JSON shaped by it."""
+                 schema_name: str = "answer", tools: list[dict[str, Any]] | None = None) -> LLMReply:
+        """Return the model's answer; with json_schema the text is JSON shaped by it; with tools it may
+        ask for function calls instead."""
         ...

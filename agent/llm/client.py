@@ -24,11 +24,11 @@ class LLMClient:
         return self.provider.offline
 
     def complete(self, *, purpose: str, role: Role, prompt: AssembledPrompt,
-                 json_schema: dict[str, Any] | None = None) -> LLMReply:
+                 json_schema: dict[str, Any] | None = None, tools: list[dict[str, Any]] | None = None) -> LLMReply:
         """Send the prompt, record messages and usage, and return the reply."""
         try:
             reply = self.provider.complete(role=role, messages=prompt.messages, json_schema=json_schema,
-                                           schema_name=purpose)
+                                           schema_name=purpose, tools=tools)
         except LLMError as exc:
             self._record(purpose, role, prompt, None, error=str(exc))
             raise
@@ -56,6 +56,7 @@ class LLMClient:
             TraceEvent.Kind.LLM_CALL, purpose, provider=self.provider.name, role=role,
             model=reply.model if reply else "", messages=prompt.messages, parts=prompt.manifest(),
             reply=reply.text if reply else "", error=error,
+            tool_calls=[{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] if reply else [],
             usage={"prompt_tokens": reply.prompt_tokens if reply else 0,
                    "completion_tokens": reply.completion_tokens if reply else 0},
         )

@@ -72,7 +72,7 @@ class OfflineProvider:
     offline = True
 
     def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
-                 schema_name: str = "answer") -> LLMReply:
+                 schema_name: str = "answer", tools: list[dict[str, Any]] | None = None) -> LLMReply:
         """Classify the user's message by rules; refuse to write free text."""
         if role != "router" or json_schema is None:
             raise LLMError("The offline provider does not write text; the template answer is used.")

@@ -5,7 +5,7 @@ from typing import Any
 
 import openai
 
-from .base import LLMReply, LLMUnavailable, Message, Role
+from .base import LLMReply, LLMUnavailable, Message, Role, ToolRequest
 
 
 class OpenAIProvider:
@@ -19,7 +19,7 @@ class OpenAIProvider:
         self._models = {"router": router_model, "generation": generation_model}
 
     def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
-                 schema_name: str = "answer") -> LLMReply:
+                 schema_name: str = "answer", tools: list[dict[str, Any]] | None = None) -> LLMReply:
         """Call chat completions, with strict JSON-schema output when a schema is given."""
         model = self._models[role]
         kwargs: dict[str, Any] = {}
@@ -28,6 +28,8 @@ class OpenAIProvider:
                 "type": "json_schema",
                 "json_schema": {"name": schema_name, "schema": json_schema, "strict": True},
             }
+        if tools:
+            kwargs["tools"] = tools
         try:
             response = self._client.chat.completions.create(
                 model=model, messages=messages, temperature=0, **kwargs  # type: ignore[arg-type]
@@ -40,9 +42,15 @@ class OpenAIProvider:
             raise LLMUnavailable(f"The language model answered with HTTP {exc.status_code}.") from exc
         choice = response.choices[0] if response.choices else None
         usage = response.usage
+        calls = tuple(
+            ToolRequest(name=call.function.name, arguments=call.function.arguments or "{}")
+            for call in ((choice.message.tool_calls or []) if choice else [])
+            if call.type == "function"
+        )
         return LLMReply(
             text=(choice.message.content or "") if choice else "",
             model=response.model or model,
             prompt_tokens=usage.prompt_tokens if usage else 0,
             completion_tokens=usage.completion_tokens if usage else 0,
+            tool_calls=calls,
         )

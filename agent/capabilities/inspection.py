@@ -1,0 +1,86 @@
+"""Let the model look into an externalized result through the bounded inspection tools.
+
+The model chooses the operation (outline, search, head, tail, context) and its small arguments;
+the runtime binds the artifact ref, so the model never types it. What comes back enters the next
+prompt as an excerpt of the artifact, in place of its summary: one source, one form per call.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.models import User
+from langgraph.runtime import Runtime
+
+from agent.artifacts import inspect as inspection
+from agent.models import TraceEvent
+from agent.prompting.assembler import PromptPart
+from agent.runtime import RunContext
+from pm_assistant.errors import ApplicationError
+
+
+def _tool(name: str, description: str, properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "function", "function": {
+        "name": name, "description": description, "strict": True,
+        "parameters": {"type": "object", "properties": properties, "required": list(properties),
+                       "additionalProperties": False}}}
+
+
+_COUNT = {"type": "integer", "description": "How many (small numbers; the answer is bounded)."}
+INSPECT_TOOLS: list[dict[str, Any]] = [
+    _tool("outline", "Structure of the stored result: fields, types, counts.", {}),
+    _tool("search", "Find a literal text in the stored rows; bounded hits with line numbers.",
+          {"pattern": {"type": "string"}, "max_hits": _COUNT}),
+    _tool("head", "The first rows of the stored result.", {"lines": _COUNT}),
+    _tool("tail", "The last rows of the stored result.", {"lines": _COUNT}),
+    _tool("context", "The rows around a line number.", {"line": {"type": "integer"}, "radius": _COUNT}),
+]
+_RUN: dict[str, Callable[..., dict[str, Any]]] = {
+    "outline": inspection.artifact_outline, "search": inspection.artifact_search,
+    "head": inspection.artifact_head, "tail": inspection.artifact_tail, "context": inspection.artifact_context,
+}
+_ALLOWED_ARGS = {"outline": set(), "search": {"pattern", "max_hits"}, "head": {"lines"}, "tail": {"lines"},
+                 "context": {"line", "radius"}}
+
+
+def _excerpt_text(answer: dict[str, Any]) -> str:
+    """Render an inspection answer for the prompt; rows are quoted exactly as stored."""
+    if answer.get("expired"):
+        return str(answer.get("message", "The stored result has expired."))
+    head = f"{answer['tool']} of the stored result" + (" (partial)" if answer.get("partial") else "")
+    if "lines" in answer:
+        return head + ":\n" + "\n".join(f"line {e['line']}: {e['text']}" for e in answer["lines"])
+    if "hits" in answer:
+        return head + f", {answer['hit_count']} hits:\n" + "\n".join(
+            f"line {h['line']}: …{h['snippet']}…" for h in answer["hits"])
+    if "text" in answer:
+        return head + ":\n" + str(answer["text"])
+    shown = {k: v for k, v in answer.items() if k not in ("ref", "tool", "expired", "partial")}
+    return head + ":\n" + "\n".join(f"{k}: {v}" for k, v in shown.items())
+
+
+def inspect_once(runtime: Runtime[RunContext], *, user: User, ref: str, name: str,
+                 arguments_json: str) -> PromptPart | None:
+    """Run one inspection the model asked for; None when the request is not usable."""
+    recorder = runtime.context.recorder
+    try:
+        arguments = json.loads(arguments_json or "{}")
+    except json.JSONDecodeError:
+        return None
+    if name not in _RUN or not isinstance(arguments, dict) or set(arguments) - _ALLOWED_ARGS[name]:
+        return None
+    try:
+        answer = _RUN[name](user=user, ref=ref, **arguments)
+    except ApplicationError as exc:
+        recorder.tool_call(f"inspect_{name}", arguments={"ref": ref, **arguments}, error=f"{exc.code}: {exc.message}",
+                           bound={"ref": {"binding": "the query's artifact", "sha256": ""}})
+        return None
+    recorder.tool_call(f"inspect_{name}", arguments={"ref": ref, **arguments}, result=answer,
+                       bound={"ref": {"binding": "the query's artifact", "sha256": ""}})
+    rows = answer.get("lines") or []
+    if rows:
+        recorder.event(TraceEvent.Kind.ARTIFACT, f"inspect_{name}", previews=[
+            {"ref": ref, "unit": "bytes", "start": e["offset"], "text": e["text"]} for e in rows if not e["cut"]])
+    return PromptPart(ref=ref, form="preview", role="user", text=_excerpt_text(answer),
+                      heading="An excerpt of the stored query result:")
