@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -57,13 +58,12 @@ def peak_bytes(fn: Callable[[], Any]) -> int:
         tracemalloc.stop()
 
 
-def main() -> None:
+def main(work: Path) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=10.0)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
-    work = Path(tempfile.mkdtemp(prefix="artifact-bench-"))
     os.environ["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
     os.environ["ARTIFACT_ROOT"] = str(work / "artifacts")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pm_assistant.settings")
@@ -125,4 +125,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # The throwaway database and artifacts live in one temporary directory, removed afterwards.
+    work_dir = Path(tempfile.mkdtemp(prefix="artifact-bench-"))
+    try:
+        main(work_dir)
+    finally:
+        shutil.rmtree(work_dir, ignore_errors=True)
