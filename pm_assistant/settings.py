@@ -146,6 +146,8 @@ if ARTIFACT_S3_BUCKET:
             "endpoint_url": env.str("ARTIFACT_S3_ENDPOINT_URL", default=None),
             "location": "artifacts",
             "default_acl": None,
+            # An opened object spills to a temporary file past 1 MB (the default 0 keeps it all in memory).
+            "max_memory_size": 1024 * 1024,
         },
     }
 
