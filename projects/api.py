@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from drf_spectacular.utils import extend_schema
@@ -32,10 +32,10 @@ class AuthenticatedApi(APIView):
     permission_classes = (IsAuthenticated,)
 
 
-def acting_user(request: Request) -> AbstractBaseUser:
+def acting_user(request: Request) -> User:
     """Return the authenticated user of an API request (the permission check let no one else in)."""
     user = request.user
-    if not isinstance(user, AbstractBaseUser):
+    if not isinstance(user, User):
         raise NotAuthenticated()
     return user
 

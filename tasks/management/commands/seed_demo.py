@@ -17,7 +17,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils import timezone
 
 from projects.models import Membership, Project
@@ -32,13 +32,20 @@ def _rng(*parts: object) -> random.Random:
     return random.Random(":".join(map(str, (SEED, *parts))))  # noqa: S311 - reproducible demo data
 
 
+def _column(model: type[Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field) or not field.column:
+        raise CommandError(f"{model.__name__}.{name} is not a column.")
+    return field.column
+
+
 def _insert(model: type[Model], columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
     """Insert rows in one go, bypassing the ORM, whose per-value work would dominate at 100 000 tasks."""
     if not rows:
         return
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
-    names = ", ".join(quote(model._meta.get_field(name).column) for name in columns)
+    names = ", ".join(quote(_column(model, name)) for name in columns)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # COPY is an order of magnitude faster than row-by-row inserts; triggers and constraints still run.
@@ -86,7 +93,7 @@ class _Writer:
 
     def write(self, plans: Sequence[PlannedTask]) -> tuple[int, int]:
         """Insert the tasks (parents first), their labels and history; return (tasks, activities)."""
-        ordered = [(plan, None) for plan in plans]
+        ordered: list[tuple[PlannedTask, PlannedTask | None]] = [(plan, None) for plan in plans]
         ordered += [(sub, plan) for plan in plans for sub in plan.subtasks]
         self._ensure_labels({name for plan, _ in ordered for name in plan.labels})
         ids = dict(zip((id(plan) for plan, _ in ordered), _reserve_task_ids(len(ordered)), strict=True))
