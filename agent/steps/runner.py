@@ -9,16 +9,14 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from agent.artifacts.classify import Classified, result_classify
-from agent.artifacts.store import artifact_get_for_user, artifact_is_expired, artifact_open
-from agent.models import Alert, Run, TraceEvent
 from agent.artifacts.refs import jsonable
+from agent.artifacts.store import artifact_get_for_user, artifact_is_expired, artifact_open
+from agent.models import Alert, Artifact, Run, TraceEvent
 from agent.tools.invoke import values_digest
 from agent.trace import TraceRecorder
-
 from pm_assistant.errors import ApplicationError
 
 from .binding import Binding, BindingUnresolved, StepResult, binding_resolve
-
 
 # Rows a step keeps for showing the user (never for a prompt): the first page of a result.
 SHOWN_ROWS = 10
@@ -105,15 +103,19 @@ class StepRunner:
                                     typed_sha256=values_digest(typed))
         return values
 
-    def _items(self, ref: str) -> Iterator[dict[str, Any]]:
+    def _live(self, ref: str) -> Artifact:
+        """The owner's artifact, unless it has expired: then neither its rows nor its meta may be bound."""
         artifact = artifact_get_for_user(user=self.owner, ref=ref)
         if artifact_is_expired(artifact):
             raise BindingUnresolved(f"binding: artifact {ref} has expired; run the query again.", field="binding")
+        return artifact
+
+    def _items(self, ref: str) -> Iterator[dict[str, Any]]:
+        artifact = self._live(ref)
         with artifact_open(artifact) as handle:
             for line in handle:
                 if line.strip():
                     yield json.loads(line)
 
     def _meta(self, ref: str) -> Mapping[str, Any]:
-        artifact = artifact_get_for_user(user=self.owner, ref=ref)
-        return artifact.meta or {}
+        return self._live(ref).meta or {}
