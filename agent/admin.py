@@ -10,12 +10,13 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from agent.artifacts.reader import pieces
 from agent.artifacts.store import artifact_delete, artifact_is_expired, artifact_open
 
+from .audit import run_audit
 from .models import Alert, Artifact, Confirmation, Run, TraceEvent
 
 JSON_SHOWN_MAX_CHARS = 20_000
@@ -87,9 +88,19 @@ class RunAdmin(ReadOnlyMixin, admin.ModelAdmin):
     date_hierarchy = "created_at"
     readonly_fields = ("id", "user", "status", "message", "action", "capability", "via", "reply", "error_code",
                        "llm_calls", "prompt_tokens", "completion_tokens", "created_at", "updated_at",
-                       "page_context_shown", "data_shown", "progress_shown")
+                       "audit_shown", "page_context_shown", "data_shown", "progress_shown")
     exclude = ("page_context", "data", "progress")
     inlines = (TraceEventInline, AlertInline, ConfirmationInline, ArtifactInline)
+
+    @admin.display(description="audit (seed checklist)")
+    def audit_shown(self, obj: Run) -> SafeString:
+        report = run_audit(obj).as_dict()
+        rows = format_html_join(
+            "", "<li><strong>{}. {}</strong> {}{}</li>",
+            ((p["point"], "pass" if p["passed"] else "FAIL", p["title"],
+              format_html_join("", "<br>&nbsp;&nbsp;– {}", ((f,) for f in p["findings"])))
+             for p in report["points"]))
+        return format_html("<ul class=\"audit\">{}</ul>", rows)
 
     @admin.display(description="page context")
     def page_context_shown(self, obj: Run) -> SafeString:

@@ -36,7 +36,8 @@ class RunRequestApi(APIView):
                     raise serializers.ValidationError({unknown[0]: ["Unknown field."]})
             return super().to_internal_value(data)
 
-    @extend_schema(request=RunRequestInputSerializer, responses={200: RUN_SCHEMA, 400: OpenApiResponse(description="Invalid")},
+    @extend_schema(request=RunRequestInputSerializer,
+                   responses={200: RUN_SCHEMA, 400: OpenApiResponse(description="Invalid")},
                    summary="Send a message or a quick action to the assistant")
     def post(self, request: Request) -> Response:
         data = self.RunRequestInputSerializer(data=request.data)
@@ -50,7 +51,8 @@ class RunConfirmApi(APIView):
     class RunConfirmInputSerializer(serializers.Serializer):
         decision = serializers.ChoiceField(choices=["approve", "reject"])
 
-    @extend_schema(request=RunConfirmInputSerializer, responses={200: RUN_SCHEMA}, summary="Approve or reject a pending action")
+    @extend_schema(request=RunConfirmInputSerializer, responses={200: RUN_SCHEMA},
+                   summary="Approve or reject a pending action")
     def post(self, request: Request, run_id: str) -> Response:
         data = self.RunConfirmInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -68,7 +70,7 @@ class RunTraceApi(APIView):
     @extend_schema(responses={200: inline_serializer("AssistantTrace", {
         "run_id": serializers.UUIDField(), "nodes": serializers.ListField(), "llm_calls": serializers.ListField(),
         "tool_calls": serializers.ListField(), "bindings": serializers.ListField(),
-        "alerts": serializers.ListField(), "events": serializers.ListField()})},
+        "alerts": serializers.ListField(), "events": serializers.ListField(), "audit": serializers.DictField()})},
         summary="Read a run's trace")
     def get(self, request: Request, run_id: str) -> Response:
         return Response(trace_as_dict(run_get(user=request.user, run_id=run_id)))  # type: ignore[arg-type]

@@ -138,16 +138,17 @@ def stored_preview_check(preview: dict[str, Any]) -> str | None:
         return "its source artifact no longer exists"
     try:
         with artifact_open(artifact) as handle:
+            if preview.get("unit") == "bytes":
+                # Inspection excerpts are addressed by byte offset: read just that slice.
+                text = str(preview.get("text", "")).encode("utf-8")
+                start = int(preview.get("start", -1))
+                if start < 0:
+                    return "has no valid offset"
+                handle.seek(start)
+                return None if handle.read(len(text)) == text else "differs from the stored bytes at that offset"
             raw_bytes = handle.read()
     except FileNotFoundError:
         return "its source content is gone (archived or deleted)"
-    if preview.get("unit") == "bytes":
-        # Inspection excerpts are addressed by byte offset into the stored UTF-8 content.
-        text = str(preview.get("text", "")).encode("utf-8")
-        start = int(preview.get("start", -1))
-        if start < 0 or raw_bytes[start:start + len(text)] != text:
-            return "differs from the stored bytes at that offset"
-        return None
     raw = raw_bytes.decode("utf-8")
     candidate = Preview(text=str(preview.get("text", "")), start=int(preview.get("start", -1)),
                         end=int(preview.get("end", -1)), source_sha256=str(preview.get("source_sha256", "")))

@@ -7,9 +7,11 @@ from uuid import UUID, uuid4
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command
 
 from agent.assembler.assemble import AssembledContext, context_assemble
+from agent.audit import run_audit
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import build_graph
 from agent.llm.client import LLMClient
@@ -19,8 +21,8 @@ from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_parse
 from agent.routing.fast_path import fast_path_route
 from agent.runtime import RunContext
-from agent.steps.runner import StepRunner
 from agent.state import view_alert_sink
+from agent.steps.runner import StepRunner
 from agent.trace import TraceRecorder
 from pm_assistant.errors import Conflict, InvalidInput, NotFound
 
@@ -39,8 +41,8 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
     try:
         with checkpointer() as saver:
             graph = build_graph(saver)
-            config = {"configurable": {"thread_id": str(run.pk)}}
-            result = graph.invoke(graph_input, config=config, context=context)  # type: ignore[arg-type]
+            config: RunnableConfig = {"configurable": {"thread_id": str(run.pk)}}
+            result = graph.invoke(graph_input, config=config, context=context)
     finally:
         view_alert_sink.reset(token)
     run.refresh_from_db()
@@ -113,7 +115,7 @@ def run_confirm(*, user: User, run_id: UUID | str, decision: str) -> Run:
         raise Conflict("This confirmation was already decided.", field="decision")
     run.status = Run.Status.RUNNING
     run.save(update_fields=["status", "updated_at"])
-    resume = Command(resume={"decision": decision, "facts": confirmation.facts})
+    resume: Command[Any] = Command(resume={"decision": decision, "facts": confirmation.facts})
     return _execute(run, resume, _run_context(user, run, None))
 
 
@@ -146,4 +148,5 @@ def trace_as_dict(run: Run) -> dict[str, Any]:
         "bindings": [e for e in events if e["kind"] == "binding"],
         "alerts": [{"kind": a.kind, "message": a.message, "details": a.details} for a in run.alerts.all()],
         "events": events,
+        "audit": run_audit(run).as_dict(),
     }

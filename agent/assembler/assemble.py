@@ -5,7 +5,6 @@ from dataclasses import dataclass
 
 from agent.page_context.schema import EntityNames, PageContext
 
-
 from .summary import model_summary_render
 from .views import EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx
 

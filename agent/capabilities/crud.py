@@ -13,8 +13,8 @@ from agent.models import Alert
 from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.state import AgentState
-from agent.tools import task_tools as tools
 from agent.steps.binding import Binding
+from agent.tools import task_tools as tools
 from agent.tools.invoke import fact, tool_call, values_digest
 from pm_assistant.errors import ApplicationError
 

@@ -5,10 +5,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from agent.artifacts.classify import Classified
 from agent.assembler.summary import quote_user_text
 from agent.assembler.views import ExecCtx
 from agent.llm.base import LLMError
-from agent.artifacts.classify import Classified
 from agent.models import Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused
 from agent.prompting.templates import EXPLAIN_INSTRUCTIONS

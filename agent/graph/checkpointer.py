@@ -53,15 +53,15 @@ def checkpointer() -> Iterator[BaseCheckpointSaver[Any]]:
 
         conninfo = _postgres_conninfo()
         _postgres_ready(conninfo)
-        with Connection.connect(conninfo, autocommit=True, prepare_threshold=0, row_factory=dict_row) as conn:
-            yield PostgresSaver(conn, serde=_serde())  # type: ignore[arg-type]
+        with Connection.connect(conninfo, autocommit=True, prepare_threshold=0, row_factory=dict_row) as pg:
+            yield PostgresSaver(pg, serde=_serde())
         return
     from langgraph.checkpoint.sqlite import SqliteSaver
 
     path = Path(settings.AGENT_CHECKPOINT_SQLITE_PATH)
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, check_same_thread=False)
+    lite = sqlite3.connect(path, check_same_thread=False)
     try:
-        yield SqliteSaver(conn, serde=_serde())
+        yield SqliteSaver(lite, serde=_serde())
     finally:
-        conn.close()
+        lite.close()

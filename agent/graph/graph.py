@@ -45,7 +45,7 @@ def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None) -> Compile
     builder.add_node("assemble", assemble)
     builder.add_node("route", route)
     for name, node in CAPABILITY_NODES.items():
-        builder.add_node(name, _traced(name, node))  # type: ignore[arg-type]
+        builder.add_node(name, _traced(name, node))
         builder.add_edge(name, "respond")
     builder.add_node("respond", respond)
     builder.add_edge(START, "assemble")

@@ -23,7 +23,7 @@ def fact(value: Any, source: FactSource) -> dict[str, Any]:
     return {"value": value, "source": source}
 
 
-def tool_call(recorder: TraceRecorder, name: str, fn: Callable[..., T], /, *,
+def tool_call[T](recorder: TraceRecorder, name: str, fn: Callable[..., T], /, *,
               facts: Mapping[str, dict[str, Any]] | None = None,
               bound: Mapping[str, str] | None = None, **arguments: Any) -> T:
     """Run fn(**arguments); application errors are traced and re-raised for the capability to explain.

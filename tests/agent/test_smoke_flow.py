@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from rest_framework.test import APIClient
 
 from tasks.models import Task
