@@ -73,3 +73,11 @@ def project_member_get(*, project: Project, user_id: int) -> User | None:
 def project_members(*, project: Project) -> QuerySet[Membership]:
     """Return the memberships of a project with their users."""
     return project.memberships.select_related("user").order_by("user__username")
+
+
+def project_ids_writable_for_user(*, user: AnyUser) -> set[int]:
+    """Return the ids of the projects where the user may change tasks (owner or member)."""
+    if not user.is_authenticated:
+        return set()
+    return set(Membership.objects.filter(user=user, role__in=[Membership.Role.OWNER, Membership.Role.MEMBER])
+               .values_list("project_id", flat=True))

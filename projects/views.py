@@ -113,6 +113,7 @@ def project_detail(request: PageRequest, pk: int) -> HttpResponse:
         "project": project,
         "role": membership_role(user=request.user, project=project),
         "can_write": can_write(user=request.user, project=project),
+        "writable_project_ids": {project.pk} if can_write(user=request.user, project=project) else set(),
         "members": project_members(project=project),
         "tab": tab,
         "view": view,

@@ -14,7 +14,12 @@ from django_htmx.http import push_url, reswap, retarget
 
 from pm_assistant.errors import Forbidden, InvalidInput
 from projects.models import Project
-from projects.selectors import project_list_for_user, project_progress_for_user, project_require_writer
+from projects.selectors import (
+    project_ids_writable_for_user,
+    project_list_for_user,
+    project_progress_for_user,
+    project_require_writer,
+)
 
 from .forms import (
     INLINE_FIELDS,
@@ -99,6 +104,7 @@ def task_list(request: PageRequest) -> HttpResponse:
         "priorities": Task.Priority.choices,
         "people": people_for_user(user=request.user),
         "projects": project_list_for_user(user=request.user, include_archived=True),
+        "writable_project_ids": project_ids_writable_for_user(user=request.user),
         "page_sizes": PAGE_SIZES,
         "page_size": params.page_size,
         "page_context": page_context_for(
