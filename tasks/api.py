@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions as drf_exceptions
@@ -49,12 +50,12 @@ def _paginate(*, request: Request, view: APIView, queryset: QuerySet[Task]) -> t
     try:
         page = paginator.paginate_queryset(queryset, request, view=view)
     except drf_exceptions.NotFound:
-        number = params.validated_data["page"]
+        number = params.validated_data.get("page", 1)
         raise NotFound(f"page: page {number} does not exist for this list.", field="page") from None
     return list(page or []), paginator
 
 
-def _resolve_references(*, user: Any, project: Project, data: dict[str, Any]) -> dict[str, Any]:
+def _resolve_references(*, user: User, project: Project, data: dict[str, Any]) -> dict[str, Any]:
     """Turn the ids of assignee and parent into objects the user may reference."""
     if data.get("assignee") is not None:
         member = project_member_get(project=project, user_id=data["assignee"])
@@ -121,15 +122,16 @@ class TaskCreateApi(AuthenticatedApi):
         responses={201: TaskDetailApi.OutputSerializer, **error_responses(400, 401, 403, 404)},
     )
     def post(self, request: Request) -> Response:
+        user = acting_user(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
-        project = project_get_for_user(user=request.user, project_id=data.pop("project"))
-        # Viewers learn they cannot write before any detail of their input is judged.
-        project_require_writer(user=request.user, project=project)
-        data = _resolve_references(user=request.user, project=project, data=data)
-        task = task_create(actor=acting_user(request), project=project, **data)
-        task = task_get_for_user(user=request.user, task_id=task.pk)
+        project = project_get_for_user(user=user, project_id=data.pop("project"))
+        # Viewers learn they cannot write before the references in their input are looked up.
+        project_require_writer(user=user, project=project)
+        data = _resolve_references(user=user, project=project, data=data)
+        task = task_create(actor=user, project=project, **data)
+        task = task_get_for_user(user=user, task_id=task.pk)
         return Response(TaskDetailApi.OutputSerializer(task).data, status=status.HTTP_201_CREATED)
 
 
@@ -145,13 +147,15 @@ class TaskUpdateApi(AuthenticatedApi):
         responses={200: TaskDetailApi.OutputSerializer, **error_responses(400, 401, 403, 404)},
     )
     def patch(self, request: Request, task_id: int) -> Response:
-        task = task_get_for_user(user=request.user, task_id=task_id)
-        project_require_writer(user=request.user, project=task.project)
+        user = acting_user(request)
+        task = task_get_for_user(user=user, task_id=task_id)
+        # Viewers learn they cannot write before any detail of their input is judged.
+        project_require_writer(user=user, project=task.project)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = _resolve_references(user=request.user, project=task.project, data=dict(serializer.validated_data))
-        task_update(actor=acting_user(request), task=task, **data)
-        task = task_get_for_user(user=request.user, task_id=task.pk)
+        data = _resolve_references(user=user, project=task.project, data=dict(serializer.validated_data))
+        task_update(actor=user, task=task, **data)
+        task = task_get_for_user(user=user, task_id=task.pk)
         return Response(TaskDetailApi.OutputSerializer(task).data)
 
 
@@ -173,6 +177,6 @@ class TaskDeleteApi(AuthenticatedApi):
         },
     )
     def delete(self, request: Request, task_id: int) -> Response:
-        task = task_get_for_user(user=request.user, task_id=task_id)
-        deleted = task_delete(actor=acting_user(request), task=task)
+        user = acting_user(request)
+        deleted = task_delete(actor=user, task=task_get_for_user(user=user, task_id=task_id))
         return Response(self.OutputSerializer(deleted).data)

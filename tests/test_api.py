@@ -401,3 +401,12 @@ def test_schema_and_docs_are_served(client_for: Any, alice: User) -> None:
     html = docs.content.decode()
     assert "drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html  # served locally, works offline
     assert "cdn" not in html.lower()
+
+
+def test_list_queries_do_not_grow_with_the_page(client_for: Any, alice: User, website: Project,
+                                                django_assert_max_num_queries: Any) -> None:
+    for n in range(30):
+        task_create(actor=alice, project=website, title=f"Task {n}", assignee=alice, labels=["a", "b"])
+    client = client_for(alice)
+    with django_assert_max_num_queries(4):  # count, page, labels of the page, and nothing per row
+        assert len(client.get("/api/tasks/", {"page_size": 30}).json()["results"]) == 30
