@@ -13,7 +13,7 @@ from django.test import Client
 
 from agent.audit import run_audit
 from agent.models import Run, TraceEvent
-from agent.tools.invoke import fact
+from agent.tools.invoke import fact, values_digest
 from agent.trace import TraceRecorder
 from projects.models import Project
 from tests.llm_stub import LLMStub
@@ -141,9 +141,12 @@ def _rewritten(change: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[
 
 
 def plant_model_fact(run: Run) -> None:
-    TraceRecorder(run).tool_call("delete_task", arguments={"task_id": 1}, result={},
+    task_id = run.data["items"][0]["id"]  # bound to the query's result, so point 1 has nothing to say
+    TraceRecorder(run).tool_call("delete_task", arguments={"task_id": task_id}, result={},
                                  facts={"status": {"value": "todo", "source": "model"},
-                                        "title": fact("Mobile 00", "database")})
+                                        "title": fact("Mobile 00", "database")},
+                                 bound={"task_id": {"binding": "step s1 at $.items[0].id",
+                                                    "sha256": values_digest(task_id)}})
 
 
 PLANTED = [
