@@ -15,7 +15,7 @@ LINT_PATHS := pm_assistant projects tasks agent archcheck tests manage.py
 # PYTHON=/path/to/python overrides the search.
 PY_OK := -c 'import sys; sys.exit(sys.version_info < (3, 12))'
 PY_CANDIDATES = python3.14 python3.13 python3.12 \
-	$(shell ls -d $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV) python3
+	$(shell ls -d "$${PYENV_ROOT:-$$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV) python3
 
 .PHONY: help venv install demo serve test lint check-deploy clean
 
