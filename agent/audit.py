@@ -53,13 +53,19 @@ class AuditReport:
                            for p in self.points]}
 
 
-def _page_ids(page_context: dict[str, Any]) -> set[int]:
-    ids: set[int] = set(page_context.get("visibleEntityIds") or [])
+def _page_ids(page_context: dict[str, Any]) -> dict[str, set[int]]:
+    """The ids the page itself named, by kind: a task id on the page never vouches for a project id."""
+    tasks: set[int] = set(page_context.get("visibleEntityIds") or [])
+    projects: set[int] = set()
     selected = page_context.get("selectedEntity") or {}
     if selected.get("id"):
-        ids.add(selected["id"])
-    ids.update(v for v in (page_context.get("routeParams") or {}).values() if isinstance(v, int))
-    return ids
+        (tasks if selected.get("type") == "task" else projects).add(selected["id"])
+    route = page_context.get("routeParams") or {}
+    if isinstance(route.get("taskId"), int):
+        tasks.add(route["taskId"])
+    if isinstance(route.get("projectId"), int):
+        projects.add(route["projectId"])
+    return {"task": tasks, "project": projects}
 
 
 def _model_text(events: Iterable[TraceEvent]) -> str:
@@ -84,7 +90,8 @@ def check_ids(run: Run, events: list[TraceEvent]) -> Point:
                     point.fail(f"{where}: value differs from its binding {bound[arg].get('binding')}")
                 continue
             values = value if is_array else [value]
-            stray = [v for v in values if not (isinstance(v, int) and (v in page_ids or v in typed))]
+            on_page = page_ids["project" if "project" in arg else "task"]
+            stray = [v for v in values if not (isinstance(v, int) and (v in on_page or v in typed))]
             if not stray:
                 continue
             copied = [v for v in stray if re.search(rf"(?<![\w-]){re.escape(str(v))}(?![\w-])", model_text)]

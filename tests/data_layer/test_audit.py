@@ -217,3 +217,14 @@ def test_the_run_admin_shows_the_failed_point(base: Run, client: Client, admin_u
     html = response.content.decode()
     assert "<strong>4. FAIL</strong>" in html and "<strong>1. pass</strong>" in html
     assert "fact &#x27;status&#x27; came from model" in html
+
+
+def test_a_project_id_on_the_page_does_not_vouch_for_a_task_id(base: Run) -> None:
+    """Ids are checked by kind: the page's projectId is no source for a task_id of the same number."""
+    project_id = base.page_context["routeParams"]["projectId"]
+    recorder = TraceRecorder(base)
+    _llm_call(recorder, reply=f"Delete task {project_id}.")
+    recorder.tool_call("delete_task", arguments={"task_id": project_id}, result={},
+                       facts={"title": fact("x", "database")})
+    assert passed_points(str(base.pk)) == [False, True, True, True]
+    assert any("delete_task(task_id)" in f for f in findings(str(base.pk), 1))
