@@ -93,8 +93,10 @@ class StepRunner:
             value = binding_resolve(binding, results=self.results, items=self._items, meta=self._meta)
             values[arg] = value
             count = len(value) if isinstance(value, list) else 1
+            source = self.results.get(binding.from_step or "")
+            artifact = binding.artifact or (source.artifact if source else None)
             self.recorder.event(TraceEvent.Kind.BINDING, arg, step=step, binding=binding.describe(),
-                                count=count, sha256=values_digest(value))
+                                artifact=artifact, count=count, sha256=values_digest(value))
             typed = (model_arguments or {}).get(arg)
             if typed is not None and typed != value:
                 self.recorder.alert(Alert.Kind.BINDING_OVERRIDE,
