@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import OperationalError, close_old_connections, connection
 from rest_framework.test import APIClient
 
 from agent.graph import checkpointer as checkpointer_module
@@ -107,6 +109,22 @@ def test_unknown_decision_is_a_400(alice: Any, parent: Task, decision: str) -> N
     assert Confirmation.objects.get(run_id=body["run_id"]).decided_at is None
 
 
+def _wait_for_table_locks(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+    """Retry a statement that hit a table lock, as a file database's busy timeout would wait.
+
+    SQLite's in-memory test database shares one cache between connections and reports a lock at once
+    (SQLITE_LOCKED) instead of waiting; PostgreSQL waits on row locks by itself.
+    """
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return execute(sql, params, many, context)
+        except OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_approvals_delete_exactly_once(alice: Any, parent: Task) -> None:
     body = quick(alice, "delete_task", row_page(parent))
@@ -117,8 +135,9 @@ def test_concurrent_approvals_delete_exactly_once(alice: Any, parent: Task) -> N
         close_old_connections()
         try:
             client = _client(alice)
-            barrier.wait(timeout=10)
-            codes.append(confirm(client, body["run_id"]).status_code)
+            with connection.execute_wrapper(_wait_for_table_locks):
+                barrier.wait(timeout=10)
+                codes.append(confirm(client, body["run_id"]).status_code)
         finally:
             connection.close()
 
