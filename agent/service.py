@@ -38,13 +38,19 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
                        "the first value was kept.", key=f"{name}:{uuid4().hex}", view=name)
 
     token = view_alert_sink.set(on_view_write)
+    finished = False
     try:
         with checkpointer() as saver:
             graph = build_graph(saver)
             config: RunnableConfig = {"configurable": {"thread_id": str(run.pk)}}
             result = graph.invoke(graph_input, config=config, context=context)
+        finished = True
     finally:
         view_alert_sink.reset(token)
+        if not finished:
+            # Whatever went wrong propagates; the run is not left looking as if it were still going.
+            Run.objects.filter(pk=run.pk).update(status=Run.Status.ERROR, error_code="internal",
+                                                 reply="Something went wrong; nothing more was done.")
     run.refresh_from_db()
     interrupts = result.get("__interrupt__") if isinstance(result, dict) else None
     if interrupts:

@@ -27,7 +27,8 @@ def page_context_parse(*, data: Any, user: AnyUser) -> PageContext:
     if not isinstance(data, dict):
         raise InvalidInput("page_context: must be an object.", field="page_context")
     try:
-        context = PageContext.model_validate(data)
+        # camelCase is the contract: snake_case spellings of the keys are unknown keys, not synonyms.
+        context = PageContext.model_validate(data, by_alias=True, by_name=False)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         field = _field_path(first["loc"], unknown_key=first["type"] == "extra_forbidden")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from rest_framework.test import APIClient
 
 from tasks.models import Task
@@ -42,3 +43,26 @@ def test_free_text_query_offline(alice: Any, website: Any) -> None:
     assert body["status"] == "done", body
     assert body["route"] == {"capability": "query", "via": "llm_router"}
     assert body["data"]["count"] == 1
+
+
+def test_snake_case_keys_are_unknown_keys(alice: Any, website: Any) -> None:
+    response = _client(alice).post("/api/assistant/requests/", {
+        "action": "my_overdue",
+        "page_context": {"page": "home", "origin": "workbench", "visible_entity_ids": [1]}}, format="json")
+    assert response.status_code == 400
+    assert "page_context.visible_entity_ids" in response.json()["error"]["fields"]
+
+
+def test_a_crash_inside_the_graph_marks_the_run_as_failed(alice: Any, website: Any, monkeypatch: Any) -> None:
+    from agent.graph import graph as wiring
+    from agent.models import Run
+    from agent.service import run_request
+
+    def broken(state: Any, runtime: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(wiring.CAPABILITY_NODES, "query", broken)
+    with pytest.raises(RuntimeError):
+        run_request(user=alice, page_context={"page": "home", "origin": "workbench"}, action="my_overdue")
+    run = Run.objects.get()
+    assert (run.status, run.error_code) == ("error", "internal")
