@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
+from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 
+from pm_assistant.celery import app as celery_app
 from projects.models import Membership, Project
 from tests.llm_stub import LLMStub
 
@@ -117,3 +121,30 @@ def _agent_isolation(settings: Any, tmp_path_factory: pytest.TempPathFactory) ->
     """Give every test its own checkpoint file and the offline LLM unless it asks for another."""
     settings.AGENT_CHECKPOINT_SQLITE_PATH = tmp_path_factory.mktemp("checkpoints") / "checkpoints.sqlite"
     settings.LLM_PROVIDER = "offline"
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        skip_or_fail("REDIS_URL is not set: the Celery round trip needs a Redis broker")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        skip_or_fail(f"Redis at {url} does not answer: {exc}")
+    return url
+
+
+@pytest.fixture
+def worker_on_redis(redis_url: str) -> Iterator[str]:
+    """Point the app at Redis, not eager, and run a real worker thread on a queue of its own."""
+    keys = ("broker_url", "result_backend", "task_always_eager")
+    saved: dict[str, Any] = {key: celery_app.conf[key] for key in keys}
+    celery_app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
+    # A queue of its own, so no other worker on the same Redis can take the job.
+    queue = f"test-{uuid.uuid4().hex}"
+    try:
+        with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[queue]):
+            yield queue
+    finally:
+        celery_app.conf.update(saved)

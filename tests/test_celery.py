@@ -1,21 +1,16 @@
 """Background jobs: in-process when eager, and a real round trip through Redis and a worker."""
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import redis
-from celery.contrib.testing.worker import start_worker
 
 from pm_assistant.celery import app as celery_app
 from pm_assistant.errors import NotFound
 from projects.models import Project
 from tasks.jobs import task_stats_compute
 from tasks.models import Task
-from tests.conftest import skip_or_fail
 
 EXPECTED = {"todo": 2, "in_progress": 1, "blocked": 0, "done": 3}
 
@@ -56,33 +51,6 @@ def test_stats_job_counts_zero_for_an_empty_project(eager: None, mobile: Project
 def test_stats_job_for_a_missing_project_raises_not_found(eager: None) -> None:
     with pytest.raises(NotFound, match="Project 999999 was not found"):
         task_stats_compute.delay(999_999).get(timeout=5)
-
-
-@pytest.fixture
-def redis_url() -> str:
-    url = os.environ.get("REDIS_URL", "")
-    if not url:
-        skip_or_fail("REDIS_URL is not set: the Celery round trip needs a Redis broker")
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-    except redis.RedisError as exc:
-        skip_or_fail(f"Redis at {url} does not answer: {exc}")
-    return url
-
-
-@pytest.fixture
-def worker_on_redis(redis_url: str) -> Iterator[str]:
-    """Point the app at Redis, not eager, and run a real worker thread on a queue of its own."""
-    keys = ("broker_url", "result_backend", "task_always_eager")
-    saved: dict[str, Any] = {key: celery_app.conf[key] for key in keys}
-    celery_app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
-    # A queue of its own, so no other worker on the same Redis can take the job.
-    queue = f"test-{uuid.uuid4().hex}"
-    try:
-        with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[queue]):
-            yield queue
-    finally:
-        celery_app.conf.update(saved)
 
 
 @pytest.mark.services

@@ -6,8 +6,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.artifacts.classify import Classified
-from agent.assembler.summary import quote_user_text
 from agent.assembler.views import ExecCtx
+from agent.assembler.words import quote_user_text
 from agent.llm.base import LLMError
 from agent.models import Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused

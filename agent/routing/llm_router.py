@@ -7,6 +7,7 @@ from django.conf import settings
 from pydantic import ValidationError
 
 from agent.assembler.views import RouterCtx
+from agent.assembler.words import key_filter_words
 from agent.llm.base import LLMError
 from agent.llm.client import LLMClient
 from agent.prompting.assembler import PromptPart, prompt_assemble
@@ -15,7 +16,6 @@ from agent.prompting.templates import ROUTER_INSTRUCTIONS
 from .decision import CAPABILITIES, ROUTE_SCHEMA, Route, Slots
 
 _PAGE_WORDS = {"home": "home workbench", "project_detail": "project detail", "task_list": "task list"}
-_STATUS_WORDS = {"todo": "to do", "in_progress": "in progress", "blocked": "blocked", "done": "done"}
 
 
 def router_ctx_words(ctx: RouterCtx) -> str:
@@ -25,16 +25,7 @@ def router_ctx_words(ctx: RouterCtx) -> str:
         words.append(f"A {ctx.selected_entity.type} is selected.")
     if ctx.active_tab:
         words.append(f"Tab: {ctx.active_tab.replace('_', ' ')}.")
-    keys = ctx.key_filters
-    filters = []
-    if keys.status:
-        filters.append("status " + " or ".join(_STATUS_WORDS[s] for s in keys.status))
-    if keys.priority:
-        filters.append("priority " + " or ".join(keys.priority))
-    if keys.assignee == "me":
-        filters.append("assigned to the user")
-    elif keys.assignee is not None:
-        filters.append("assigned to a teammate")
+    filters = key_filter_words(ctx.key_filters)
     if filters:
         words.append("Filtered to " + ", ".join(filters) + ".")
     return " ".join(words)

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from agent.assembler.assemble import context_assemble
-from agent.assembler.summary import TITLE_MAX
 from agent.assembler.tokens import token_count
 from agent.assembler.views import MODEL_SUMMARY_MAX_TOKENS
+from agent.assembler.words import TITLE_MAX
 from agent.page_context.names import EntityNames
 from agent.page_context.schema import PageContext
 

@@ -2,25 +2,19 @@
 from __future__ import annotations
 
 import hashlib
-import os
-import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
-from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from agent.artifacts.inspect import artifact_head
 from agent.jobs import artifacts_expire
 from agent.models import Artifact
-from pm_assistant.celery import app as celery_app
 from tests.artifacts.conftest import classify_rows, task_rows
-from tests.conftest import skip_or_fail
 
 NOTHING = {"expired": 0, "archived": 0, "missing": 0}
 
@@ -104,32 +98,6 @@ def test_content_lost_before_archiving_is_counted_and_not_retried(settings: Any,
     assert artifacts_expire() == NOTHING
     old.refresh_from_db()
     assert old.archived_at is not None and old.content_path == ""
-
-
-@pytest.fixture
-def redis_url() -> str:
-    url = os.environ.get("REDIS_URL", "")
-    if not url:
-        skip_or_fail("REDIS_URL is not set: the Celery round trip needs a Redis broker")
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-    except redis.RedisError as exc:
-        skip_or_fail(f"Redis at {url} does not answer: {exc}")
-    return url
-
-
-@pytest.fixture
-def worker_on_redis(redis_url: str) -> Iterator[str]:
-    """A real worker thread on Redis, consuming a queue of its own."""
-    keys = ("broker_url", "result_backend", "task_always_eager")
-    saved: dict[str, Any] = {key: celery_app.conf[key] for key in keys}
-    celery_app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
-    queue = f"test-{uuid.uuid4().hex}"
-    try:
-        with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[queue]):
-            yield queue
-    finally:
-        celery_app.conf.update(saved)
 
 
 @pytest.mark.services
