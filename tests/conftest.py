@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -114,6 +115,15 @@ def openai_settings(settings: Any, llm_stub: LLMStub) -> Iterator[LLMStub]:
 def _fast_password_hashing(settings: Any) -> None:
     """Hash the fixture users' passwords cheaply: the production hasher costs about a second per user."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def artifact_root(settings: Any, tmp_path: Path) -> Path:
+    """Store each test's artifacts in a directory of its own (the settings fixture resets the cache)."""
+    root = tmp_path / "artifacts"
+    settings.STORAGES = {**settings.STORAGES, "artifacts": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": str(root)}}}
+    return root
 
 
 @pytest.fixture(autouse=True)

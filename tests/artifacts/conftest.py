@@ -30,15 +30,6 @@ def task_rows(count: int, *, description_chars: int = 150) -> list[dict[str, Any
     return rows
 
 
-@pytest.fixture(autouse=True)
-def artifact_root(settings: Any, tmp_path: Path) -> Path:
-    """Point the artifacts storage at a directory of this test (the settings fixture resets the cache)."""
-    root = tmp_path / "artifacts"
-    settings.STORAGES = {**settings.STORAGES, "artifacts": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": str(root)}}}
-    return root
-
-
 @pytest.fixture(scope="session")
 def big_rows() -> list[dict[str, Any]]:
     """About 4.5 MB of task rows once stored as NDJSON."""
