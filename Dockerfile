@@ -10,8 +10,8 @@ WORKDIR /app
 RUN groupadd --system app && useradd --system --gid app --home-dir /app --shell /usr/sbin/nologin app
 
 # Dependencies first, so a code change does not reinstall them.
-COPY requirements.lock ./
-RUN pip install -r requirements.lock
+COPY requirements.prod.lock ./
+RUN pip install -r requirements.prod.lock
 
 COPY . .
 # Static files are collected (hashed and compressed) at build time; WhiteNoise serves them.
