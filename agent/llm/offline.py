@@ -46,7 +46,7 @@ def _classify(message: str) -> dict[str, Any]:
         return route("weekly_report")
     if _has(text, "risk", "at risk", "slip", "slipping", "delay", "delayed"):
         return route("risk")
-    if _has(text, "break down", "breakdown", "decompose", "split", "subtasks"):
+    if _has(text, "breakdown", "decompose", "split", "subtasks") or re.search(r"\bbreak\b.{0,30}\bdown\b", text):
         return route("decompose", scope="selected")
     if _has(text, "mark", "complete", "finish", "close") and _has(text, "done", "complete", "completed", "finish"):
         return route("crud", operation="update", status="done", scope=scope)
@@ -59,11 +59,14 @@ def _classify(message: str) -> dict[str, Any]:
                      priority=priority.group(1).upper() if priority else None)
     if _has(text, "overdue", "late"):
         return route("query", preset="my_overdue", assignee_me=True)
-    if _has(text, "show", "list", "find", "which", "what", "how many", "my tasks", "tasks"):
+    # A question word alone is not a query ("what is the weather"): it must be about tasks.
+    about_tasks = _has(text, "task", "tasks", "work", "todo", "to do", "in progress", "blocked") or \
+        bool(_PRIORITY.search(message))
+    if about_tasks and _has(text, "show", "list", "find", "which", "what", "how many", "my", "all", "tasks"):
         statuses = sorted({v for k, v in _STATUS_WORDS.items() if k in text})
         priorities = sorted({p.upper() for p in _PRIORITY.findall(message)})
         return route("query", status_filter=statuses, priority_filter=priorities,
-                     assignee_me=_has(text, "my", "mine", "me"))
+                     assignee_me=_has(text, "my", "mine", "me", "i"))
     return route("clarify", confidence=0.2)
 
 
