@@ -50,7 +50,11 @@
   // keeping the sidebar transcript.
   document.body.addEventListener("tasks-changed", function () {
     fetch(window.location.href, { headers: { "HX-Request": "false" }, credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (response) {
+        // The page's own object is gone (a deleted task): go to the task list instead.
+        if (response.status === 404) { window.location.assign("/tasks/"); return null; }
+        return response.ok ? response.text() : null;
+      })
       .then(function (html) {
         if (!html) return;
         var doc = new DOMParser().parseFromString(html, "text/html");

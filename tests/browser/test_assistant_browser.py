@@ -86,3 +86,14 @@ def test_a_row_mark_done_updates_the_list(page: Page, live_server: Any, alice: U
 def test_the_sidebar_says_when_the_model_is_offline(page: Page, live_server: Any, alice: User) -> None:
     log_in(page, live_server.url, "alice")
     expect(page.locator("#assistant .assistant-badge")).to_have_text("Offline model")
+
+
+def test_deleting_the_task_on_its_own_page_goes_back_to_the_list(page: Page, live_server: Any, alice: User,
+                                                                 website: Project) -> None:
+    task = task_create(actor=alice, project=website, title="Retire the old blog")
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    page.click("#assistant [data-assistant-action=delete_task]")
+    page.locator(".confirm-card button:has-text('Approve')").click()
+    expect(page).to_have_url(f"{live_server.url}/tasks/")
+    assert not Task.objects.filter(pk=task.pk).exists()
