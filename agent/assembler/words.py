@@ -1,0 +1,37 @@
+"""The words used to describe a page to a model: fixed vocabularies and cleaned, quoted user text."""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from agent.page_context.schema import KeyFilters
+
+STATUS_WORDS = {"todo": "to do", "in_progress": "in progress", "blocked": "blocked", "done": "done"}
+TITLE_MAX = 48
+# Characters that would let user text pose as structure or instructions in a prompt; the curly
+# quotes delimit user text, so inside it they would close the quote early.
+_STRUCTURAL = re.compile(r"[{}\[\]<>`\"\\|#“”]")
+_SPACES = re.compile(r"\s+")
+
+
+def quote_user_text(text: str, limit: int = TITLE_MAX) -> str:
+    """Return user-written text cleaned of control and structural characters, shortened, in quotes."""
+    cleaned = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    cleaned = _SPACES.sub(" ", _STRUCTURAL.sub(" ", cleaned)).strip()
+    if len(cleaned) > limit:
+        cleaned = cleaned[: limit - 1].rstrip() + "…"
+    return f"“{cleaned}”"
+
+
+def key_filter_words(keys: KeyFilters, *, someone_else: str = "a teammate") -> list[str]:
+    """Describe the key filters (status, priority, assignee) as short phrases."""
+    parts = []
+    if keys.status:
+        parts.append("status " + " or ".join(STATUS_WORDS[s] for s in keys.status))
+    if keys.priority:
+        parts.append("priority " + " or ".join(keys.priority))
+    if keys.assignee == "me":
+        parts.append("assigned to the user")
+    elif keys.assignee is not None:
+        parts.append(f"assigned to {someone_else}")
+    return parts
