@@ -1,9 +1,11 @@
-"""What a run hands its nodes besides the state: who acts, where to trace, which model to call."""
+"""What a run hands its nodes besides the state: where to trace, which model to call, the step runner.
+
+No part of the page context is here: the views live in the graph state only.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.assembler.assemble import AssembledContext
 from agent.llm.client import LLMClient
 from agent.steps.runner import StepRunner
 from agent.trace import TraceRecorder
@@ -14,7 +16,5 @@ class RunContext:
     recorder: TraceRecorder
     llm: LLMClient
     steps: StepRunner
-    # Present on the first request only; the assemble node moves it into the frozen views.
-    assembled: AssembledContext | None = None
     # True when this request carries the user's decision on a paused run.
     resuming: bool = False

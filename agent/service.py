@@ -10,7 +10,7 @@ from django.utils import timezone
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Command
 
-from agent.assembler.assemble import AssembledContext, context_assemble
+from agent.assembler.assemble import context_assemble
 from agent.audit import run_audit
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import build_graph
@@ -72,11 +72,10 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
     return run
 
 
-def _run_context(user: User, run: Run, assembled: AssembledContext | None) -> RunContext:
+def _run_context(user: User, run: Run, *, resuming: bool) -> RunContext:
     recorder = TraceRecorder(run)
     return RunContext(recorder=recorder, llm=LLMClient(provider=llm_provider_from_settings(), recorder=recorder),
-                      steps=StepRunner(owner=user, run=run, recorder=recorder), assembled=assembled,
-                      resuming=assembled is None)
+                      steps=StepRunner(owner=user, run_id=run.pk, recorder=recorder), resuming=resuming)
 
 
 def run_request(*, user: User, page_context: Any, message: str | None = None,
@@ -93,8 +92,10 @@ def run_request(*, user: User, page_context: Any, message: str | None = None,
                                  names=entity_names_for(context=context, user=user))
     run = Run.objects.create(user=user, message=message or "", action=action or "",
                              page_context=context.model_dump(mode="json", by_alias=True))
-    graph_input = {"message": message or "", "action": action or ""}
-    return _execute(run, graph_input, _run_context(user, run, assembled))
+    # The views enter the graph as its input: the keep-first reducers freeze them from this write on.
+    graph_input = {"message": message or "", "action": action or "", "router_ctx": assembled.router,
+                   "exec_ctx": assembled.exec, "model_summary": assembled.summary}
+    return _execute(run, graph_input, _run_context(user, run, resuming=False))
 
 
 def run_get(*, user: User, run_id: UUID | str) -> Run:
@@ -122,7 +123,7 @@ def run_confirm(*, user: User, run_id: UUID | str, decision: str) -> Run:
     run.status = Run.Status.RUNNING
     run.save(update_fields=["status", "updated_at"])
     resume: Command[Any] = Command(resume={"decision": decision, "facts": confirmation.facts})
-    return _execute(run, resume, _run_context(user, run, None))
+    return _execute(run, resume, _run_context(user, run, resuming=True))
 
 
 def run_as_dict(run: Run) -> dict[str, Any]:

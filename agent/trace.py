@@ -32,12 +32,13 @@ class TraceRecorder:
     """Append events to one run's trace; alerts are also stored as Alert rows for admin."""
 
     def __init__(self, run: Run) -> None:
-        self.run = run
-        self._seq = TraceEvent.objects.filter(run=run).aggregate(m=Max("seq"))["m"] or 0
+        # Only the id: nodes reach the recorder, and the Run row holds the whole page context.
+        self.run_id = run.pk
+        self._seq = TraceEvent.objects.filter(run_id=run.pk).aggregate(m=Max("seq"))["m"] or 0
 
     def event(self, kind: str, name: str, **payload: Any) -> None:
         self._seq += 1
-        TraceEvent.objects.create(run=self.run, seq=self._seq, kind=kind, name=name, payload=_jsonable(payload))
+        TraceEvent.objects.create(run_id=self.run_id, seq=self._seq, kind=kind, name=name, payload=_jsonable(payload))
 
     def node(self, name: str, **payload: Any) -> None:
         self.event(TraceEvent.Kind.NODE, name, **payload)
@@ -51,7 +52,7 @@ class TraceRecorder:
         """Record an alert once per (kind, key) even when a node re-runs after a resume."""
         try:
             with transaction.atomic():
-                Alert.objects.create(run=self.run, kind=kind, key=key or message[:200], message=message,
+                Alert.objects.create(run_id=self.run_id, kind=kind, key=key or message[:200], message=message,
                                      details=_jsonable(details))
         except IntegrityError:
             return

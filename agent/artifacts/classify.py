@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
+from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.models import User
 
-from agent.models import Run
 from agent.prompting.assembler import ChatRole, PromptPart
 
 from .encode import items_of, result_encode
@@ -80,7 +80,7 @@ def _flag(result: object, key: str) -> bool:
 
 
 def result_classify(*, owner: User, tool: str, arguments: dict[str, Any], result: Any,
-                    project_ids: Iterable[int], run: Run | None = None) -> Classified:
+                    project_ids: Iterable[int], run_id: UUID | None = None) -> Classified:
     """Keep a small result inline; store a large one as an Artifact and return its ref and summary.
 
     Flags come from the result: "truncated" (or a "count" larger than the items), "incomplete"
@@ -96,7 +96,7 @@ def result_classify(*, owner: User, tool: str, arguments: dict[str, Any], result
         isinstance(count, int) and not isinstance(count, bool) and items is not None and count > len(items))
     encoded = result_encode(result)
     artifact = artifact_create(owner=owner, tool=tool, arguments=arguments, encoded=encoded,
-                               project_ids=project_ids, run=run, is_summary=_flag(result, "is_summary"),
+                               project_ids=project_ids, run_id=run_id, is_summary=_flag(result, "is_summary"),
                                truncated=truncated, incomplete=_flag(result, "incomplete"))
     ref = ArtifactRef.from_artifact(artifact)
     summary = summary_build(artifact=ref, encoded=encoded, raw_sha256=artifact.sha256)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from typing import IO, Any, cast
+from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -16,7 +17,7 @@ from django.core.files.storage import Storage, storages
 from django.db import DatabaseError
 from django.utils import timezone
 
-from agent.models import Artifact, Run
+from agent.models import Artifact
 from pm_assistant.errors import NotFound
 from projects.models import Membership
 
@@ -52,7 +53,7 @@ def _not_found(ref: object) -> NotFound:
 
 
 def artifact_create(*, owner: User, tool: str, arguments: dict[str, Any], encoded: Encoded,
-                    project_ids: Iterable[int], run: Run | None = None, is_summary: bool = False,
+                    project_ids: Iterable[int], run_id: UUID | None = None, is_summary: bool = False,
                     truncated: bool = False, incomplete: bool = False) -> Artifact:
     """Write the encoded content to storage and record where it came from, its hash and scope."""
     scope = sorted({int(p) for p in project_ids})
@@ -66,7 +67,7 @@ def artifact_create(*, owner: User, tool: str, arguments: dict[str, Any], encode
     name = storage.save(content_name(ref, encoded.content_type), ContentFile(body))
     try:
         return Artifact.objects.create(
-            ref=ref, owner=owner, project_ids=scope, run=run, source_tool=tool,
+            ref=ref, owner=owner, project_ids=scope, run_id=run_id, source_tool=tool,
             source_args=jsonable(arguments), sha256=sha256_hex(body), schema=encoded.schema,
             meta=jsonable(encoded.meta), size_bytes=len(body), item_count=encoded.item_count,
             line_count=encoded.line_count, content_path=name, content_type=encoded.content_type,

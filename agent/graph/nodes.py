@@ -15,14 +15,14 @@ CapabilityNode = Literal["crud", "query", "clarify", "decompose", "weekly_report
 
 
 def assemble(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    """Write the three views assembled before the graph; from here on they are frozen."""
-    assembled = runtime.context.assembled
-    assert assembled is not None, "a new run needs its assembled context"
+    """Check that the three views arrived with the input; from here on they are frozen."""
+    router, exec_ctx, summary = state.get("router_ctx"), state.get("exec_ctx"), state.get("model_summary")
+    assert router is not None and exec_ctx is not None and summary is not None, "a run starts with its views"
     runtime.context.recorder.node(
-        "assemble", summary_tokens=assembled.summary.tokens,
-        exec_visible_ids=None if assembled.exec.visible_entity_ids is None else len(assembled.exec.visible_entity_ids),
+        "assemble", summary_tokens=summary.tokens,
+        exec_visible_ids=None if exec_ctx.visible_entity_ids is None else len(exec_ctx.visible_entity_ids),
     )
-    return {"router_ctx": assembled.router, "exec_ctx": assembled.exec, "model_summary": assembled.summary}
+    return {}
 
 
 def route(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -46,8 +46,7 @@ class LLMClient:
 
     def _record(self, purpose: str, role: Role, prompt: AssembledPrompt, reply: LLMReply | None,
                 error: str = "") -> None:
-        run = self.recorder.run
-        Run.objects.filter(pk=run.pk).update(
+        Run.objects.filter(pk=self.recorder.run_id).update(
             llm_calls=F("llm_calls") + 1,
             prompt_tokens=F("prompt_tokens") + (reply.prompt_tokens if reply else 0),
             completion_tokens=F("completion_tokens") + (reply.completion_tokens if reply else 0),

@@ -1,9 +1,7 @@
 """Look up the names a ModelSummary mentions, scoped to the user."""
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-
-from projects.selectors import AnyUser, project_list_for_user
+from projects.selectors import AnyUser, project_list_for_user, user_list_sharing_a_project_with
 from tasks.selectors import task_list_for_user
 
 from .schema import EntityNames, PageContext
@@ -26,7 +24,6 @@ def entity_names_for(*, context: PageContext, user: AnyUser) -> EntityNames:
                         .filter(pk=project_id).values_list("name", flat=True).first())
     assignee_name = None
     if isinstance(context.filters.assignee, int):
-        user_model = get_user_model()
-        assignee_name = (user_model.objects.filter(pk=context.filters.assignee)
+        assignee_name = (user_list_sharing_a_project_with(user=user).filter(pk=context.filters.assignee)
                          .values_list("username", flat=True).first())
     return EntityNames(project_name=project_name, task_title=task_title, assignee_name=assignee_name)

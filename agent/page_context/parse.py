@@ -6,7 +6,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pm_assistant.errors import InvalidInput
-from projects.selectors import AnyUser, project_list_for_user
+from projects.selectors import AnyUser, project_list_for_user, user_list_sharing_a_project_with
 from tasks.selectors import task_ids_visible_to_user
 
 from .schema import PageContext
@@ -59,3 +59,7 @@ def _check_visible(*, context: PageContext, user: AnyUser) -> None:
         for project_id, field in project_ids.items():
             if project_id not in mine:
                 raise InvalidInput(f"{field}: project {project_id} is not visible to you.", field=field)
+    assignee = context.filters.assignee
+    if isinstance(assignee, int) and not user_list_sharing_a_project_with(user=user).filter(pk=assignee).exists():
+        field = "page_context.filters.assignee"
+        raise InvalidInput(f"{field}: user {assignee} shares no project with you.", field=field)

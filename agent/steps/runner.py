@@ -5,13 +5,14 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.models import User
 
 from agent.artifacts.classify import Classified, result_classify
 from agent.artifacts.refs import jsonable
 from agent.artifacts.store import artifact_get_for_user, artifact_is_expired, artifact_open
-from agent.models import Alert, Artifact, Run, TraceEvent
+from agent.models import Alert, Artifact, TraceEvent
 from agent.tools.invoke import values_digest
 from agent.trace import TraceRecorder
 from pm_assistant.errors import ApplicationError
@@ -27,7 +28,8 @@ class StepRunner:
     """The steps of one run. A source is fetched once; later steps hold its reference, not its rows."""
 
     owner: User
-    run: Run
+    # The run's id only: the Run row carries the whole page context, which steps must not read.
+    run_id: UUID
     recorder: TraceRecorder
     results: dict[str, StepResult] = field(default_factory=dict)
     classified: dict[str, Classified] = field(default_factory=dict)
@@ -56,7 +58,7 @@ class StepRunner:
             self.recorder.tool_call(tool, arguments=shown, error=f"{exc.code}: {exc.message}")
             raise
         classified = result_classify(owner=self.owner, tool=tool, arguments=jsonable(shown), result=result,
-                                     project_ids=scope(result), run=self.run)
+                                     project_ids=scope(result), run_id=self.run_id)
         self.shown[step] = list(result.get("items", []))[:SHOWN_ROWS]
         if classified.externalized:
             assert classified.artifact is not None

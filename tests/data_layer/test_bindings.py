@@ -50,7 +50,7 @@ def scope(result: dict[str, Any]) -> list[int]:
 @pytest.fixture
 def runner(alice: User, website: Project) -> StepRunner:
     run = Run.objects.create(user=alice, page_context={"page": "task_list", "origin": "quick_button"})
-    return StepRunner(owner=alice, run=run, recorder=TraceRecorder(run))
+    return StepRunner(owner=alice, run_id=run.pk, recorder=TraceRecorder(run))
 
 
 @pytest.fixture
@@ -112,19 +112,19 @@ def test_a_model_typed_value_loses_to_the_binding_and_is_alerted(request: pytest
     values = runner.bind("update", {"task_ids": Binding(from_step=step, path="$.items[*].id")},
                          model_arguments={"task_ids": typed, "status": "done"})
     assert values == {"task_ids": real}
-    alert = Alert.objects.get(run=runner.run, kind=Alert.Kind.BINDING_OVERRIDE)
+    alert = Alert.objects.get(run_id=runner.run_id, kind=Alert.Kind.BINDING_OVERRIDE)
     assert alert.key == "update:task_ids"
     assert alert.details == {"step": "update", "argument": "task_ids", "typed_sha256": values_digest(typed)}
-    (binding,) = TraceEvent.objects.filter(run=runner.run, kind="binding")
+    (binding,) = TraceEvent.objects.filter(run_id=runner.run_id, kind="binding")
     assert binding.payload["sha256"] == values_digest(real) and binding.payload["count"] == len(real)
-    assert TraceEvent.objects.filter(run=runner.run, kind="alert", name="binding_override").count() == 1
+    assert TraceEvent.objects.filter(run_id=runner.run_id, kind="alert", name="binding_override").count() == 1
 
 
 def test_a_model_typed_scalar_loses_to_the_binding(runner: StepRunner, small: list[dict[str, Any]]) -> None:
     values = runner.bind("update", {"task_id": Binding(from_step="small", path="$.items[0].id")},
                          model_arguments={"task_id": 7})
     assert values == {"task_id": small[0]["id"]}
-    assert Alert.objects.get(run=runner.run, kind=Alert.Kind.BINDING_OVERRIDE).key == "update:task_id"
+    assert Alert.objects.get(run_id=runner.run_id, kind=Alert.Kind.BINDING_OVERRIDE).key == "update:task_id"
 
 
 def test_a_model_typed_value_equal_to_the_binding_is_not_alerted(runner: StepRunner,
@@ -133,7 +133,7 @@ def test_a_model_typed_value_equal_to_the_binding_is_not_alerted(runner: StepRun
     values = runner.bind("update", {"task_ids": Binding(from_step="big", path="$.items[*].id")},
                          model_arguments={"task_ids": list(real)})
     assert values == {"task_ids": real}
-    assert not Alert.objects.filter(run=runner.run).exists()
+    assert not Alert.objects.filter(run_id=runner.run_id).exists()
 
 
 def _ref(runner: StepRunner) -> str:
@@ -170,7 +170,7 @@ def test_an_unresolvable_binding_fails_naming_the_problem(runner: StepRunner, sm
         runner.bind("update", {"task_ids": make(ref)})
     assert expected.format(ref=ref) in raised.value.message
     assert raised.value.code == "binding_unresolved" and raised.value.field == "binding"
-    assert not TraceEvent.objects.filter(run=runner.run, kind="binding").exists()
+    assert not TraceEvent.objects.filter(run_id=runner.run_id, kind="binding").exists()
 
 
 @pytest.mark.parametrize("how", ["expired", "archived"])
@@ -193,7 +193,7 @@ def test_an_expired_artifact_cannot_be_bound(runner: StepRunner, big: list[dict[
 def test_a_binding_to_someone_elses_artifact_is_not_found(runner: StepRunner, big: list[dict[str, Any]],
                                                           carol: User) -> None:
     ref = _ref(runner)
-    stranger = StepRunner(owner=carol, run=Run.objects.create(user=carol), recorder=TraceRecorder(runner.run))
+    stranger = StepRunner(owner=carol, run_id=Run.objects.create(user=carol).pk, recorder=runner.recorder)
     with pytest.raises(NotFound) as raised:
         stranger.bind("update", {"task_ids": Binding(artifact=ref, path="$.items[*].id")})
     assert ref in raised.value.message
@@ -221,10 +221,10 @@ def test_a_source_fetched_twice_in_a_run_is_reused_by_reference(runner: StepRunn
     assert source.calls == 1
     assert again is first and runner.results["s2"].artifact == runner.results["s1"].artifact
     assert runner.results["s2"].step == "s2" and runner.count("s2") == size
-    assert TraceEvent.objects.filter(run=runner.run, kind="tool_call").count() == 1
-    (reuse,) = TraceEvent.objects.filter(run=runner.run, kind="node", name="reuse")
+    assert TraceEvent.objects.filter(run_id=runner.run_id, kind="tool_call").count() == 1
+    (reuse,) = TraceEvent.objects.filter(run_id=runner.run_id, kind="node", name="reuse")
     assert reuse.payload == {"step": "s2", "from_step": "s1", "tool": "list_rows"}
-    assert Artifact.objects.filter(run=runner.run).count() == (1 if size > 10 else 0)
+    assert Artifact.objects.filter(run_id=runner.run_id).count() == (1 if size > 10 else 0)
     # Both steps bind to the same values.
     path = "$.items[*].id"
     assert runner.bind("a", {"ids": Binding(from_step="s1", path=path)}) == \
@@ -236,5 +236,5 @@ def test_a_source_with_other_arguments_is_fetched_again(runner: StepRunner, webs
     runner.fetch("s1", "list_rows", source, scope=scope, status="todo")
     runner.fetch("s2", "list_rows", source, scope=scope, status="done")
     assert source.calls == 2
-    assert TraceEvent.objects.filter(run=runner.run, kind="tool_call").count() == 2
-    assert not TraceEvent.objects.filter(run=runner.run, kind="node", name="reuse").exists()
+    assert TraceEvent.objects.filter(run_id=runner.run_id, kind="tool_call").count() == 2
+    assert not TraceEvent.objects.filter(run_id=runner.run_id, kind="node", name="reuse").exists()
