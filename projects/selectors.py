@@ -81,3 +81,11 @@ def project_ids_writable_for_user(*, user: AnyUser) -> set[int]:
         return set()
     return set(Membership.objects.filter(user=user, role__in=[Membership.Role.OWNER, Membership.Role.MEMBER])
                .values_list("project_id", flat=True))
+
+
+def user_list_sharing_a_project_with(*, user: AnyUser) -> QuerySet[User]:
+    """Return the users who are members of at least one of the user's projects (the user included)."""
+    if not user.is_authenticated:
+        return User.objects.none()
+    projects = Membership.objects.filter(user=user).values("project_id")
+    return User.objects.filter(pk__in=Membership.objects.filter(project_id__in=projects).values("user_id"))
