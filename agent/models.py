@@ -94,6 +94,8 @@ class Alert(models.Model):
         DUPLICATE_FORM = "duplicate_form", "One source in two forms in one prompt"
         BINDING_OVERRIDE = "binding_override", "A model-typed value differed from its binding"
         PREVIEW_MISMATCH = "preview_mismatch", "A preview is not a substring of its source"
+        RAW_CONTEXT = "raw_context", "Raw page-context data in a prompt"
+        MODEL_ID = "model_id", "The model named an id the user never gave"
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="alerts")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -5,7 +5,6 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from agent.models import Alert
 from agent.prompting.assembler import AssembledPrompt, PromptPart, PromptRefused, prompt_assemble
 from agent.runtime import RunContext
 from agent.state import Outcome
@@ -28,7 +27,7 @@ def assemble_checked(runtime: Runtime[RunContext], parts: list[PromptPart]) -> A
     try:
         return prompt_assemble(parts)
     except PromptRefused as exc:
-        runtime.context.recorder.alert(Alert.Kind.DUPLICATE_FORM, str(exc), key=f"{exc.ref}:{'/'.join(exc.forms)}",
+        runtime.context.recorder.alert(exc.kind, str(exc), key=f"{exc.ref}:{'/'.join(exc.forms)}",
                                        ref=exc.ref, forms=exc.forms)
         raise PromptRefused(f"The assistant stopped before asking the model: {exc}", ref=exc.ref,
-                            forms=exc.forms) from None
+                            forms=exc.forms, kind=exc.kind) from None

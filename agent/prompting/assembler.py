@@ -18,15 +18,21 @@ _RAW_CONTEXT_MARKERS = ("visibleEntityIds", "visible_entity_ids", "routeParams",
                         "page_context", "searchKeyword", "pageSize")
 
 
+# Parts rendered from the page context: the ones where a pasted raw context could hide.
+CONTEXT_REFS = frozenset({"router_ctx", "model_summary"})
+
+
 class PromptRefused(Exception):
     """The parts break a prompt rule; no LLM call may be made with them."""
 
     code = "prompt_refused"
 
-    def __init__(self, message: str, *, ref: str, forms: list[str]) -> None:
+    def __init__(self, message: str, *, ref: str, forms: list[str], kind: str = "duplicate_form") -> None:
         super().__init__(message)
         self.ref = ref
         self.forms = forms
+        # Which rule refused: "duplicate_form" (one source, several forms) or "raw_context".
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -58,10 +64,14 @@ def prompt_assemble(parts: list[PromptPart]) -> AssembledPrompt:
             raise PromptRefused(f"Source {ref} would enter one prompt {len(seen)} times, as {', '.join(seen)}.",
                                 ref=ref, forms=seen)
     for part in parts:
+        # Only what is written from the page context or by us is checked: the user's own words and
+        # the rows of a tool result may mention "pageSize" without being a pasted context.
+        if part.ref not in CONTEXT_REFS and part.form != "instruction":
+            continue
         for marker in _RAW_CONTEXT_MARKERS:
             if marker in part.text:
                 raise PromptRefused(f"Part {part.ref} carries raw page-context data ({marker}).",
-                                    ref=part.ref, forms=[part.form])
+                                    ref=part.ref, forms=[part.form], kind="raw_context")
     messages: list[Message] = []
     for role in ("system", "user"):
         texts = [f"{p.heading}\n{p.text}" if p.heading else p.text for p in parts if p.role == role]

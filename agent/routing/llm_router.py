@@ -1,6 +1,7 @@
 """The LLM fallback router: free text only, a small model, structured output, RouterCtx as words."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.conf import settings
@@ -10,7 +11,7 @@ from agent.assembler.views import RouterCtx
 from agent.assembler.words import key_filter_words
 from agent.llm.base import LLMError
 from agent.llm.client import LLMClient
-from agent.prompting.assembler import PromptPart, prompt_assemble
+from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
 from agent.prompting.templates import ROUTER_INSTRUCTIONS
 
 from .decision import CAPABILITIES, ROUTE_SCHEMA, Route, Slots
@@ -37,12 +38,16 @@ def clarify_route(reason: str) -> Route:
 
 def llm_route(*, ctx: RouterCtx, message: str, llm: LLMClient) -> Route:
     """Classify free text into a capability with slots; anything doubtful becomes clarify."""
-    prompt = prompt_assemble([
-        PromptPart(ref="prompt:router", form="instruction", role="system", text=ROUTER_INSTRUCTIONS),
-        PromptPart(ref="router_ctx", form="summary", role="system", text=router_ctx_words(ctx),
-                   heading="Where the user is:"),
-        PromptPart(ref="user_message", form="full", role="user", text=message),
-    ])
+    try:
+        prompt = prompt_assemble([
+            PromptPart(ref="prompt:router", form="instruction", role="system", text=ROUTER_INSTRUCTIONS),
+            PromptPart(ref="router_ctx", form="summary", role="system", text=router_ctx_words(ctx),
+                       heading="Where the user is:"),
+            PromptPart(ref="user_message", form="full", role="user", text=message),
+        ])
+    except PromptRefused as exc:
+        llm.recorder.alert(exc.kind, str(exc), key=f"route:{exc.ref}", ref=exc.ref, forms=exc.forms)
+        return clarify_route("The request could not be put to the router safely.")
     try:
         raw: Any = llm.complete_json(purpose="route", role="router", prompt=prompt, json_schema=ROUTE_SCHEMA)
     except LLMError as exc:
@@ -51,10 +56,14 @@ def llm_route(*, ctx: RouterCtx, message: str, llm: LLMClient) -> Route:
         return clarify_route("The router's answer could not be read.")
     if not isinstance(raw, dict) or raw.get("capability") not in CAPABILITIES:
         return clarify_route("The router named no known capability.")
+    slots_raw, confidence = raw.get("slots"), raw.get("confidence")
+    # Any OpenAI-compatible endpoint may ignore the strict schema: check the shape ourselves.
+    if not isinstance(slots_raw, dict) or isinstance(confidence, bool) or not isinstance(confidence, (int, float)) \
+            or not math.isfinite(confidence) or not 0 <= confidence <= 1:
+        return clarify_route("The router's answer was malformed.")
     try:
-        slots = Slots.model_validate({k: v for k, v in (raw.get("slots") or {}).items() if v is not None})
-        confidence = float(raw.get("confidence", 0))
-    except (ValidationError, TypeError, ValueError):
+        slots = Slots.model_validate({k: v for k, v in slots_raw.items() if v is not None})
+    except ValidationError:
         return clarify_route("The router's slots were invalid.")
     if confidence < settings.ROUTER_MIN_CONFIDENCE:
         return clarify_route("The request was not clear enough to act on.")
