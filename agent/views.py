@@ -9,8 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from pm_assistant.errors import ApplicationError
+from pm_assistant.errors import ApplicationError, validation_payload
 
+from .api import RunRequestApi
 from .models import Run
 from .service import run_as_dict, run_confirm, run_request
 
@@ -31,8 +32,11 @@ def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpRes
 
 
 def _render_error(request: HttpRequest, exc: ApplicationError, *, asked: str) -> HttpResponse:
-    return render(request, "assistant/_error.html", {"error": exc.as_dict(), "asked": asked},
-                  status=exc.http_status)
+    return _render_error_payload(request, exc.as_dict(), asked=asked, status=exc.http_status)
+
+
+def _render_error_payload(request: HttpRequest, error: dict[str, Any], *, asked: str, status: int) -> HttpResponse:
+    return render(request, "assistant/_error.html", {"error": error, "asked": asked}, status=status)
 
 
 @login_required
@@ -46,8 +50,14 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
         raw: Any = json.loads(request.POST.get("page_context", ""))
     except json.JSONDecodeError:
         raw = None
+    # The API's own input check, so the sidebar refuses exactly what the API refuses (e.g. a NUL in the message).
+    sent = {name: value for name, value in (("message", message), ("action", action)) if value is not None}
+    data = RunRequestApi.RunRequestInputSerializer(data={**sent, "page_context": raw})
+    if not data.is_valid():
+        return _render_error_payload(request, validation_payload(data.errors), asked=asked, status=400)
     try:
-        run = run_request(user=request.user, page_context=raw, message=message, action=action)  # type: ignore[arg-type]
+        run = run_request(user=request.user, page_context=data.validated_data["page_context"],  # type: ignore[arg-type]
+                          message=data.validated_data.get("message"), action=data.validated_data.get("action"))
     except ApplicationError as exc:
         return _render_error(request, exc, asked=asked)
     return _render_run(request, run)

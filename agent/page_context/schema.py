@@ -8,6 +8,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
+from .text import NoControlCharacters
+
 Page = Literal["home", "project_detail", "task_list"]
 Origin = Literal["sidebar", "quick_button", "task_row", "workbench"]
 Status = Literal["todo", "in_progress", "blocked", "done"]
@@ -41,7 +43,7 @@ class Filters(_Strict):
     priority: tuple[Priority, ...] = Field(default=(), max_length=4)
     due_before: date | None = None
     due_after: date | None = None
-    labels: tuple[Annotated[str, Field(max_length=40)], ...] = Field(default=(), max_length=20)
+    labels: tuple[Annotated[str, Field(max_length=40), NoControlCharacters], ...] = Field(default=(), max_length=20)
 
     @model_validator(mode="after")
     def _due_range(self) -> Filters:
@@ -75,7 +77,7 @@ class PageContext(_Strict):
     view_mode: ViewMode | None = None
     filters: Filters = Filters()
     visible_entity_ids: tuple[EntityId, ...] = Field(default=(), max_length=MAX_VISIBLE_IDS)
-    search_keyword: Annotated[str, Field(max_length=MAX_KEYWORD)] = ""
+    search_keyword: Annotated[str, Field(max_length=MAX_KEYWORD), NoControlCharacters] = ""
     pagination: Pagination = Pagination()
 
 
