@@ -59,8 +59,21 @@ def task_ids_visible_to_user(*, user: AnyUser, ids: list[int] | tuple[int, ...])
     return set(task_list_for_user(user=user).filter(pk__in=ids).values_list("pk", flat=True))
 
 
+def task_descendants(*, task: Task) -> list[Task]:
+    """Return every task below this one, level by level (subtasks may have subtasks)."""
+    found: list[Task] = []
+    seen = {task.pk}
+    level = [task.pk]
+    while level:
+        children = [t for t in Task.objects.filter(parent_id__in=level).order_by("id") if t.pk not in seen]
+        found.extend(children)
+        seen.update(child.pk for child in children)
+        level = [child.pk for child in children]
+    return found
+
+
 def task_subtask_summary(*, task: Task) -> dict[str, Any]:
-    """Return the subtasks that would go with the task (count and titles)."""
+    """Return the direct subtasks of a task (count and titles) for its page."""
     subtasks = list(task.subtasks.order_by("id").values("id", "title", "status"))
     return {"count": len(subtasks), "items": subtasks}
 

@@ -16,6 +16,7 @@ from projects.models import Membership, Project
 from projects.selectors import project_require_writer
 
 from .models import Label, Task, TaskActivity
+from .selectors import task_descendants
 
 UNSET: Any = object()
 _TRACKED = ("title", "description", "priority", "start_date", "due_date", "estimate_hours", "parent_id")
@@ -167,19 +168,6 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
     return task
 
 
-def _descendants(*, task: Task) -> list[Task]:
-    """Return every task below this one, level by level (subtasks may have subtasks)."""
-    found: list[Task] = []
-    seen = {task.pk}
-    level = [task.pk]
-    while level:
-        children = [t for t in Task.objects.filter(parent_id__in=level) if t.pk not in seen]
-        found.extend(children)
-        seen.update(child.pk for child in children)
-        level = [child.pk for child in children]
-    return found
-
-
 @transaction.atomic
 def task_delete(*, actor: User, task: Task) -> DeletedTask:
     """Delete a task and its subtasks, keeping a 'deleted' activity for history."""
@@ -187,7 +175,7 @@ def task_delete(*, actor: User, task: Task) -> DeletedTask:
     if locked is None:
         raise NotFound(f"Task {task.pk} was not found.", field="task")
     project_require_writer(user=actor, project=locked.project)
-    subtasks = _descendants(task=locked)
+    subtasks = task_descendants(task=locked)
     # Subtasks go with their parent (cascade); each keeps its own trace in the history.
     for subtask in subtasks:
         _record(task=subtask, actor=actor, kind=TaskActivity.Kind.DELETED)

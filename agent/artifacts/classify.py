@@ -17,6 +17,7 @@ from uuid import UUID
 from django.conf import settings
 from django.contrib.auth.models import User
 
+from agent.models import Artifact
 from agent.prompting.assembler import ChatRole, PromptPart
 
 from .encode import items_of, result_encode
@@ -95,9 +96,14 @@ def result_classify(*, owner: User, tool: str, arguments: dict[str, Any], result
     truncated = _flag(result, "truncated") or (
         isinstance(count, int) and not isinstance(count, bool) and items is not None and count > len(items))
     encoded = result_encode(result)
-    artifact = artifact_create(owner=owner, tool=tool, arguments=arguments, encoded=encoded,
-                               project_ids=project_ids, run_id=run_id, is_summary=_flag(result, "is_summary"),
-                               truncated=truncated, incomplete=_flag(result, "incomplete"))
+    # A node that runs again after a confirmation fetches the same result again: one run keeps one
+    # artifact per content, so a re-run leaves no orphan behind.
+    again = Artifact.objects.filter(run_id=run_id, source_tool=tool, owner=owner,
+                                    sha256=sha256_hex(encoded.text.encode("utf-8"))).first() if run_id else None
+    artifact = again or artifact_create(owner=owner, tool=tool, arguments=arguments, encoded=encoded,
+                                        project_ids=project_ids, run_id=run_id,
+                                        is_summary=_flag(result, "is_summary"), truncated=truncated,
+                                        incomplete=_flag(result, "incomplete"))
     ref = ArtifactRef.from_artifact(artifact)
     summary = summary_build(artifact=ref, encoded=encoded, raw_sha256=artifact.sha256)
     return Classified(form="summary", ref=artifact.ref, text=summary.text, artifact=ref, previews=summary.previews)

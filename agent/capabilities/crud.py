@@ -1,6 +1,7 @@
 """crud: create, update or delete tasks from slots; deletes and big bulk updates wait for approval."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.conf import settings
@@ -20,11 +21,26 @@ from pm_assistant.errors import ApplicationError
 
 from .outcome import clarify, done, failed
 
+_TYPED_NUMBER = re.compile(r"(?<![\w-])#?(\d{1,12})(?![\w-])")
 
-def _target_task_id(ctx: ExecCtx, slots: Slots) -> int | None:
-    """The task the request is about: typed by the user, else selected on the page."""
+
+class UntypedId(Exception):
+    """The model named a task the user did not name."""
+
+
+def _target_task_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, message: str) -> int | None:
+    """The task the request is about: a number the user typed, else the one selected on the page.
+
+    A number the model put in the slots counts only if it is in the user's own message: the
+    model may point at what the user said, never supply an id of its own.
+    """
     if slots.task_id is not None:
-        return slots.task_id
+        if slots.task_id in {int(n) for n in _TYPED_NUMBER.findall(message)}:
+            return slots.task_id
+        runtime.context.recorder.alert(
+            Alert.Kind.MODEL_ID, "The router named a task the user did not name; it was not used.",
+            key=f"task_id:{slots.task_id}", argument="task_id", value=slots.task_id)
+        raise UntypedId
     if ctx.selected_entity and ctx.selected_entity.type == "task":
         return ctx.selected_entity.id
     return ctx.route_params.task_id
@@ -90,6 +106,8 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
                            exclude_status=slots.status)
     count = steps.count("select")
     if not count:
+        if steps.meta("select").get("skipped_read_only"):
+            return failed("You can only view these tasks, so nothing was changed.", "forbidden")
         return done("Nothing to change: every visible task already has that status.", count=0)
     ids_binding = Binding(from_step="select", path="$.items[*].id")
     task_ids = steps.bind("update", {"task_ids": ids_binding})["task_ids"]
@@ -114,7 +132,10 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
 
 def _delete(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_id: int) -> dict[str, Any]:
     facts = _facts_with_mismatches(runtime, ctx, task_id, slots)
-    # Nothing with a side effect runs above this line: the node runs again when the user decides.
+    if not facts["can_write"]:
+        return failed(f"You can see “{facts['title']}” but not change it, so it cannot be deleted.", "forbidden")
+    # Nothing above this line changes data: the node runs again when the user decides, and its
+    # reads (traced again) are the re-check against what the user approved.
     decision = interrupt({"action": "delete_task", "facts": facts})
     if decision.get("decision") != "approve":
         return done(f"Kept “{facts['title']}”: nothing was deleted.", rejected=True)
@@ -137,9 +158,15 @@ def crud(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             return _create(runtime, ctx, slots)
         if slots.operation == "update" and slots.scope == "visible":
             return _update_visible(runtime, ctx, slots)
-        task_id = _target_task_id(ctx, slots)
         if slots.operation not in ("update", "delete"):
             return clarify("Do you want to create, change or delete a task?")
+        if slots.operation == "delete" and slots.scope == "visible":
+            return clarify("I delete one task at a time, after you confirm. Select it, or give its number "
+                           "like #42.")
+        try:
+            task_id = _target_task_id(runtime, ctx, slots, state.get("message", ""))
+        except UntypedId:
+            return clarify("Which task do you mean? Select it on the page or type its number, like #42.")
         if task_id is None:
             return clarify("Which task? Select it on the page or give its number, like #42.")
         if slots.operation == "update":

@@ -83,6 +83,14 @@ class StepRunner:
             return classified.artifact.item_count
         return len(classified.data.get("items", [])) if isinstance(classified.data, dict) else 0
 
+    def meta(self, step: str) -> Mapping[str, Any]:
+        """Return a step result's keys besides its rows (counts, flags), without reading the rows."""
+        classified = self.classified[step]
+        if classified.artifact is not None:
+            return self._meta(classified.ref)
+        data = classified.data if isinstance(classified.data, dict) else {}
+        return {k: v for k, v in data.items() if k != "items"}
+
     def bind(self, step: str, bindings: Mapping[str, Binding], *,
              model_arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Resolve a step's bound arguments. A model-typed value never replaces a binding.

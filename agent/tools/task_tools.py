@@ -15,11 +15,12 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from agent.assembler.views import ExecCtx
+from agent.tools.invoke import values_digest
 from pm_assistant.errors import InvalidInput
-from projects.selectors import project_get_for_user
+from projects.selectors import project_get_for_user, project_ids_writable_for_user
 from tasks.filters import TaskFilters
 from tasks.models import Task
-from tasks.selectors import task_get_for_user, task_list_for_user
+from tasks.selectors import task_descendants, task_get_for_user, task_list_for_user
 from tasks.services import task_bulk_set_status, task_create, task_delete, task_update
 
 QUERY_MAX_ROWS = 10_000
@@ -81,9 +82,14 @@ def my_overdue_filters(*, today: date | None = None) -> TaskFilters:
 
 
 def task_facts(*, ctx: ExecCtx, task_id: int) -> dict[str, Any]:
-    """Read what a confirmation card shows about a task, all from the database."""
-    task = task_get_for_user(user=acting_user(ctx), task_id=task_id)
-    subtasks = list(task.subtasks.order_by("id").values_list("title", flat=True))
+    """Read what a confirmation card shows about a task, all from the database.
+
+    The subtasks are every task below it (they all go with it), and ``subtasks_digest`` changes
+    when any of them is added, removed or edited, so a re-check after approval sees it.
+    """
+    user = acting_user(ctx)
+    task = task_get_for_user(user=user, task_id=task_id)
+    below = task_descendants(task=task)
     return {
         "task_id": task.pk,
         "key": f"{task.project.key}-{task.pk}",
@@ -92,9 +98,11 @@ def task_facts(*, ctx: ExecCtx, task_id: int) -> dict[str, Any]:
         "project": task.project.name,
         "assignee": task.assignee.get_username() if task.assignee else None,
         "due_date": task.due_date.isoformat() if task.due_date else None,
-        "subtask_count": len(subtasks),
-        "subtask_titles": subtasks[:10],
+        "subtask_count": len(below),
+        "subtask_titles": [t.title for t in below[:10]],
+        "subtasks_digest": values_digest([[t.pk, t.updated_at.isoformat()] for t in below]),
         "updated_at": task.updated_at.isoformat(),
+        "can_write": task.project_id in project_ids_writable_for_user(user=user),
     }
 
 
@@ -170,7 +178,10 @@ def bulk_set_status(*, ctx: ExecCtx, task_ids: list[int], status: str) -> dict[s
 
 
 def select_for_bulk(*, ctx: ExecCtx, exclude_status: str | None = None) -> dict[str, Any]:
-    """Return the tasks 'the visible ones' means as rows, leaving out those already in exclude_status."""
-    tasks = [t for t in tasks_for_bulk(ctx=ctx) if t.status != exclude_status]
+    """Return the tasks 'the visible ones' means as rows: those the user may change, not yet in exclude_status."""
+    writable = project_ids_writable_for_user(user=acting_user(ctx))
+    shown = [t for t in tasks_for_bulk(ctx=ctx) if t.status != exclude_status]
+    tasks = [t for t in shown if t.project_id in writable]
     source = "page ids" if ctx.visible_entity_ids is not None else "the page's filters, queried again"
-    return {"count": len(tasks), "items": [task_row(t) for t in tasks], "source": source}
+    return {"count": len(tasks), "items": [task_row(t) for t in tasks], "source": source,
+            "skipped_read_only": len(shown) - len(tasks)}
