@@ -8,13 +8,16 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from agent.models import TraceEvent
+from agent.models import Run, TraceEvent
 from agent.routing.fast_path import FAST_PATH
 from tasks.models import Task
 from tasks.services import task_create
 from tests.llm_stub import LLMStub
 
 PAGES = {"workbench": "home", "task_row": "task_list", "quick_button": "project_detail"}
+# Routed by the table but not built yet: each must say so as an error, never report success.
+NOT_BUILT = {"decompose_task": "Task breakdown", "weekly_report": "The weekly report",
+             "risk_analysis": "Delay-risk analysis"}
 
 
 @pytest.fixture
@@ -38,7 +41,7 @@ def page_context(origin: str, board: dict[str, Any]) -> dict[str, Any]:
 
 
 def _effect(action: str, body: dict[str, Any], board: dict[str, Any]) -> None:
-    """What each quick action must have done (actions without an entry only need to succeed)."""
+    """What each quick action must have done."""
     selected = Task.objects.filter(pk=board["selected"].pk).first()
     if action == "mark_done":
         assert body["status"] == "done" and selected is not None and selected.status == "done"
@@ -51,8 +54,14 @@ def _effect(action: str, body: dict[str, Any], board: dict[str, Any]) -> None:
             == {"done"}
     elif action == "my_overdue":
         assert body["status"] == "done" and body["data"]["count"] == 2
+    elif action in NOT_BUILT:
+        assert body["status"] == "error", body
+        assert body["data"] == {"available": False}
+        assert body["reply"] == f"{NOT_BUILT[action]} is not available yet in this version; nothing was done."
+        assert Run.objects.get(pk=body["run_id"]).error_code == "not_available"
+        assert selected is not None and selected.status == "in_progress"
     else:
-        assert body["status"] in ("done", "needs_confirmation", "running"), body
+        raise AssertionError(f"no expected effect written for the quick action {action!r}")
 
 
 @pytest.mark.parametrize(("origin", "action"), sorted(FAST_PATH), ids=[f"{o}-{a}" for o, a in sorted(FAST_PATH)])
