@@ -34,9 +34,11 @@ injection = st.builds(lambda a, b, c: a + b + c, st.text(max_size=40), st.sample
                       st.text(max_size=40))
 long_title = st.text(alphabet=st.characters(codec="utf-8"), min_size=250, max_size=300)
 titles = st.one_of(plain, cjk, rare, injection, long_title)
+# What a page may send as a label or search keyword: any text but control characters (those are a 400).
+typed = st.characters(exclude_categories=("Cc", "Cs"))
 labels = st.one_of(
-    st.lists(st.text(max_size=40), max_size=20),
-    st.lists(st.text(min_size=40, max_size=40), min_size=20, max_size=20),
+    st.lists(st.text(typed, max_size=40), max_size=20),
+    st.lists(st.text(typed, min_size=40, max_size=40), min_size=20, max_size=20),
     st.lists(st.text(alphabet=st.characters(min_codepoint=0x10000, max_codepoint=0x3FFFF), min_size=40,
                      max_size=40), min_size=20, max_size=20),
 )
@@ -70,7 +72,7 @@ def pages(draw: st.DrawFn) -> tuple[dict[str, Any], EntityNames]:
         "viewMode": draw(st.sampled_from([None, "list", "board", "gantt"])),
         "filters": filters,
         "visibleEntityIds": draw(visible),
-        "searchKeyword": draw(st.text(max_size=200)),
+        "searchKeyword": draw(st.text(typed, max_size=200)),
         "pagination": {"page": draw(st.integers(1, 100_000)), "pageSize": draw(st.integers(1, 100))},
     }
     names = EntityNames(project_name=draw(st.one_of(st.none(), titles.map(lambda t: t[:200]))),
