@@ -9,13 +9,23 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .page_context.text import control_character_reason
 from .service import run_as_dict, run_confirm, run_get, run_request, trace_as_dict
+
+
+def _message_text(value: str) -> None:
+    """Refuse control characters in a message; line breaks and tabs are fine."""
+    reason = control_character_reason(value, allow="\t\n\r")
+    if reason is not None:
+        raise serializers.ValidationError(reason)
+
 
 RUN_SCHEMA = inline_serializer("AssistantRun", {
     "run_id": serializers.UUIDField(),
     "status": serializers.ChoiceField(["done", "needs_confirmation", "needs_clarification", "running", "error"]),
     "route": serializers.DictField(allow_null=True),
     "reply": serializers.CharField(),
+    "error_code": serializers.CharField(allow_blank=True),
     "data": serializers.DictField(),
     "confirmation": serializers.DictField(allow_null=True),
     "usage": serializers.DictField(),
@@ -25,7 +35,8 @@ RUN_SCHEMA = inline_serializer("AssistantRun", {
 
 class RunRequestApi(APIView):
     class RunRequestInputSerializer(serializers.Serializer):
-        message = serializers.CharField(required=False, allow_blank=False, max_length=2000)
+        message = serializers.CharField(required=False, allow_blank=False, max_length=2000,
+                                        validators=[_message_text])
         action = serializers.CharField(required=False, allow_blank=False, max_length=40)
         page_context = serializers.DictField(help_text="The PageContext of DESIGN §2 (camelCase keys).")
 
@@ -61,7 +72,7 @@ class RunConfirmApi(APIView):
 
 
 class RunDetailApi(APIView):
-    @extend_schema(responses={200: RUN_SCHEMA}, summary="Read a run and its progress")
+    @extend_schema(responses={200: RUN_SCHEMA}, summary="Read a run")
     def get(self, request: Request, run_id: str) -> Response:
         return Response(run_as_dict(run_get(user=request.user, run_id=run_id)))  # type: ignore[arg-type]
 

@@ -135,6 +135,7 @@ def run_as_dict(run: Run) -> dict[str, Any]:
         "status": run.status,
         "route": {"capability": run.capability, "via": run.via} if run.capability else None,
         "reply": run.reply,
+        "error_code": run.error_code,
         "data": run.data,
         "confirmation": {"id": str(pending.pk), "action": pending.action, "facts": pending.facts}
         if pending else None,

@@ -7,10 +7,10 @@ from pydantic import AfterValidator
 from pydantic_core import PydanticCustomError
 
 
-def control_character_reason(value: str) -> str | None:
+def control_character_reason(value: str, *, allow: str = "") -> str | None:
     """Return why the text is refused when it holds a control character (Unicode Cc), else None."""
     for index, char in enumerate(value):
-        if unicodedata.category(char) == "Cc":
+        if unicodedata.category(char) == "Cc" and char not in allow:
             # NUL in particular: PostgreSQL rejects it in text and jsonb, so it must stop here and not at the database.
             return f"must not contain control characters (U+{ord(char):04X} at position {index})"
     return None

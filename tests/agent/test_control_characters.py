@@ -75,3 +75,16 @@ def test_sidebar_takes_the_same_message_the_api_takes(alice: Any, website: Any) 
     run = Run.objects.get()
     assert run.message == "show my tasks\nthat are late"
     assert run.page_context["searchKeyword"] == "café ✓ 登录"
+
+
+def test_other_control_characters_in_a_message_are_refused_too(alice: Any, website: Any) -> None:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(alice)
+    refused = client.post("/api/assistant/requests/", {
+        "message": "show\x1b[31m my tasks", "page_context": {"page": "home", "origin": "sidebar"}}, format="json")
+    assert refused.status_code == 400 and "message" in refused.json()["error"]["fields"]
+    fine = client.post("/api/assistant/requests/", {
+        "message": "show my tasks\n\tplease", "page_context": {"page": "home", "origin": "sidebar"}}, format="json")
+    assert fine.status_code == 200 and fine.json()["error_code"] == ""
