@@ -32,7 +32,7 @@ class Summary:
     previews: tuple[Preview, ...]
 
 
-def _value_words(value: Any) -> str:
+def value_words(value: Any) -> str:
     """A value as short words; user text quoted through JSON so control characters are escaped."""
     if value is None:
         return "none"
@@ -51,7 +51,7 @@ def _distribution(items: list[Any], field: str) -> str | None:
     if not values or not all(v is None or isinstance(v, (str, int, float, bool)) for v in values):
         return None
     counts = Counter(values).most_common()
-    shown = ", ".join(f"{_value_words(v)} {n}" for v, n in counts[:DISTRIBUTION_TOP])
+    shown = ", ".join(f"{value_words(v)} {n}" for v, n in counts[:DISTRIBUTION_TOP])
     rest = len(counts) - DISTRIBUTION_TOP
     return _cap(f"{field}: {shown}" + (f", … (+{rest} other values)" if rest > 0 else ""))
 
@@ -88,7 +88,8 @@ def first_previews(encoded: Encoded, *, raw_sha256: str, count: int = PREVIEW_IT
     return found
 
 
-def _size_words(size: int) -> str:
+def size_words(size: int) -> str:
+    """A byte count as words (bytes, KB or MB)."""
     if size >= 1024 * 1024:
         return f"{size / (1024 * 1024):.1f} MB"
     return f"{size / 1024:.1f} KB" if size >= 1024 else f"{size} bytes"
@@ -101,14 +102,14 @@ def summary_build(*, artifact: ArtifactRef, encoded: Encoded, raw_sha256: str) -
     head = [
         f"SUMMARY of artifact {artifact.ref} (not the full result; its rows are not in this prompt).",
         _cap(f"Source: {artifact.tool}; {artifact.item_count} items, {encoded.line_count} lines, "
-             f"{_size_words(artifact.size_bytes)}, {artifact.content_type}; flags: {', '.join(flags) or 'none'}."),
+             f"{size_words(artifact.size_bytes)}, {artifact.content_type}; flags: {', '.join(flags) or 'none'}."),
     ]
     tail = [f"Read more with artifact_outline, artifact_search, artifact_context, artifact_head or "
             f"artifact_tail on {artifact.ref}."]
     body: list[tuple[str, Preview | None]] = []
     scalars = {k: v for k, v in encoded.meta.items() if v is None or isinstance(v, (str, int, float, bool))}
     if scalars:
-        body.append((_cap("Result: " + ", ".join(f"{k}={_value_words(v)}" for k, v in sorted(scalars.items()))),
+        body.append((_cap("Result: " + ", ".join(f"{k}={value_words(v)}" for k, v in sorted(scalars.items()))),
                      None))
     fields = encoded.schema.get("fields") or {}
     if fields:

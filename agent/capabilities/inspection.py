@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from langgraph.runtime import Runtime
 
 from agent.artifacts import inspect as inspection
+from agent.artifacts.summary import size_words, value_words
 from agent.models import TraceEvent
 from agent.prompting.assembler import PromptPart
 from agent.runtime import RunContext
@@ -56,8 +57,30 @@ def _excerpt_text(answer: dict[str, Any]) -> str:
             f"line {h['line']}: …{h['snippet']}…" for h in answer["hits"])
     if "text" in answer:
         return head + ":\n" + str(answer["text"])
-    shown = {k: v for k, v in answer.items() if k not in ("ref", "tool", "expired", "partial")}
-    return head + ":\n" + "\n".join(f"{k}: {v}" for k, v in shown.items())
+    return head + ":\n" + _outline_words(answer)
+
+
+def _outline_words(answer: dict[str, Any]) -> str:
+    """Structure, counts and flags of an outline as words.
+
+    The answer also carries the query's own arguments (page filters, search text, ids), the hash
+    and the times; those stay in the trace and never reach the model.
+    """
+    size = size_words(answer["size_bytes"]) if isinstance(answer.get("size_bytes"), int) else "unknown size"
+    lines = [f"Source: {answer.get('source_tool')}; {answer.get('item_count')} items, "
+             f"{answer.get('line_count')} lines, {size}, {answer.get('content_type')} ({answer.get('kind')})."]
+    fields = answer.get("fields") or {}
+    if fields:
+        total = answer.get("field_count") or len(fields)
+        lines.append(f"Fields ({total}): " + ", ".join(f"{name} ({kind})" for name, kind in fields.items())
+                     + (f", … (+{total - len(fields)} more)" if total > len(fields) else ""))
+    meta = answer.get("meta") or {}
+    scalars = [(k, v) for k, v in meta.items() if v is None or isinstance(v, (str, int, float, bool))]
+    if scalars:
+        lines.append("Result: " + ", ".join(f"{k}={value_words(v)}" for k, v in scalars))
+    flags = [name.removeprefix("is_") for name, on in (answer.get("flags") or {}).items() if on]
+    lines.append(f"Flags: {', '.join(flags) or 'none'}.")
+    return "\n".join(lines)
 
 
 def inspect_once(runtime: Runtime[RunContext], *, user: User, ref: str, name: str,

@@ -77,3 +77,29 @@ def test_a_rewritten_excerpt_fails_the_preview_check(alice: Any, website: Any, o
     event.save()
     report = run_audit(Run.objects.get(pk=body["run_id"])).as_dict()
     assert [p["passed"] for p in report["points"]] == [True, True, False, True]
+
+
+def test_an_outline_shows_the_model_structure_not_the_query_that_made_it(
+        alice: Any, website: Any, openai_settings: Any) -> None:
+    for n in range(12):
+        task_create(actor=alice, project=website, title=f"Audit item {n}", description="zebrafish tank",
+                    assignee=alice)
+    stub = openai_settings
+    stub.push_json({"capability": "query", "confidence": 0.9, "slots": ALL_SLOTS})
+    stub.push_tool_call("outline", {})
+    stub.push_text("Twelve items.")
+    client = APIClient()
+    client.force_authenticate(alice)
+    body = client.post("/api/assistant/requests/", {"message": "show all my tasks", "page_context": {
+        "page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk},
+        "searchKeyword": "zebrafish"}}, format="json").json()
+    assert body["status"] == "done" and body["data"]["count"] == 12, body
+    inspect = TraceEvent.objects.get(run_id=body["run_id"], kind="tool_call", name="inspect_outline")
+    assert inspect.payload["result"]["source_args"]["filters"]["search"] == "zebrafish"  # kept for the trace
+    excerpt = stub.requests[2].body["messages"][-1]["content"]
+    assert "outline of the stored result" in excerpt
+    assert "12 items" in excerpt and "title (str)" in excerpt and "count=12" in excerpt, excerpt
+    prompt = "\n".join(m["content"] for m in stub.requests[2].body["messages"])
+    for leak in ("source_args", "zebrafish", "{'", "{\"", "sha256", "created_at", "expires_at",
+                 "project_id=", "project_id:", "'project_id'", "\"project_id\"", body["data"]["artifact"]["ref"]):
+        assert leak not in prompt, f"{leak!r} in the prompt after an outline:\n{prompt}"

@@ -52,7 +52,11 @@ def page(origin: str, tasks: list[Task], **extra: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def prompts(openai_settings: LLMStub, alice: Any, tasks: list[Task]) -> Iterator[list[str]]:
-    """Run query, create, update, clarify, a failed route and an approved delete; return every prompt text."""
+    """Run query, create, update, clarify, a failed route, an approved delete and a query stored as an
+    artifact that the model outlines; return every prompt text."""
+    for n in range(12):  # enough for the last query's result to be stored apart
+        Task.objects.create(project=tasks[0].project, title=f"Feed the tank {n}", description="zebrafish",
+                            assignee=tasks[0].assignee, created_by=tasks[0].assignee)
     client = APIClient()
     client.force_authenticate(alice)
     stub = openai_settings
@@ -68,11 +72,16 @@ def prompts(openai_settings: LLMStub, alice: Any, tasks: list[Task]) -> Iterator
         ("do it", page("sidebar", tasks, **keyword), ["{not json"]),
         ("delete the footer task", page("quick_button", tasks, selectedEntity={"type": "task", "id": tasks[2].pk}),
          [route_json("crud", operation="delete", scope="selected", expected_title="Polish the header")]),
+        ("what do these say?", page("sidebar", tasks, filters={"assignee": "me"}, **keyword,
+                                    visibleEntityIds=[t.pk for t in tasks if t != tasks[2]]),
+         [route_json("query", assignee_me=True), ("outline", {}), "Twelve tasks are about the tank."]),
     ]
     runs = []
     for message, context, answers in scenarios:
         for answer in answers:
-            if isinstance(answer, dict):
+            if isinstance(answer, tuple):
+                stub.push_tool_call(*answer)
+            elif isinstance(answer, dict):
                 stub.push_json(answer)
             elif answer.startswith("{"):
                 stub.push_malformed(answer)
@@ -87,13 +96,14 @@ def prompts(openai_settings: LLMStub, alice: Any, tasks: list[Task]) -> Iterator
                                format="json").json()
             assert done["status"] == "done", done
     assert [r["status"] for r in runs] == ["done", "done", "done", "needs_clarification", "needs_clarification",
-                                           "needs_confirmation"]
+                                           "needs_confirmation", "done"]
+    assert runs[-1]["data"]["artifact"] and TraceEvent.objects.filter(name="inspect_outline").exists()
     assert not Task.objects.filter(pk=tasks[2].pk).exists()
     stub.assert_all_consumed()
     recorded = [m["content"] for e in TraceEvent.objects.filter(kind=TraceEvent.Kind.LLM_CALL)
                 for m in e.payload["messages"]]
     sent = [m["content"] for r in stub.requests for m in r.body["messages"]]
-    assert len(TraceEvent.objects.filter(kind=TraceEvent.Kind.LLM_CALL)) == 7 == len(stub.requests)
+    assert len(TraceEvent.objects.filter(kind=TraceEvent.Kind.LLM_CALL)) == 10 == len(stub.requests)
     assert sorted(recorded) == sorted(sent)
     yield recorded
 
