@@ -2,7 +2,7 @@
 
 It says it is a summary, counts, names the fields, shows value distributions of a few known
 fields and the first items' titles as previews cut from the stored text, and names the
-inspection tools. Whatever the result, the text stays within SUMMARY_MAX_CHARS.
+inspection tools the model is offered. Whatever the result, the text stays within SUMMARY_MAX_CHARS.
 """
 from __future__ import annotations
 
@@ -104,8 +104,9 @@ def summary_build(*, artifact: ArtifactRef, encoded: Encoded, raw_sha256: str) -
         _cap(f"Source: {artifact.tool}; {artifact.item_count} items, {encoded.line_count} lines, "
              f"{size_words(artifact.size_bytes)}, {artifact.content_type}; flags: {', '.join(flags) or 'none'}."),
     ]
-    tail = [f"Read more with artifact_outline, artifact_search, artifact_context, artifact_head or "
-            f"artifact_tail on {artifact.ref}."]
+    # The tools the model is offered take no ref: the system binds the stored result to them.
+    tail = ["To read more of it, call outline, search, head, tail or context; "
+            "the system finds the stored result for you."]
     body: list[tuple[str, Preview | None]] = []
     scalars = {k: v for k, v in encoded.meta.items() if v is None or isinstance(v, (str, int, float, bool))}
     if scalars:

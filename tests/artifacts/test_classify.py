@@ -15,6 +15,7 @@ from agent.artifacts.preview import preview_check
 from agent.artifacts.refs import canonical_json, sha256_hex
 from agent.artifacts.store import artifact_storage
 from agent.artifacts.summary import SUMMARY_MAX_CHARS
+from agent.capabilities.inspection import INSPECT_TOOLS
 from agent.models import Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
 from pm_assistant.errors import NotFound
@@ -180,6 +181,17 @@ def test_summary_counts_distributions_and_previews(artifact_root: Path, alice: U
         assert f'chars {preview.start}-{preview.end}: "{preview.text}"' in text
     # Titles are cut from the stored text, so the quotes inside stay JSON-escaped as stored.
     assert classified.previews[0].text == 'Task 1: Überprüfung \\"quoted\\" work'
+
+
+def test_summary_names_the_tools_the_model_is_offered_and_needs_no_ref(alice: User) -> None:
+    classified = classify(alice, list(range(20)))
+
+    last = classified.text.splitlines()[-1]
+    offered = [tool["function"]["name"] for tool in INSPECT_TOOLS]
+    assert offered and all(name in last for name in offered), last
+    assert "artifact_" not in classified.text
+    assert classified.ref not in last and "finds the stored result" in last
+    assert classified.text.count(classified.ref) == 1  # once, in the heading that names the summary
 
 
 def test_flags_come_from_the_result(alice: User) -> None:
