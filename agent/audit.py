@@ -8,11 +8,12 @@
 """
 from __future__ import annotations
 
+import codecs
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from .artifacts.preview import Preview, preview_check
 from .artifacts.store import artifact_open
@@ -23,6 +24,7 @@ POLICY_TOOLS = frozenset({"update_task", "delete_task", "bulk_set_status"})
 TRUSTED_SOURCES = frozenset({"database", "server_clock"})
 _ID_KEY = re.compile(r"(^|_)ids?$")
 _NUMBER = re.compile(r"(?<![\w-])(\d+)(?![\w-])")
+READ_CHUNK_BYTES = 64 * 1024
 PreviewChecker = Callable[[dict[str, Any]], str | None]
 
 
@@ -138,28 +140,48 @@ def check_facts(events: list[TraceEvent]) -> Point:
     return point
 
 
+def _text_up_to(handle: IO[bytes], end: int) -> str:
+    """Decode the stored text until it holds `end` characters (or ends), never the whole file for an early preview."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    have = 0
+    while have < end:
+        chunk = handle.read(READ_CHUNK_BYTES)
+        text = decoder.decode(chunk, final=not chunk)
+        parts.append(text)
+        have += len(text)
+        if not chunk:
+            break
+    return "".join(parts)[:end]
+
+
 def stored_preview_check(preview: dict[str, Any]) -> str | None:
     """Compare a recorded preview with the stored artifact it was cut from; None when exact."""
     artifact = Artifact.objects.filter(ref=preview.get("ref")).first()
     if artifact is None:
         return "its source artifact no longer exists"
+    unavailable = "could not be checked: its source content is unavailable (archived without content, or deleted)"
+    if not artifact.content_path:
+        return unavailable
+    start = int(preview.get("start", -1))
+    if start < 0:
+        return "has no valid offset"
     try:
         with artifact_open(artifact) as handle:
             if preview.get("unit") == "bytes":
                 # Inspection excerpts are addressed by byte offset: read just that slice.
                 text = str(preview.get("text", "")).encode("utf-8")
-                start = int(preview.get("start", -1))
-                if start < 0:
-                    return "has no valid offset"
                 handle.seek(start)
                 return None if handle.read(len(text)) == text else "differs from the stored bytes at that offset"
-            raw_bytes = handle.read()
-    except FileNotFoundError:
-        return "its source content is gone (archived or deleted)"
-    raw = raw_bytes.decode("utf-8")
-    candidate = Preview(text=str(preview.get("text", "")), start=int(preview.get("start", -1)),
+            head = _text_up_to(handle, max(start, int(preview.get("end", -1))))
+    except OSError:
+        return unavailable
+    except UnicodeDecodeError:
+        return "could not be checked: its source content is not valid UTF-8"
+    # The text up to the preview's end decides: preview_check needs no more of the source than that.
+    candidate = Preview(text=str(preview.get("text", "")), start=start,
                         end=int(preview.get("end", -1)), source_sha256=str(preview.get("source_sha256", "")))
-    if not preview_check(raw, candidate, raw_sha256=artifact.sha256):
+    if not preview_check(head, candidate, raw_sha256=artifact.sha256):
         return "differs from the source text at those offsets"
     return None
 

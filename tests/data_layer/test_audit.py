@@ -11,8 +11,10 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.test import Client
 
+from agent.artifacts.lifecycle import artifact_archive
+from agent.artifacts.store import artifact_storage
 from agent.audit import run_audit
-from agent.models import Run, TraceEvent
+from agent.models import Artifact, Run, TraceEvent
 from agent.tools.invoke import fact, values_digest
 from agent.trace import TraceRecorder
 from projects.models import Project
@@ -228,3 +230,16 @@ def test_a_project_id_on_the_page_does_not_vouch_for_a_task_id(base: Run) -> Non
                        facts={"title": fact("x", "database")})
     assert passed_points(str(base.pk)) == [False, True, True, True]
     assert any("delete_task(task_id)" in f for f in findings(str(base.pk), 1))
+
+
+def test_a_preview_whose_content_was_lost_is_a_finding_not_a_crash(base: Run, alice: User) -> None:
+    ref, previews = _stored_previews(base)
+    artifact = Artifact.objects.get(ref=ref)
+    artifact_storage().delete(artifact.content_path)
+    artifact_archive(artifact=artifact)  # the content is gone, so the archive records no path
+    assert Artifact.objects.get(pk=artifact.pk).content_path == ""
+
+    audit = trace_of(alice, str(base.pk))["audit"]
+    assert [p["passed"] for p in audit["points"]] == [True, True, False, True]
+    assert len(audit["points"][2]["findings"]) == len(previews)
+    assert all("could not be checked" in f for f in audit["points"][2]["findings"])
