@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -27,11 +27,13 @@ def _serde() -> JsonPlusSerializer:
     return JsonPlusSerializer(allowed_msgpack_modules=ALLOWED_TYPES)
 
 
-def _postgres_conninfo() -> str:
-    db = connection.settings_dict
+def postgres_conninfo(db: Mapping[str, Any]) -> str:
+    """Build a libpq connection string from a Django DATABASES entry, quoting values as libpq requires."""
+    from psycopg.conninfo import make_conninfo
+
     parts = {"dbname": db["NAME"], "user": db.get("USER"), "password": db.get("PASSWORD"),
              "host": db.get("HOST"), "port": db.get("PORT")}
-    return " ".join(f"{k}={v}" for k, v in parts.items() if v)
+    return make_conninfo("", **{k: v for k, v in parts.items() if v})
 
 
 @cache
@@ -51,7 +53,7 @@ def checkpointer() -> Iterator[BaseCheckpointSaver[Any]]:
         from psycopg import Connection
         from psycopg.rows import dict_row
 
-        conninfo = _postgres_conninfo()
+        conninfo = postgres_conninfo(connection.settings_dict)
         _postgres_ready(conninfo)
         with Connection.connect(conninfo, autocommit=True, prepare_threshold=0, row_factory=dict_row) as pg:
             yield PostgresSaver(pg, serde=_serde())
