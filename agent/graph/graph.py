@@ -1,6 +1,7 @@
 """Wire the graph: assemble → route → capability → respond."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -31,11 +32,13 @@ CAPABILITY_NODES = {
 def _traced(name: str, node: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
     """Put the capability node on the trace each time it runs (again on resume after a confirmation)."""
 
+    # wraps keeps the capability's own name and module and sets __wrapped__, so the generated
+    # node table (manage.py architecture_doc) describes the capability, not this wrapper.
+    @functools.wraps(node)
     def run(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         runtime.context.recorder.node(name)
         return node(state, runtime)
 
-    run.__name__ = name
     return run
 
 

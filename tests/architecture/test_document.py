@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from agent.management.commands.architecture_doc import COMMAND, RENDERERS, document_path, document_render
+from agent.management.commands.architecture_doc import COMMAND, RENDERERS, document_path, document_render, render_graph
 
 from .conftest import REPOSITORY
 
@@ -26,6 +26,21 @@ def test_document_shows_the_graph_and_the_allocation() -> None:
     assert "```mermaid" in text and "route -.-> crud;" in text
     assert "| `origin` | `origin` (as is) | never (ARCH003) | — |" in text
     assert "| `visibleEntityIds` | never (ARCH002) |" in text
+
+
+def _node_rows() -> dict[str, list[str]]:
+    """The generated node table as node -> [function, reads, writes]."""
+    rows = [line.strip("|").split("|") for line in render_graph().splitlines() if line.startswith("| `")]
+    return {cells[0].strip().strip("`"): [c.strip() for c in cells[1:]] for cells in rows}
+
+
+def test_the_node_table_sees_through_the_tracing_wrapper() -> None:
+    rows = _node_rows()
+    assert rows["crud"][0] == "`agent.capabilities.crud.crud`"
+    assert "`exec_ctx`" in rows["crud"][1] and "`exec_ctx`" in rows["query"][1]
+    assert "`model_summary`" in rows["query"][1]
+    assert rows["clarify"][0] == "`agent.capabilities.clarify.clarify`" and rows["clarify"][1] == "`router_ctx`"
+    assert all("_traced" not in row[0] for row in rows.values())
 
 
 @pytest.fixture

@@ -64,7 +64,7 @@ def render_graph() -> str:
     lines = ["```mermaid", graph.get_graph().draw_mermaid().rstrip(), "```", "",
              "| node | function | reads views | writes views |", "|---|---|---|---|"]
     for name, spec in graph.builder.nodes.items():
-        fn = spec.runnable.func  # type: ignore[union-attr]
+        fn = inspect.unwrap(spec.runnable.func)  # type: ignore[union-attr]  # past the tracing wrapper
         reads, writes = (", ".join(f"`{k}`" for k in keys) or "—" for keys in _view_access(fn))
         lines.append(f"| `{name}` | `{fn.__module__}.{fn.__qualname__}` | {reads} | {writes} |")
     return "\n".join(lines)
