@@ -30,9 +30,11 @@ ROUTER_FORBIDDEN = frozenset({"visible_entity_ids", "visibleEntityIds", "search_
                               "exec_ctx", "ExecCtx", "page_context", "PageContext"})
 # Plain words a router may use for its own local variables (a list of filter words called `filters`).
 ROUTER_LOCAL_WORDS = frozenset({"filters", "pagination"})
-# ARCH003: what tools and artifacts must never touch (the UI entry a request came from).
-TOOLS_FORBIDDEN = frozenset({"origin", "Origin", "router_ctx", "RouterCtx", "page_context", "PageContext",
-                             "AgentState"})
+# ARCH003: the UI entry a request came from. Tools and artifacts may not even hold a view that carries it;
+# capabilities and steps read their views from the state (clarify reads RouterCtx.page), but never the origin.
+ORIGIN_WORDS = frozenset({"origin", "Origin"})
+TOOLS_FORBIDDEN = ORIGIN_WORDS | {"router_ctx", "RouterCtx", "page_context", "PageContext", "AgentState"}
+EXECUTORS = ("agent/capabilities/", "agent/steps/")
 # ARCH004: serialisers that turn an object into raw JSON or a field dump.
 JSON_MODULES = frozenset({"json", "orjson", "ujson", "simplejson"})
 
@@ -237,7 +239,12 @@ def check_router_fields(module: ModuleInfo) -> Iterator[Finding]:
         yield node, f"router code touches {hit}: list data and exec-only fields stay out of routing (RouterCtx only)"
 
 
-def check_tools_origin(module: ModuleInfo) -> Iterator[Finding]:
+def check_origin(module: ModuleInfo) -> Iterator[Finding]:
+    if module.relpath.startswith(EXECUTORS):
+        for node, hit in _identifier_uses(module, ORIGIN_WORDS):
+            yield node, (f"executor code touches {hit}: capabilities and steps act the same whichever UI entry "
+                         "sent the request; another entry needing other behaviour is another route")
+        return
     for node, hit in _identifier_uses(module, TOOLS_FORBIDDEN):
         yield node, f"tool code touches {hit}: tools act on ExecCtx and never see where a request came from"
 
@@ -269,9 +276,9 @@ RULES: tuple[Rule, ...] = (
     Rule("ARCH002", "Router code never touches list data or exec-only fields",
          "the router reading list data to help judge intent",
          ("agent/routing/",), check_router_fields),
-    Rule("ARCH003", "Tools and artifacts never see the request's origin",
+    Rule("ARCH003", "Tools, artifacts, capabilities and steps never see the request's origin",
          "a tool returning different results depending on where the request came from",
-         ("agent/tools/", "agent/artifacts/"), check_tools_origin),
+         ("agent/tools/", "agent/artifacts/", *EXECUTORS), check_origin),
     Rule("ARCH004", "No raw JSON or model dumps where prompts are made",
          "raw JSON filters pasted into an LLM prompt",
          PROMPT_MAKERS, check_raw_json, waivable=True),

@@ -97,6 +97,22 @@ VIOLATIONS = [
     ("ARCH003", "agent/tools/entry.py", '''
         from agent.assembler.views import RouterCtx  # <-
     '''),
+    ("ARCH003", "agent/capabilities/suggest.py", '''
+        def clarify(state, runtime):
+            ctx = state["router_ctx"]
+            if ctx.origin == "task_row":  # <-
+                return {"short": True}
+            return {"page": ctx.page}
+    '''),
+    ("ARCH003", "agent/capabilities/crud_like.py", '''
+        def crud(state, runtime):
+            entry = getattr(state["router_ctx"], "origin")  # <-
+            return {"confirm": entry != "quick_button"}
+    '''),
+    ("ARCH003", "agent/steps/plan.py", '''
+        def step_arguments(view, router, origin=None):  # <-
+            return {"entry": router.get("origin")}  # <-
+    '''),
     ("ARCH004", "agent/prompting/filters.py", '''
         import json
 
@@ -149,6 +165,14 @@ CLEAN = [
 
         def query_tasks(*, ctx, filters):
             return {"count": len(ctx.visible_entity_ids or ()), "search": ctx.search_keyword}
+    '''),
+    # A capability may read its own view from the state, RouterCtx included, as long as it is not the origin.
+    ("agent/capabilities/clarify_like.py", '''
+        from agent.state import AgentState
+
+        def clarify(state: AgentState, runtime):
+            ctx = state["router_ctx"]
+            return {"suggestions": SUGGESTIONS[ctx.page], "route": state.get("route")}
     '''),
     ("agent/capabilities/payload.py", '''
         import json
