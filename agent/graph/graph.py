@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -19,17 +20,18 @@ from agent.state import AgentState
 
 from .nodes import assemble, respond, route, to_capability
 
-CAPABILITY_NODES = {
+CapabilityNode = Callable[..., dict[str, Any]]  # (state, runtime) -> state update
+CAPABILITY_NODES: Mapping[str, CapabilityNode] = MappingProxyType({
     "crud": crud,
     "query": query,
     "clarify": clarify,
     "decompose": upcoming,
     "weekly_report": upcoming,
     "risk": upcoming,
-}
+})
 
 
-def _traced(name: str, node: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+def _traced(name: str, node: CapabilityNode) -> CapabilityNode:
     """Put the capability node on the trace each time it runs (again on resume after a confirmation)."""
 
     # wraps keeps the capability's own name and module and sets __wrapped__, so the generated
@@ -42,17 +44,18 @@ def _traced(name: str, node: Callable[..., dict[str, Any]]) -> Callable[..., dic
     return run
 
 
-def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """Build and compile the assistant's graph."""
+def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None, *,
+                nodes: Mapping[str, CapabilityNode] = CAPABILITY_NODES) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """Build and compile the assistant's graph; `nodes` names the capability nodes (tests pass their own)."""
     builder = StateGraph(AgentState, context_schema=RunContext)
     builder.add_node("assemble", assemble)
     builder.add_node("route", route)
-    for name, node in CAPABILITY_NODES.items():
+    for name, node in nodes.items():
         builder.add_node(name, _traced(name, node))
         builder.add_edge(name, "respond")
     builder.add_node("respond", respond)
     builder.add_edge(START, "assemble")
     builder.add_edge("assemble", "route")
-    builder.add_conditional_edges("route", to_capability, [*CAPABILITY_NODES, "respond"])
+    builder.add_conditional_edges("route", to_capability, [*nodes, "respond"])
     builder.add_edge("respond", END)
     return builder.compile(checkpointer=checkpointer)

@@ -5,21 +5,12 @@ from typing import Any
 
 from django import template
 
+from agent.routing.quick_actions import QUICK_ACTIONS
+
 register = template.Library()
 
-# Page-aware quick actions: (action, label, origin). The origin is the UI entry that sends them.
-QUICK_ACTIONS: dict[str, list[tuple[str, str, str]]] = {
-    "home": [("my_overdue", "My overdue tasks", "workbench"), ("weekly_report", "Weekly report", "workbench"),
-             ("risk_analysis", "Tasks at risk", "workbench")],
-    "project_detail": [("risk_analysis", "Tasks at risk this week", "quick_button"),
-                       ("weekly_report", "Weekly report", "quick_button")],
-    "task_list": [("mark_visible_done", "Mark visible as done", "quick_button"),
-                  ("my_overdue", "My overdue tasks", "quick_button")],
-    "task_detail": [("mark_done", "Mark done", "quick_button"), ("decompose_task", "Break down", "quick_button"),
-                    ("delete_task", "Delete task", "quick_button")],
-}
-ACTION_LABELS = {action: label for items in QUICK_ACTIONS.values() for action, label, _ in items} | {
-    "delete_task": "Delete task", "mark_done": "Mark done", "decompose_task": "Break down"}
+# The last label of an action wins where pages label it differently.
+ACTION_LABELS = {entry.action: entry.label for entries in QUICK_ACTIONS.values() for entry in entries}
 
 
 @register.simple_tag
@@ -29,7 +20,7 @@ def assistant_quick_actions(page_context: Any) -> list[dict[str, str]]:
     page = attrs.get("data-page", "home")
     if page == "task_list" and '"type":"task"' in attrs.get("data-selected-entity", ""):
         page = "task_detail"
-    return [{"action": a, "label": label, "origin": o} for a, label, o in QUICK_ACTIONS.get(page, [])]
+    return [entry._asdict() for entry in QUICK_ACTIONS.get(page, ())]
 
 
 @register.filter

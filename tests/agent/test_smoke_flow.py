@@ -54,14 +54,15 @@ def test_snake_case_keys_are_unknown_keys(alice: Any, website: Any) -> None:
 
 
 def test_a_crash_inside_the_graph_marks_the_run_as_failed(alice: Any, website: Any, monkeypatch: Any) -> None:
-    from agent.graph import graph as wiring
+    from agent.graph.graph import CAPABILITY_NODES, build_graph
     from agent.models import Run
     from agent.service import run_request
 
     def broken(state: Any, runtime: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(wiring.CAPABILITY_NODES, "query", broken)
+    nodes = {**CAPABILITY_NODES, "query": broken}
+    monkeypatch.setattr("agent.service.build_graph", lambda saver: build_graph(saver, nodes=nodes))
     with pytest.raises(RuntimeError):
         run_request(user=alice, page_context={"page": "home", "origin": "workbench"}, action="my_overdue")
     run = Run.objects.get()
