@@ -102,7 +102,7 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
     rec, steps = runtime.context.recorder, runtime.context.steps
     if slots.status is None:
         return clarify("Which status should the visible tasks get?")
-    selected = steps.fetch("select", "select_for_bulk", tools.select_for_bulk, scope=_scope, ctx=ctx,
+    steps.fetch("select", "select_for_bulk", tools.select_for_bulk, scope=_scope, ctx=ctx,
                            exclude_status=slots.status)
     count = steps.count("select")
     if not count:
@@ -112,11 +112,11 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
     ids_binding = Binding(from_step="select", path="$.items[*].id")
     task_ids = steps.bind("update", {"task_ids": ids_binding})["task_ids"]
     facts = {"count": count, "status": slots.status, "titles": [r["title"] for r in steps.shown["select"]],
-             "selection": values_digest(sorted(task_ids)), "selected_from": selected.ref}
+             "selection": values_digest(sorted(task_ids))}
     # A resumed run always meets its interrupt again, even if the selection shrank below the threshold,
     # so an approval is checked against what the user actually saw.
     if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming:
-        decision = interrupt({"action": "bulk_update", "facts": {**facts, "selected_from": None}})
+        decision = interrupt({"action": "bulk_update", "facts": facts})
         if decision.get("decision") != "approve":
             return done(f"Cancelled: the {count} tasks were left as they were.", rejected=True)
         if decision.get("facts", {}).get("selection") != facts["selection"]:
