@@ -93,16 +93,12 @@ def _update_one(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_i
                 task=row, mismatches=facts["mismatches"])
 
 
-def _scope(result: dict[str, Any]) -> list[int]:
-    return sorted({row["project_id"] for row in result.get("items", [])})
-
-
 def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
     """Select the visible tasks once, then bind the update's ids to that selection (never re-typed)."""
     rec, steps = runtime.context.recorder, runtime.context.steps
     if slots.status is None:
         return clarify("Which status should the visible tasks get?")
-    steps.fetch("select", "select_for_bulk", tools.select_for_bulk, scope=_scope, ctx=ctx,
+    steps.fetch("select", "select_for_bulk", tools.select_for_bulk, scope=tools.rows_project_ids, ctx=ctx,
                            exclude_status=slots.status)
     count = steps.count("select")
     if not count:

@@ -107,17 +107,13 @@ def explain(runtime: Runtime[RunContext], state: AgentState, part: PromptPart, f
     return reply.text.strip() or fallback
 
 
-def _scope(result: dict[str, Any]) -> list[int]:
-    return sorted({row["project_id"] for row in result.get("items", [])})
-
-
 def query(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Run query_tasks with ExecCtx filters and explain what was found."""
     ctx, route = state["exec_ctx"], state["route"]
     assert ctx is not None and route is not None
     steps = runtime.context.steps
     try:
-        classified = steps.fetch("s1", "query_tasks", tools.query_tasks, scope=_scope, ctx=ctx,
+        classified = steps.fetch("s1", "query_tasks", tools.query_tasks, scope=tools.rows_project_ids, ctx=ctx,
                                  filters=query_filters(ctx, route.slots))
     except ApplicationError as exc:
         return failed(f"The query failed: {exc.message}", exc.code)

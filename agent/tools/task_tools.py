@@ -53,6 +53,11 @@ def task_row(task: Task) -> dict[str, Any]:
     }
 
 
+def rows_project_ids(result: dict[str, Any]) -> list[int]:
+    """The projects a result of task rows touches: the permission scope of its artifact."""
+    return sorted({row["project_id"] for row in result.get("items", [])})
+
+
 def filters_from_ctx(ctx: ExecCtx, **overrides: Any) -> TaskFilters:
     """Translate the page's full filters (ExecCtx) into the selector's TaskFilters."""
     f = ctx.filters
