@@ -9,6 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
+
 from .page_context.text import control_character_reason
 from .service import run_as_dict, run_confirm, run_get, run_request, trace_as_dict
 
@@ -35,7 +37,7 @@ RUN_SCHEMA = inline_serializer("AssistantRun", {
 
 class RunRequestApi(APIView):
     class RunRequestInputSerializer(serializers.Serializer):
-        message = serializers.CharField(required=False, allow_blank=False, max_length=2000,
+        message = serializers.CharField(required=False, allow_blank=False, max_length=MESSAGE_MAX_CHARS,
                                         validators=[_message_text])
         action = serializers.CharField(required=False, allow_blank=False, max_length=40)
         page_context = serializers.DictField(help_text="The PageContext of DESIGN §2 (camelCase keys).")

@@ -18,7 +18,7 @@ from typing import IO, Any
 from .artifacts.preview import Preview, preview_check
 from .artifacts.store import artifact_open
 from .models import Artifact, Run, TraceEvent
-from .tools.invoke import values_digest
+from .tools.facts import values_digest
 
 POLICY_TOOLS = frozenset({"update_task", "delete_task", "bulk_set_status"})
 TRUSTED_SOURCES = frozenset({"database", "server_clock"})

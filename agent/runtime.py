@@ -1,4 +1,4 @@
-"""What a run hands its nodes besides the state: where to trace, which model to call, the step runner.
+"""What a run hands its nodes besides the state: where to trace, which model to call, the tool runner.
 
 No part of the page context is here: the views live in the graph state only.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.llm.client import LLMClient
-from agent.steps.runner import StepRunner
+from agent.tools.runner import ToolRunner
 from agent.trace import TraceRecorder
 
 
@@ -15,6 +15,7 @@ from agent.trace import TraceRecorder
 class RunContext:
     recorder: TraceRecorder
     llm: LLMClient
-    steps: StepRunner
+    # The one door to the tools, holding the run's user (resolved once, from the session).
+    tools: ToolRunner
     # True when this request carries the user's decision on a paused run.
     resuming: bool = False

@@ -13,7 +13,7 @@ from langgraph.types import Command
 from agent.assembler.assemble import context_assemble
 from agent.audit import run_audit
 from agent.graph.checkpointer import checkpointer
-from agent.graph.graph import build_graph
+from agent.graph.graph import graph_for
 from agent.llm.client import LLMClient
 from agent.llm.providers import llm_provider_from_settings
 from agent.models import Alert, Confirmation, Run
@@ -22,11 +22,10 @@ from agent.page_context.parse import page_context_parse
 from agent.routing.fast_path import fast_path_route
 from agent.runtime import RunContext
 from agent.state import view_alert_sink
-from agent.steps.runner import StepRunner
+from agent.tools.runner import ToolRunner
 from agent.trace import TraceRecorder
 from pm_assistant.errors import Conflict, InvalidInput, NotFound
-
-MESSAGE_MAX = 2000
+from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 
 
 def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
@@ -41,7 +40,7 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
     finished = False
     try:
         with checkpointer() as saver:
-            graph = build_graph(saver)
+            graph = graph_for(saver)
             config: RunnableConfig = {"configurable": {"thread_id": str(run.pk)}}
             result = graph.invoke(graph_input, config=config, context=context)
         finished = True
@@ -52,19 +51,17 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
             Run.objects.filter(pk=run.pk).update(status=Run.Status.ERROR, error_code="internal",
                                                  reply="Something went wrong; nothing more was done.")
     run.refresh_from_db()
+    # The graph worded everything: an approval request (capabilities.outcome.ask_approval) or the
+    # final outcome (the respond node). The service only stores it.
     interrupts = result.get("__interrupt__") if isinstance(result, dict) else None
     if interrupts:
         request = interrupts[0].value
         Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
-        run.status = Run.Status.NEEDS_CONFIRMATION
-        run.reply = "Please confirm: this cannot be undone." if request["action"] == "delete_task" \
-            else f"Please confirm: this changes {request['facts'].get('count')} tasks."
+        run.status, run.reply = Run.Status.NEEDS_CONFIRMATION, request["reply"]
     else:
-        outcome = result.get("outcome") or {}
-        run.status = outcome.get("status", Run.Status.ERROR)
-        run.reply = outcome.get("reply", "")
-        run.data = outcome.get("data", {})
-        run.error_code = outcome.get("error_code", "")
+        outcome = result["outcome"]
+        run.status, run.reply, run.data = outcome["status"], outcome["reply"], outcome["data"]
+        run.error_code = outcome["error_code"]
     decided = result.get("route")
     if decided is not None:
         run.capability, run.via = decided.capability, decided.via
@@ -75,7 +72,7 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
 def _run_context(user: User, run: Run, *, resuming: bool) -> RunContext:
     recorder = TraceRecorder(run)
     return RunContext(recorder=recorder, llm=LLMClient(provider=llm_provider_from_settings(), recorder=recorder),
-                      steps=StepRunner(owner=user, run_id=run.pk, recorder=recorder), resuming=resuming)
+                      tools=ToolRunner(user=user, run_id=run.pk, recorder=recorder), resuming=resuming)
 
 
 def run_request(*, user: User, page_context: Any, message: str | None = None,
@@ -83,18 +80,19 @@ def run_request(*, user: User, page_context: Any, message: str | None = None,
     """Validate a sidebar or quick-button request and run it through the graph."""
     if bool(message) == bool(action):
         raise InvalidInput("message: send either a message or an action, not both or neither.", field="message")
-    if message is not None and len(message) > MESSAGE_MAX:
-        raise InvalidInput(f"message: at most {MESSAGE_MAX} characters.", field="message")
+    if message is not None and len(message) > MESSAGE_MAX_CHARS:
+        raise InvalidInput(f"message: at most {MESSAGE_MAX_CHARS} characters.", field="message")
     context = page_context_parse(data=page_context, user=user)
-    if action:
-        fast_path_route(origin=context.origin, action=action)  # reject an unknown action before writing
     assembled = context_assemble(context=context, user_id=user.pk,
                                  names=entity_names_for(context=context, user=user))
+    # A quick action is routed here, once, by the table (an unknown one is refused before anything
+    # is written); free text is routed in the graph by the router model.
+    route = fast_path_route(origin=assembled.router.origin, action=action) if action else None
     run = Run.objects.create(user=user, message=message or "", action=action or "",
                              page_context=context.model_dump(mode="json", by_alias=True))
     # The views enter the graph as its input: the keep-first reducers freeze them from this write on.
     graph_input = {"message": message or "", "action": action or "", "router_ctx": assembled.router,
-                   "exec_ctx": assembled.exec, "model_summary": assembled.summary}
+                   "exec_ctx": assembled.exec, "model_summary": assembled.summary, "route": route}
     return _execute(run, graph_input, _run_context(user, run, resuming=False))
 
 

@@ -10,13 +10,24 @@ from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from pm_assistant.errors import ApplicationError, validation_payload
+from pm_assistant.vocabulary import PAGES
 
 from .api import RunRequestApi
 from .models import Run
+from .routing.quick_actions import QuickAction, quick_actions_for
 from .service import run_as_dict, run_confirm, run_request
 
 # Capabilities whose success changes what the page shows, so the page refreshes its list.
 _CHANGES_TASKS = {"crud"}
+
+
+def _suggested(run: Run, suggestions: list[dict[str, Any]]) -> list[QuickAction]:
+    """The quick actions clarify suggested, as the page's table declares them (with their origin)."""
+    page = run.page_context.get("page")
+    if page not in PAGES:
+        return []
+    offered = {entry.action: entry for entry in quick_actions_for(page)}
+    return [offered[s["action"]] for s in suggestions if s.get("action") in offered]
 
 
 def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpResponse:
@@ -24,7 +35,7 @@ def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpRes
     data = view["data"] if isinstance(view["data"], dict) else {}
     # Passed by name: in a template, data.items would find dict.items() when the key is absent.
     context = {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
-               "suggestions": data.get("suggestions") or []}
+               "suggestions": _suggested(run, data.get("suggestions") or [])}
     response = render(request, "assistant/_run.html", context, status=status)
     if run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected"):
         response["HX-Trigger"] = json.dumps({"tasks-changed": {"run": str(run.pk)}})

@@ -31,10 +31,12 @@ ROUTER_FORBIDDEN = frozenset({"visible_entity_ids", "visibleEntityIds", "search_
 # Plain words a router may use for its own local variables (a list of filter words called `filters`).
 ROUTER_LOCAL_WORDS = frozenset({"filters", "pagination"})
 # ARCH003: the UI entry a request came from. Tools and artifacts may not even hold a view that carries it;
-# capabilities and steps read their views from the state (clarify reads RouterCtx.page), but never the origin.
+# capabilities read their views from the state (clarify reads RouterCtx.page), but never the origin.
 ORIGIN_WORDS = frozenset({"origin", "Origin"})
 TOOLS_FORBIDDEN = ORIGIN_WORDS | {"router_ctx", "RouterCtx", "page_context", "PageContext", "AgentState"}
-EXECUTORS = ("agent/capabilities/", "agent/steps/")
+EXECUTORS = ("agent/capabilities/",)
+# ARCH002 watches every module that routes: the routing package and the graph's route node.
+ROUTERS = ("agent/routing/", "agent/graph/route.py")
 # ARCH004: serialisers that turn an object into raw JSON or a field dump.
 JSON_MODULES = frozenset({"json", "orjson", "ujson", "simplejson"})
 
@@ -242,7 +244,7 @@ def check_router_fields(module: ModuleInfo) -> Iterator[Finding]:
 def check_origin(module: ModuleInfo) -> Iterator[Finding]:
     if module.relpath.startswith(EXECUTORS):
         for node, hit in _identifier_uses(module, ORIGIN_WORDS):
-            yield node, (f"executor code touches {hit}: capabilities and steps act the same whichever UI entry "
+            yield node, (f"executor code touches {hit}: capabilities act the same whichever UI entry "
                          "sent the request; another entry needing other behaviour is another route")
         return
     for node, hit in _identifier_uses(module, TOOLS_FORBIDDEN):
@@ -275,8 +277,8 @@ RULES: tuple[Rule, ...] = (
          PROMPT_MAKERS, check_full_context, waivable=True),
     Rule("ARCH002", "Router code never touches list data or exec-only fields",
          "the router reading list data to help judge intent",
-         ("agent/routing/",), check_router_fields),
-    Rule("ARCH003", "Tools, artifacts, capabilities and steps never see the request's origin",
+         ROUTERS, check_router_fields),
+    Rule("ARCH003", "Tools, artifacts and capabilities never see the request's origin",
          "a tool returning different results depending on where the request came from",
          ("agent/tools/", "agent/artifacts/", *EXECUTORS), check_origin),
     Rule("ARCH004", "No raw JSON or model dumps where prompts are made",

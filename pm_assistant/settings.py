@@ -200,6 +200,9 @@ LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
 ROUTER_MIN_CONFIDENCE = env.float("ROUTER_MIN_CONFIDENCE", default=0.6)
 # Checkpoints of paused runs: LangGraph's Postgres saver on PostgreSQL, else its SQLite saver.
+# A node that writes a frozen view after its first write: dropped and alerted (production), or an
+# exception that fails the run (the test suite turns this on, so such a write fails a test).
+AGENT_FROZEN_VIEWS_RAISE = env.bool("AGENT_FROZEN_VIEWS_RAISE", default=False)
 AGENT_CHECKPOINT_SQLITE_PATH = env.path("AGENT_CHECKPOINT_SQLITE_PATH", default=VAR_DIR / "checkpoints.sqlite")
 # Forced externalization of tool results (seed 000): above either limit a result becomes an artifact.
 ARTIFACT_INLINE_MAX_CHARS = env.int("ARTIFACT_INLINE_MAX_CHARS", default=8000)

@@ -40,7 +40,7 @@ def project_list(request: PageRequest) -> HttpResponse:
     rows = project_progress_for_user(user=request.user)
     for row in rows:
         row["role"] = membership_role(user=request.user, project=cast(Project, row["project"]))
-    context = {"nav": "projects", "rows": rows, "page_context": page_context_for(page="home")}
+    context = {"nav": "projects", "rows": rows, "page_context": page_context_for(page="project_list")}
     return render(request, "projects/list.html", context)
 
 

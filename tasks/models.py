@@ -1,8 +1,11 @@
 """Tasks, their labels and the activity history the services write on every change."""
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from pm_assistant.vocabulary import PRIORITY_LABELS, STATUS_LABELS, task_key
 from projects.models import Project
 
 
@@ -19,17 +22,11 @@ class Label(models.Model):
 
 
 class Task(models.Model):
-    class Status(models.TextChoices):
-        TODO = "todo", "To do"
-        IN_PROGRESS = "in_progress", "In progress"
-        BLOCKED = "blocked", "Blocked"
-        DONE = "done", "Done"
-
-    class Priority(models.TextChoices):
-        P0 = "P0", "P0 · Critical"
-        P1 = "P1", "P1 · High"
-        P2 = "P2", "P2 · Normal"
-        P3 = "P3", "P3 · Low"
+    # Built from pm_assistant.vocabulary, where the words are declared once.
+    Status: Any = models.TextChoices(  # type: ignore[call-overload]
+        "Status", [(v.upper(), (v, label)) for v, label in STATUS_LABELS.items()])
+    Priority: Any = models.TextChoices(  # type: ignore[call-overload]
+        "Priority", [(v, (v, label)) for v, label in PRIORITY_LABELS.items()])
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="tasks")
     title = models.CharField(max_length=300)
@@ -70,15 +67,20 @@ class Task(models.Model):
                 name="task_due_after_start",
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["todo", "in_progress", "blocked", "done"]), name="task_status_valid"
+                condition=Q(status__in=list(STATUS_LABELS)), name="task_status_valid"
             ),
-            models.CheckConstraint(condition=Q(priority__in=["P0", "P1", "P2", "P3"]), name="task_priority_valid"),
+            models.CheckConstraint(condition=Q(priority__in=list(PRIORITY_LABELS)), name="task_priority_valid"),
             # Target of the composite "parent in the same project" rule (see migration 0002).
             models.UniqueConstraint(fields=["id", "project"], name="task_id_project_unique"),
         ]
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def key(self) -> str:
+        """The task's key as users see it, e.g. WEB-25 (reads the project: select_related it)."""
+        return task_key(self.project.key, self.pk)
 
     @property
     def is_open(self) -> bool:

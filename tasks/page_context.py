@@ -10,9 +10,9 @@ import json
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from .filters import TaskFilters
+from pm_assistant.vocabulary import Page
 
-Page = Literal["home", "project_detail", "task_list"]
+from .filters import TaskFilters
 
 
 def _json(value: Any) -> str:

@@ -134,7 +134,7 @@ def _detail_context(request: PageRequest, task: Task, **extra: Any) -> dict[str,
         "subtasks": task_subtask_summary(task=task),
         "labels": [label.name for label in task.labels.all()],
         "page_context": page_context_for(
-            page="task_list", selected_entity=("task", task.pk), task_id=task.pk, project_id=task.project_id,
+            page="task_detail", selected_entity=("task", task.pk), task_id=task.pk, project_id=task.project_id,
         ),
         **extra,
     }

@@ -131,6 +131,8 @@ def _agent_isolation(settings: Any, tmp_path_factory: pytest.TempPathFactory) ->
     """Give every test its own checkpoint file and the offline LLM unless it asks for another."""
     settings.AGENT_CHECKPOINT_SQLITE_PATH = tmp_path_factory.mktemp("checkpoints") / "checkpoints.sqlite"
     settings.LLM_PROVIDER = "offline"
+    # A node that writes a frozen view fails the test instead of being dropped quietly.
+    settings.AGENT_FROZEN_VIEWS_RAISE = True
 
 
 @pytest.fixture

@@ -46,7 +46,7 @@ def ctx_json(response: Any, name: str) -> Any:
 def row_ids(response: Any) -> list[int]:
     """Return the task ids of the task entries (table rows, cards, bars) in page order."""
     return [int(a["data-entity-id"] or 0) for _, a in tags(response.content.decode())
-            if a.get("data-origin") == "task_row"]
+            if a.get("data-entity-type") == "task" and a.get("data-entity-id")]
 
 
 def client_for(user: User) -> Client:

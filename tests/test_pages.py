@@ -180,7 +180,7 @@ def test_task_detail_page_context(carol: User, tasks: dict[str, Task]) -> None:
     task = tasks["late"]
     response = client_for(carol).get(reverse("task-detail", args=[task.pk]))
     attrs = page_context(response)
-    assert attrs["data-page"] == "task_list"
+    assert attrs["data-page"] == "task_detail"
     assert ctx_json(response, "data-selected-entity") == {"type": "task", "id": task.pk}
     assert ctx_json(response, "data-route-params") == {"taskId": task.pk, "projectId": task.project_id}
     assert "Fix login bug" in response.content.decode()

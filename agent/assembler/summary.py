@@ -5,9 +5,8 @@ from agent.page_context.schema import EntityNames, PageContext
 
 from .tokens import token_count, token_truncate
 from .views import MODEL_SUMMARY_MAX_TOKENS, ModelSummary
-from .words import key_filter_words, quote_user_text
+from .words import PAGE_WORDS, key_filter_words, quote_user_text
 
-PAGE_WORDS = {"home": "the home workbench", "project_detail": "a project's detail page", "task_list": "the task list"}
 VIEW_WORDS = {"list": "list view", "board": "board view", "gantt": "timeline (Gantt) view"}
 LABEL_MAX = 20
 LABELS_SHOWN = 3

@@ -3,10 +3,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 
 from agent.page_context.schema import KeyFilters
+from pm_assistant.vocabulary import Page, Status
 
-STATUS_WORDS = {"todo": "to do", "in_progress": "in progress", "blocked": "blocked", "done": "done"}
+STATUS_WORDS: Mapping[Status, str] = {
+    "todo": "to do", "in_progress": "in progress", "blocked": "blocked", "done": "done",
+}
+PAGE_WORDS: Mapping[Page, str] = {
+    "home": "the home workbench", "project_list": "the project list", "project_detail": "a project's detail page",
+    "task_list": "the task list", "task_detail": "a task's detail page",
+}
 TITLE_MAX = 48
 # Characters that would let user text pose as structure or instructions in a prompt; the curly
 # quotes delimit user text, so inside it they would close the quote early.

@@ -2,26 +2,30 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from django.utils import timezone
 from langgraph.runtime import Runtime
-from langgraph.types import interrupt
 
 from agent.assembler.views import ExecCtx
 from agent.models import Alert
-from agent.routing.decision import Slots
+from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
-from agent.state import AgentState
-from agent.steps.binding import Binding
 from agent.tools import task_tools as tools
-from agent.tools.invoke import fact, tool_call, values_digest
+from agent.tools.binding import Binding
+from agent.tools.facts import fact, values_digest
 from pm_assistant.errors import ApplicationError
 
-from .outcome import clarify, done, failed
+from .outcome import ask_approval, clarify, done, failed
 
 _TYPED_NUMBER = re.compile(r"(?<![\w-])#?(\d{1,12})(?![\w-])")
+
+
+class CrudInput(TypedDict):
+    message: str
+    exec_ctx: ExecCtx
+    route: Route
 
 
 class UntypedId(Exception):
@@ -52,10 +56,10 @@ def _project_id(ctx: ExecCtx) -> int | None:
     return ctx.route_params.project_id
 
 
-def _facts_with_mismatches(runtime: Runtime[RunContext], ctx: ExecCtx, task_id: int,
-                           slots: Slots) -> dict[str, Any]:
-    rec = runtime.context.recorder
-    facts = tool_call(rec, "task_facts", tools.task_facts, ctx=ctx, task_id=task_id)
+def _facts_with_mismatches(runtime: Runtime[RunContext], task_id: int, slots: Slots) -> dict[str, Any]:
+    rec, runner = runtime.context.recorder, runtime.context.tools
+    runner.read("facts", "task_facts", tools.task_facts, scope=lambda facts: [facts["project_id"]], task_id=task_id)
+    facts = runner.data("facts")
     mismatches = tools.compare_expected(facts=facts, expected_title=slots.expected_title,
                                         expected_status=slots.expected_status)
     for m in mismatches:
@@ -78,15 +82,15 @@ def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[st
         return clarify("Which project should the task go in? Open the project and ask again.")
     if not slots.title:
         return clarify("What should the new task be called?")
-    row = tool_call(runtime.context.recorder, "create_task", tools.create_task, ctx=ctx, project_id=project_id,
-                    title=slots.title, priority=slots.priority, due_date=slots.due_date, status=slots.status)
+    row = runtime.context.tools.write("create_task", tools.create_task, project_id=project_id, title=slots.title,
+                                      priority=slots.priority, due_date=slots.due_date, status=slots.status)
     return done(f"Created {row['key']} “{row['title']}”.", task=row)
 
 
-def _update_one(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_id: int) -> dict[str, Any]:
-    facts = _facts_with_mismatches(runtime, ctx, task_id, slots)
-    row = tool_call(runtime.context.recorder, "update_task", tools.update_task, facts=_policy_facts(facts),
-                    ctx=ctx, task_id=task_id, status=slots.status, priority=slots.priority, due_date=slots.due_date)
+def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
+    facts = _facts_with_mismatches(runtime, task_id, slots)
+    row = runtime.context.tools.write("update_task", tools.update_task, facts=_policy_facts(facts), task_id=task_id,
+                                      status=slots.status, priority=slots.priority, due_date=slots.due_date)
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
         if facts["mismatches"] else ""
     return done(f"Updated {row['key']} “{row['title']}”: status {row['status'].replace('_', ' ')}.{note}",
@@ -95,11 +99,11 @@ def _update_one(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_i
 
 def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
     """Select the visible tasks once, then bind the update's ids to that selection (never re-typed)."""
-    rec, steps = runtime.context.recorder, runtime.context.steps
+    steps = runtime.context.tools
     if slots.status is None:
         return clarify("Which status should the visible tasks get?")
-    steps.fetch("select", "select_for_bulk", tools.select_for_bulk, scope=tools.rows_project_ids, ctx=ctx,
-                           exclude_status=slots.status)
+    steps.read("select", "select_for_bulk", tools.select_for_bulk, scope=tools.rows_project_ids, ctx=ctx,
+               exclude_status=slots.status)
     count = steps.count("select")
     if not count:
         if steps.meta("select").get("skipped_read_only"):
@@ -112,7 +116,8 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
     # A resumed run always meets its interrupt again, even if the selection shrank below the threshold,
     # so an approval is checked against what the user actually saw.
     if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming:
-        decision = interrupt({"action": "bulk_update", "facts": facts})
+        decision = ask_approval(action="bulk_update", facts=facts,
+                                question=f"Please confirm: this changes {count} tasks.")
         if decision.get("decision") != "approve":
             return done(f"Cancelled: the {count} tasks were left as they were.", rejected=True)
         if decision.get("facts", {}).get("selection") != facts["selection"]:
@@ -120,35 +125,33 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
                           "Please look again and retry.", "target_changed")
     policy = {"count": fact(count, "database"), "selection": fact(facts["selection"], "database"),
               "now": fact(timezone.now().isoformat(), "server_clock")}
-    result = tool_call(rec, "bulk_set_status", tools.bulk_set_status, facts=policy,
-                       bound={"task_ids": ids_binding.describe()}, ctx=ctx, task_ids=task_ids, status=slots.status)
+    result = steps.write("bulk_set_status", tools.bulk_set_status, facts=policy,
+                         bound={"task_ids": ids_binding.describe()}, task_ids=task_ids, status=slots.status)
     return done(f"Marked {result['count']} tasks as {slots.status.replace('_', ' ')}.", count=result["count"],
                 items=result["items"][:10])
 
 
-def _delete(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, task_id: int) -> dict[str, Any]:
-    facts = _facts_with_mismatches(runtime, ctx, task_id, slots)
+def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
+    facts = _facts_with_mismatches(runtime, task_id, slots)
     if not facts["can_write"]:
         return failed(f"You can see “{facts['title']}” but not change it, so it cannot be deleted.", "forbidden")
     # Nothing above this line changes data: the node runs again when the user decides, and its
     # reads (traced again) are the re-check against what the user approved.
-    decision = interrupt({"action": "delete_task", "facts": facts})
+    decision = ask_approval(action="delete_task", facts=facts, question="Please confirm: this cannot be undone.")
     if decision.get("decision") != "approve":
         return done(f"Kept “{facts['title']}”: nothing was deleted.", rejected=True)
     if decision.get("facts") != facts:
         return failed(f"“{facts['title']}” changed since you were asked, so it was not deleted. "
                       "Please look at it again.", "target_changed")
-    result = tool_call(runtime.context.recorder, "delete_task", tools.delete_task, facts=_policy_facts(facts),
-                       ctx=ctx, task_id=task_id)
+    result = runtime.context.tools.write("delete_task", tools.delete_task, facts=_policy_facts(facts),
+                                         task_id=task_id)
     extra = f" and its {result['subtasks_deleted']} subtasks" if result["subtasks_deleted"] else ""
     return done(f"Deleted “{result['title']}”{extra}.", deleted=result)
 
 
-def crud(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Carry out a create, update or delete named by the route's slots."""
-    ctx, route = state["exec_ctx"], state["route"]
-    assert ctx is not None and route is not None
-    slots = route.slots
+    ctx, slots = state["exec_ctx"], state["route"].slots
     try:
         if slots.operation == "create":
             return _create(runtime, ctx, slots)
@@ -166,8 +169,8 @@ def crud(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         if task_id is None:
             return clarify("Which task? Select it on the page or give its number, like #42.")
         if slots.operation == "update":
-            return _update_one(runtime, ctx, slots, task_id)
-        return _delete(runtime, ctx, slots, task_id)
+            return _update_one(runtime, slots, task_id)
+        return _delete(runtime, slots, task_id)
     except ApplicationError as exc:
         if exc.code == "not_found":
             return failed("I couldn't find that task among your projects, so nothing was changed.", exc.code)

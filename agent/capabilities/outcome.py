@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from langgraph.runtime import Runtime
+from langgraph.types import interrupt
 
 from agent.prompting.assembler import AssembledPrompt, PromptPart, PromptRefused, prompt_assemble
 from agent.runtime import RunContext
@@ -20,6 +21,15 @@ def clarify(reply: str, **data: Any) -> dict[str, Outcome]:
 
 def failed(reply: str, code: str, **data: Any) -> dict[str, Outcome]:
     return {"outcome": {"status": "error", "reply": reply, "data": data, "error_code": code}}
+
+
+def ask_approval(*, action: str, facts: dict[str, Any], question: str) -> dict[str, Any]:
+    """Pause the run until the user decides; the card shows the facts and the question, worded here.
+
+    Returns the decision the user sent (``{"decision": ..., "facts": <the facts they saw>}``).
+    """
+    decision: dict[str, Any] = interrupt({"action": action, "facts": facts, "reply": question})
+    return decision
 
 
 def assemble_checked(runtime: Runtime[RunContext], parts: list[PromptPart]) -> AssembledPrompt:

@@ -1,20 +1,19 @@
 """query: find tasks with the page's full filters, then explain the result in words."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
 from agent.artifacts.classify import Classified
-from agent.assembler.views import ExecCtx
+from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
 from agent.llm.base import LLMError
 from agent.models import Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused
 from agent.prompting.templates import EXPLAIN_INSTRUCTIONS
-from agent.routing.decision import Slots
+from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
-from agent.state import AgentState
 from agent.tools import task_tools as tools
 from pm_assistant.errors import ApplicationError
 from tasks.filters import TaskFilters
@@ -23,6 +22,13 @@ from .inspection import INSPECT_TOOLS, inspect_once
 from .outcome import assemble_checked, done, failed
 
 SHOWN = 10
+
+
+class QueryInput(TypedDict):
+    message: str
+    exec_ctx: ExecCtx
+    model_summary: ModelSummary
+    route: Route
 
 
 def query_filters(ctx: ExecCtx, slots: Slots) -> TaskFilters:
@@ -65,7 +71,7 @@ def result_part(classified: Classified, rows: list[dict[str, Any]], count: int) 
                       heading="Query result:")
 
 
-def explain(runtime: Runtime[RunContext], state: AgentState, part: PromptPart, fallback: str, *,
+def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, fallback: str, *,
             artifact_ref: str | None = None) -> str:
     """Ask the generation model for a short explanation from the page summary and the result.
 
@@ -73,9 +79,9 @@ def explain(runtime: Runtime[RunContext], state: AgentState, part: PromptPart, f
     (outline, search, head, tail, context); the excerpt then takes the summary's place.
     """
     llm = runtime.context.llm
-    summary, route = state["model_summary"], state.get("route")
+    summary, route = state["model_summary"], state["route"]
     # A quick action takes the fast path end to end: no LLM call, the template answer (DESIGN §4).
-    if llm.offline or summary is None or (route is not None and route.via == "fast_path"):
+    if llm.offline or route.via == "fast_path":
         return fallback
 
     def parts_with(result: PromptPart) -> list[PromptPart]:
@@ -96,7 +102,7 @@ def explain(runtime: Runtime[RunContext], state: AgentState, part: PromptPart, f
                              tools=tools)
         if artifact_ref and reply.tool_calls:
             call = reply.tool_calls[0]
-            excerpt = inspect_once(runtime, user=runtime.context.steps.owner, ref=artifact_ref, name=call.name,
+            excerpt = inspect_once(runtime, user=runtime.context.tools.user, ref=artifact_ref, name=call.name,
                                    arguments_json=call.arguments)
             if excerpt is None:
                 return fallback
@@ -107,14 +113,13 @@ def explain(runtime: Runtime[RunContext], state: AgentState, part: PromptPart, f
     return reply.text.strip() or fallback
 
 
-def query(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Run query_tasks with ExecCtx filters and explain what was found."""
     ctx, route = state["exec_ctx"], state["route"]
-    assert ctx is not None and route is not None
-    steps = runtime.context.steps
+    steps = runtime.context.tools
     try:
-        classified = steps.fetch("s1", "query_tasks", tools.query_tasks, scope=tools.rows_project_ids, ctx=ctx,
-                                 filters=query_filters(ctx, route.slots))
+        classified = steps.read("s1", "query_tasks", tools.query_tasks, scope=tools.rows_project_ids,
+                                filters=query_filters(ctx, route.slots))
     except ApplicationError as exc:
         return failed(f"The query failed: {exc.message}", exc.code)
     rows = steps.shown["s1"]

@@ -9,6 +9,8 @@ import json
 import re
 from typing import Any
 
+from agent.registry import CAPABILITIES
+
 from .base import LLMError, LLMReply, Message, Role
 
 _TASK_REF = re.compile(r"(?:#|\btask\s+#?)(\d{1,12})\b", re.IGNORECASE)
@@ -17,6 +19,7 @@ _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 _PRIORITY = re.compile(r"\b(P[0-3])\b", re.IGNORECASE)
 _STATUS_WORDS = {"in progress": "in_progress", "blocked": "blocked", "to do": "todo", "todo": "todo",
                  "done": "done", "completed": "done"}
+# Every slot key present, as a strict structured-output answer has them (ROUTE_SCHEMA).
 _EMPTY_SLOTS: dict[str, Any] = {
     "operation": None, "task_id": None, "title": None, "status": None, "priority": None, "due_date": None,
     "scope": None, "expected_title": None, "expected_status": None, "status_filter": [], "priority_filter": [],
@@ -42,12 +45,10 @@ def _classify(message: str) -> dict[str, Any]:
 
     if _has(text, "delete", "remove"):
         return route("crud", operation="delete", scope=scope)
-    if _has(text, "weekly report", "week report", "status report", "report"):
-        return route("weekly_report")
-    if _has(text, "risk", "at risk", "slip", "slipping", "delay", "delayed"):
-        return route("risk")
-    if _has(text, "breakdown", "decompose", "split", "subtasks") or re.search(r"\bbreak\b.{0,30}\bdown\b", text):
-        return route("decompose", scope="selected")
+    # Capabilities that declare their own keywords in the registry, in the registry's order.
+    for spec in CAPABILITIES:
+        if spec.matches(text):
+            return route(spec.name, **spec.keyword_slots)
     if _has(text, "mark", "complete", "finish", "close") and _has(text, "done", "complete", "completed", "finish"):
         return route("crud", operation="update", status="done", scope=scope)
     if _has(text, "create", "add", "new task"):

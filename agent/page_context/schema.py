@@ -8,12 +8,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
+from pm_assistant.vocabulary import Page, Priority, Status
+
 from .text import NoControlCharacters
 
-Page = Literal["home", "project_detail", "task_list"]
+__all__ = ["Origin", "Page", "Priority", "Status", "ViewMode"]
+
 Origin = Literal["sidebar", "quick_button", "task_row", "workbench"]
-Status = Literal["todo", "in_progress", "blocked", "done"]
-Priority = Literal["P0", "P1", "P2", "P3"]
 ViewMode = Literal["list", "board", "gantt"]
 EntityId = Annotated[int, Field(ge=1, le=2**63 - 1, strict=True)]
 

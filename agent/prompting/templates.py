@@ -1,14 +1,11 @@
 """Fixed instruction texts for the model. Data never goes here; it enters as tagged parts."""
+from agent.registry import router_capability_lines
 
-ROUTER_INSTRUCTIONS = """\
+# The capability list comes from the registry, so a new capability reaches the router without an edit here.
+ROUTER_INSTRUCTIONS = f"""\
 You classify one request from a user of a project-management app into a capability.
 Capabilities:
-- crud: create, update or delete tasks (set operation; for updates the new status/priority/due date).
-- query: find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue).
-- decompose: break a task into subtasks.
-- weekly_report: write a weekly progress report.
-- risk: find tasks likely to be late.
-- clarify: the request is unclear or outside these capabilities.
+{router_capability_lines()}
 Rules: set task_id only to a task number the user typed; never guess ids. scope is "selected" when the
 user means the task they have selected, "visible" when they mean the tasks shown on the page.
 If you state expected_title or expected_status, copy what the user said about the task.

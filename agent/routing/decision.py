@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Capability = Literal["crud", "query", "decompose", "weekly_report", "risk", "clarify"]
-CAPABILITIES: tuple[Capability, ...] = ("crud", "query", "decompose", "weekly_report", "risk", "clarify")
-Status = Literal["todo", "in_progress", "blocked", "done"]
-Priority = Literal["P0", "P1", "P2", "P3"]
+from agent.registry import NAMES, CapabilityName
+from pm_assistant.vocabulary import Priority, Status
+
+Preset = Literal["my_overdue", "at_risk_this_week"]
 
 
 class Slots(BaseModel):
@@ -18,68 +18,68 @@ class Slots(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     operation: Literal["create", "update", "delete"] | None = None
-    task_id: int | None = Field(default=None, ge=1)
+    task_id: int | None = Field(default=None, ge=1, description="Only a task number the user typed.")
     title: str | None = Field(default=None, max_length=300)
     status: Status | None = None
     priority: Priority | None = None
-    due_date: date | None = None
+    due_date: date | None = Field(default=None, description="YYYY-MM-DD")
     scope: Literal["selected", "visible"] | None = None
-    expected_title: str | None = Field(default=None, max_length=300)
+    expected_title: str | None = Field(default=None, max_length=300,
+                                       description="The title you believe the target has.")
     expected_status: Status | None = None
     status_filter: tuple[Status, ...] = ()
     priority_filter: tuple[Priority, ...] = ()
     assignee_me: bool = False
-    preset: Literal["my_overdue", "at_risk_this_week"] | None = None
+    preset: Preset | None = None
 
 
 class Route(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    capability: Capability
+    capability: CapabilityName
     via: Literal["fast_path", "llm_router"]
     slots: Slots = Slots()
     confidence: float = 1.0
     reason: str = ""
 
 
-def _nullable(schema: dict[str, object]) -> dict[str, object]:
-    kind = schema["type"]
-    out = {**schema, "type": [kind, "null"]}
-    if "enum" in schema:
-        out["enum"] = [*schema["enum"], None]  # type: ignore[misc]
+# Keys a strict structured-output schema may not carry (OpenAI's subset of JSON Schema); the
+# service checks lengths and bounds itself when it validates the answer against Slots.
+_UNSUPPORTED = frozenset({"default", "title", "maxLength", "minimum", "format"})
+
+
+def _strict(schema: Any) -> Any:
+    """Return a JSON schema in the strict form: every property required, no extra keys, no defaults."""
+    if isinstance(schema, list):
+        return [_strict(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: _strict(value) for key, value in schema.items() if key not in _UNSUPPORTED}
+    if isinstance(schema.get("properties"), dict):  # property names are data, not schema keywords
+        out["properties"] = {name: _strict(value) for name, value in schema["properties"].items()}
+    options = out.pop("anyOf", None)
+    if options is not None:
+        # Optional[X] as one schema with a nullable type, the compact form strict output accepts.
+        (kind,) = [option for option in options if option != {"type": "null"}]
+        out = {**kind, **out, "type": [kind["type"], "null"]}
+        if "enum" in kind:
+            out["enum"] = [*kind["enum"], None]
+    if out.get("type") == "object" and "properties" in out:
+        out["required"] = list(out["properties"])
+        out["additionalProperties"] = False
     return out
 
 
-STATUS_ENUM = ["todo", "in_progress", "blocked", "done"]
-PRIORITY_ENUM = ["P0", "P1", "P2", "P3"]
-_SLOT_PROPERTIES: dict[str, dict[str, object]] = {
-    "operation": _nullable({"type": "string", "enum": ["create", "update", "delete"]}),
-    "task_id": _nullable({"type": "integer", "description": "Only a task number the user typed."}),
-    "title": _nullable({"type": "string"}),
-    "status": _nullable({"type": "string", "enum": STATUS_ENUM}),
-    "priority": _nullable({"type": "string", "enum": PRIORITY_ENUM}),
-    "due_date": _nullable({"type": "string", "description": "YYYY-MM-DD"}),
-    "scope": _nullable({"type": "string", "enum": ["selected", "visible"]}),
-    "expected_title": _nullable({"type": "string", "description": "The title you believe the target has."}),
-    "expected_status": _nullable({"type": "string", "enum": STATUS_ENUM}),
-    "status_filter": {"type": "array", "items": {"type": "string", "enum": STATUS_ENUM}},
-    "priority_filter": {"type": "array", "items": {"type": "string", "enum": PRIORITY_ENUM}},
-    "assignee_me": {"type": "boolean"},
-    "preset": _nullable({"type": "string", "enum": ["my_overdue", "at_risk_this_week"]}),
-}
-# Strict structured output: every property required, nullability spelled out.
-ROUTE_SCHEMA: dict[str, object] = {
+SLOTS_SCHEMA: dict[str, Any] = _strict(Slots.model_json_schema())
+# Strict structured output: every property required, nullability spelled out. Generated from
+# Slots and the capability registry, so the schema cannot drift from what the service accepts.
+ROUTE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "required": ["capability", "confidence", "slots"],
     "properties": {
-        "capability": {"type": "string", "enum": list(CAPABILITIES)},
+        "capability": {"type": "string", "enum": list(NAMES)},
         "confidence": {"type": "number", "description": "0 to 1"},
-        "slots": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": list(_SLOT_PROPERTIES),
-            "properties": _SLOT_PROPERTIES,
-        },
+        "slots": SLOTS_SCHEMA,
     },
 }

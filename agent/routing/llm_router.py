@@ -8,20 +8,19 @@ from django.conf import settings
 from pydantic import ValidationError
 
 from agent.assembler.views import RouterCtx
-from agent.assembler.words import key_filter_words
+from agent.assembler.words import PAGE_WORDS, key_filter_words
 from agent.llm.base import LLMError
 from agent.llm.client import LLMClient
 from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
 from agent.prompting.templates import ROUTER_INSTRUCTIONS
+from agent.registry import BY_NAME
 
-from .decision import CAPABILITIES, ROUTE_SCHEMA, Route, Slots
-
-_PAGE_WORDS = {"home": "home workbench", "project_detail": "project detail", "task_list": "task list"}
+from .decision import ROUTE_SCHEMA, Route, Slots
 
 
 def router_ctx_words(ctx: RouterCtx) -> str:
     """Render the router's view as a few words: page, selection, tab and key filters."""
-    words = [f"Page: {_PAGE_WORDS[ctx.page]}."]
+    words = [f"Page: {PAGE_WORDS[ctx.page]}."]
     if ctx.selected_entity:
         words.append(f"A {ctx.selected_entity.type} is selected.")
     if ctx.active_tab:
@@ -54,7 +53,7 @@ def llm_route(*, ctx: RouterCtx, message: str, llm: LLMClient) -> Route:
         if exc.code == "llm_unavailable":
             raise
         return clarify_route("The router's answer could not be read.")
-    if not isinstance(raw, dict) or raw.get("capability") not in CAPABILITIES:
+    if not isinstance(raw, dict) or raw.get("capability") not in BY_NAME:
         return clarify_route("The router named no known capability.")
     slots_raw, confidence = raw.get("slots"), raw.get("confidence")
     # Any OpenAI-compatible endpoint may ignore the strict schema: check the shape ourselves.

@@ -1,8 +1,8 @@
-"""The page-aware quick actions: the sidebar shows them as buttons and clarify offers them as suggestions.
+"""Every quick action, declared once: the page that shows it, the UI entry that sends it, its label,
+and the capability and slots it routes to.
 
-Each entry names the action, its button label and the UI entry (origin) that sends it; the fast
-path (FAST_PATH) routes every (origin, action) listed here. "task_detail" is the task list with a
-task selected, where the sidebar offers actions on that task.
+The fast path (fast_path.FAST_PATH), the sidebar's buttons, the row buttons, clarify's suggestions
+and the README's button table are all derived from QUICK_ACTIONS.
 """
 from __future__ import annotations
 
@@ -10,22 +10,74 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from agent.page_context.schema import Origin
+from agent.registry import BY_NAME
+from pm_assistant.vocabulary import PAGES, Page, Status
+
+from .decision import Slots
+
 
 class QuickAction(NamedTuple):
+    page: Page
+    origin: Origin
     action: str
     label: str
-    origin: str
+    capability: str
+    slots: Slots
+    # The task status in which the button makes no sense (a row's Done on a done task): not shown.
+    hidden_for_status: Status | None = None
+
+    @property
+    def on_rows(self) -> bool:
+        """A row button (each task row carries its task as the selection), not a sidebar button."""
+        return self.origin == "task_row"
+
+    @property
+    def asks_first(self) -> bool:
+        return self.slots.operation == "delete"
 
 
-QUICK_ACTIONS: Mapping[str, tuple[QuickAction, ...]] = MappingProxyType({
-    "home": (QuickAction("my_overdue", "My overdue tasks", "workbench"),
-             QuickAction("weekly_report", "Weekly report", "workbench"),
-             QuickAction("risk_analysis", "Tasks at risk", "workbench")),
-    "project_detail": (QuickAction("risk_analysis", "Tasks at risk this week", "quick_button"),
-                       QuickAction("weekly_report", "Weekly report", "quick_button")),
-    "task_list": (QuickAction("mark_visible_done", "Mark visible as done", "quick_button"),
-                  QuickAction("my_overdue", "My overdue tasks", "quick_button")),
-    "task_detail": (QuickAction("mark_done", "Mark done", "quick_button"),
-                    QuickAction("decompose_task", "Break down", "quick_button"),
-                    QuickAction("delete_task", "Delete task", "quick_button")),
+_DONE = Slots(operation="update", status="done", scope="selected")
+_DELETE = Slots(operation="delete", scope="selected")
+_OVERDUE = Slots(preset="my_overdue", assignee_me=True)
+_RISK = Slots(preset="at_risk_this_week")
+_NONE = Slots()
+
+
+def _rows(page: Page) -> tuple[QuickAction, ...]:
+    """The row buttons of a page that lists tasks."""
+    return (QuickAction(page, "task_row", "mark_done", "Done", "crud", _DONE, hidden_for_status="done"),
+            QuickAction(page, "task_row", "delete_task", "Delete", "crud", _DELETE))
+
+
+QUICK_ACTIONS: Mapping[Page, tuple[QuickAction, ...]] = MappingProxyType({
+    "home": (QuickAction("home", "workbench", "my_overdue", "My overdue tasks", "query", _OVERDUE),
+             QuickAction("home", "workbench", "weekly_report", "Weekly report", "weekly_report", _NONE),
+             QuickAction("home", "workbench", "risk_analysis", "Tasks at risk", "risk", _RISK)),
+    "project_list": (
+        QuickAction("project_list", "quick_button", "my_overdue", "My overdue tasks", "query", _OVERDUE),
+        QuickAction("project_list", "quick_button", "weekly_report", "Weekly report", "weekly_report", _NONE),
+        QuickAction("project_list", "quick_button", "risk_analysis", "Tasks at risk", "risk", _RISK)),
+    "project_detail": (
+        QuickAction("project_detail", "quick_button", "risk_analysis", "Tasks at risk this week", "risk", _RISK),
+        QuickAction("project_detail", "quick_button", "weekly_report", "Weekly report", "weekly_report", _NONE),
+        *_rows("project_detail")),
+    "task_list": (
+        QuickAction("task_list", "quick_button", "mark_visible_done", "Mark visible as done", "crud",
+                    Slots(operation="update", status="done", scope="visible")),
+        QuickAction("task_list", "quick_button", "my_overdue", "My overdue tasks", "query", _OVERDUE),
+        *_rows("task_list")),
+    "task_detail": (
+        QuickAction("task_detail", "quick_button", "mark_done", "Mark done", "crud", _DONE,
+                    hidden_for_status="done"),
+        QuickAction("task_detail", "quick_button", "decompose_task", "Break down", "decompose",
+                    Slots(scope="selected")),
+        QuickAction("task_detail", "quick_button", "delete_task", "Delete task", "crud", _DELETE)),
 })
+assert set(QUICK_ACTIONS) == set(PAGES), "every page declares its quick actions"
+assert all(entry.capability in BY_NAME for entries in QUICK_ACTIONS.values() for entry in entries)
+
+
+def quick_actions_for(page: Page, *, rows: bool = False) -> tuple[QuickAction, ...]:
+    """Return a page's sidebar buttons, or with rows=True the buttons each of its task rows shows."""
+    return tuple(entry for entry in QUICK_ACTIONS[page] if entry.on_rows == rows)

@@ -1,26 +1,38 @@
-"""Template helpers for the assistant sidebar."""
+"""Template helpers for the assistant sidebar and the row buttons."""
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
 
-from agent.routing.quick_actions import QUICK_ACTIONS
+from agent.routing.quick_actions import QUICK_ACTIONS, QuickAction, quick_actions_for
+from pm_assistant.vocabulary import PAGES, Page
 
 register = template.Library()
 
-# The last label of an action wins where pages label it differently.
-ACTION_LABELS = {entry.action: entry.label for entries in QUICK_ACTIONS.values() for entry in entries}
+# A run's bubble names the action it was asked for; a sidebar label wins over a row's shorter one.
+ACTION_LABELS = {entry.action: entry.label
+                 for entries in QUICK_ACTIONS.values() for entry in sorted(entries, key=lambda e: not e.on_rows)}
+
+
+def _page(page_context: Any) -> Page | None:
+    """The page named by the #page-context attributes the view rendered (None: no assistant)."""
+    page = dict(page_context or []).get("data-page")
+    return page if page in PAGES else None
 
 
 @register.simple_tag
-def assistant_quick_actions(page_context: Any) -> list[dict[str, str]]:
-    """Return the quick actions for the page described by the #page-context attributes."""
-    attrs = dict(page_context or [])
-    page = attrs.get("data-page", "home")
-    if page == "task_list" and '"type":"task"' in attrs.get("data-selected-entity", ""):
-        page = "task_detail"
-    return [entry._asdict() for entry in QUICK_ACTIONS.get(page, ())]
+def assistant_quick_actions(page_context: Any) -> tuple[QuickAction, ...]:
+    """Return the sidebar buttons of the page the view rendered."""
+    page = _page(page_context)
+    return quick_actions_for(page) if page else ()
+
+
+@register.simple_tag
+def assistant_row_actions(page_context: Any) -> tuple[QuickAction, ...]:
+    """Return the buttons each task row of the page shows."""
+    page = _page(page_context)
+    return quick_actions_for(page, rows=True) if page else ()
 
 
 @register.filter

@@ -1,6 +1,7 @@
-"""Task tools: ExecCtx and validated arguments in, services and selectors underneath.
+"""Task tools: the run's user, ExecCtx and validated arguments in, services and selectors underneath.
 
-Tools never see the origin of a request and never take facts from the model: status, titles,
+Every tool is called through the ToolRunner (agent.tools.runner), which hands in the acting user
+resolved once per run. Tools never see the origin of a request and never take facts from the model: status, titles,
 subtasks and the clock are read from the database and the server.
 """
 from __future__ import annotations
@@ -9,13 +10,12 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from agent.assembler.views import ExecCtx
-from agent.tools.invoke import values_digest
+from agent.tools.facts import values_digest
 from pm_assistant.errors import InvalidInput
 from projects.selectors import project_get_for_user, project_ids_writable_for_user
 from tasks.filters import TaskFilters
@@ -33,15 +33,10 @@ class Mismatch:
     actual: str
 
 
-def acting_user(ctx: ExecCtx) -> User:
-    """Return the user the request runs as (from the session, carried by ExecCtx)."""
-    return get_user_model().objects.get(pk=ctx.user_id)
-
-
 def task_row(task: Task) -> dict[str, Any]:
     return {
         "id": task.pk,
-        "key": f"{task.project.key}-{task.pk}",
+        "key": task.key,
         "title": task.title,
         "status": task.status,
         "priority": task.priority,
@@ -71,9 +66,9 @@ def filters_from_ctx(ctx: ExecCtx, **overrides: Any) -> TaskFilters:
     return TaskFilters(**values)
 
 
-def query_tasks(*, ctx: ExecCtx, filters: TaskFilters) -> dict[str, Any]:
+def query_tasks(*, user: User, filters: TaskFilters) -> dict[str, Any]:
     """Return the matching tasks (up to QUERY_MAX_ROWS) with the total count."""
-    qs: QuerySet[Task] = task_list_for_user(user=acting_user(ctx), filters=filters)
+    qs: QuerySet[Task] = task_list_for_user(user=user, filters=filters)
     total = qs.count()
     rows = [task_row(t) for t in qs[:QUERY_MAX_ROWS]]
     return {"count": total, "items": rows, "truncated": total > len(rows)}
@@ -86,18 +81,18 @@ def my_overdue_filters(*, today: date | None = None) -> TaskFilters:
                        due_before=today - timedelta(days=1))
 
 
-def task_facts(*, ctx: ExecCtx, task_id: int) -> dict[str, Any]:
+def task_facts(*, user: User, task_id: int) -> dict[str, Any]:
     """Read what a confirmation card shows about a task, all from the database.
 
     The subtasks are every task below it (they all go with it), and ``subtasks_digest`` changes
     when any of them is added, removed or edited, so a re-check after approval sees it.
     """
-    user = acting_user(ctx)
     task = task_get_for_user(user=user, task_id=task_id)
     below = task_descendants(task=task)
     return {
         "task_id": task.pk,
-        "key": f"{task.project.key}-{task.pk}",
+        "key": task.key,
+        "project_id": task.project_id,
         "title": task.title,
         "status": task.status,
         "project": task.project.name,
@@ -122,10 +117,9 @@ def compare_expected(*, facts: dict[str, Any], expected_title: str | None,
     return found
 
 
-def create_task(*, ctx: ExecCtx, project_id: int, title: str, priority: str | None = None,
+def create_task(*, user: User, project_id: int, title: str, priority: str | None = None,
                 due_date: date | None = None, status: str | None = None) -> dict[str, Any]:
     """Create a task in a project the user can write to."""
-    user = acting_user(ctx)
     project = project_get_for_user(user=user, project_id=project_id)
     if due_date is not None and due_date < timezone.localdate() - timedelta(days=365):
         raise InvalidInput("due_date: is more than a year in the past.", field="due_date")
@@ -134,10 +128,9 @@ def create_task(*, ctx: ExecCtx, project_id: int, title: str, priority: str | No
     return task_row(task)
 
 
-def update_task(*, ctx: ExecCtx, task_id: int, status: str | None = None, priority: str | None = None,
+def update_task(*, user: User, task_id: int, status: str | None = None, priority: str | None = None,
                 due_date: date | None = None) -> dict[str, Any]:
     """Change status, priority or due date of one task."""
-    user = acting_user(ctx)
     task = task_get_for_user(user=user, task_id=task_id)
     changes: dict[str, Any] = {}
     if status is not None:
@@ -151,17 +144,15 @@ def update_task(*, ctx: ExecCtx, task_id: int, status: str | None = None, priori
     return task_row(task_update(actor=user, task=task, **changes))
 
 
-def delete_task(*, ctx: ExecCtx, task_id: int) -> dict[str, Any]:
+def delete_task(*, user: User, task_id: int) -> dict[str, Any]:
     """Delete one task and its subtasks."""
-    user = acting_user(ctx)
     task = task_get_for_user(user=user, task_id=task_id)
     deleted = task_delete(actor=user, task=task)
     return {"id": deleted.id, "title": deleted.title, "subtasks_deleted": deleted.subtasks_deleted}
 
 
-def tasks_for_bulk(*, ctx: ExecCtx) -> list[Task]:
+def tasks_for_bulk(*, user: User, ctx: ExecCtx) -> list[Task]:
     """Return the tasks 'the visible ones' means: the page's ids when few, else the same query again."""
-    user = acting_user(ctx)
     if ctx.visible_entity_ids is not None:
         if not ctx.visible_entity_ids:
             return []
@@ -172,9 +163,8 @@ def tasks_for_bulk(*, ctx: ExecCtx) -> list[Task]:
     return list(qs[start:start + page.page_size])
 
 
-def bulk_set_status(*, ctx: ExecCtx, task_ids: list[int], status: str) -> dict[str, Any]:
+def bulk_set_status(*, user: User, task_ids: list[int], status: str) -> dict[str, Any]:
     """Set the status of several tasks in one transaction: all change or none."""
-    user = acting_user(ctx)
     tasks = list(task_list_for_user(user=user, filters=TaskFilters(ids=tuple(task_ids)))) if task_ids else []
     if len(tasks) != len(set(task_ids)):
         raise InvalidInput("task_ids: some tasks are no longer visible to you.", field="task_ids")
@@ -182,10 +172,10 @@ def bulk_set_status(*, ctx: ExecCtx, task_ids: list[int], status: str) -> dict[s
     return {"count": len(changed), "items": [task_row(t) for t in changed]}
 
 
-def select_for_bulk(*, ctx: ExecCtx, exclude_status: str | None = None) -> dict[str, Any]:
+def select_for_bulk(*, user: User, ctx: ExecCtx, exclude_status: str | None = None) -> dict[str, Any]:
     """Return the tasks 'the visible ones' means as rows: those the user may change, not yet in exclude_status."""
-    writable = project_ids_writable_for_user(user=acting_user(ctx))
-    shown = [t for t in tasks_for_bulk(ctx=ctx) if t.status != exclude_status]
+    writable = project_ids_writable_for_user(user=user)
+    shown = [t for t in tasks_for_bulk(user=user, ctx=ctx) if t.status != exclude_status]
     tasks = [t for t in shown if t.project_id in writable]
     source = "page ids" if ctx.visible_entity_ids is not None else "the page's filters, queried again"
     return {"count": len(tasks), "items": [task_row(t) for t in tasks], "source": source,

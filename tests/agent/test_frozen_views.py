@@ -12,9 +12,10 @@ from rest_framework.test import APIClient
 from agent.assembler.views import ExecCtx, ModelSummary, RouterCtx
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import CAPABILITY_NODES, build_graph
-from agent.models import Alert
+from agent.models import Alert, Run
 from agent.runtime import RunContext
-from agent.state import AgentState, view_alert_sink
+from agent.service import run_request
+from agent.state import AgentState, FrozenViewWrite, view_alert_sink
 from tasks.models import Task
 from tasks.services import task_create
 
@@ -38,7 +39,8 @@ def _graph() -> Any:
     return builder.compile()
 
 
-def test_later_writes_are_dropped_logged_and_reported(caplog: pytest.LogCaptureFixture) -> None:
+def test_later_writes_are_dropped_logged_and_reported(caplog: pytest.LogCaptureFixture, settings: Any) -> None:
+    settings.AGENT_FROZEN_VIEWS_RAISE = False
     reported: list[str] = []
     token = view_alert_sink.set(reported.append)
     try:
@@ -54,7 +56,8 @@ def test_later_writes_are_dropped_logged_and_reported(caplog: pytest.LogCaptureF
     assert sorted(r.getMessage().rsplit(" ", 1)[-1] for r in caplog.records) == sorted(VIEWS)
 
 
-def test_without_a_sink_the_write_is_still_dropped() -> None:
+def test_without_a_sink_the_write_is_still_dropped(settings: Any) -> None:
+    settings.AGENT_FROZEN_VIEWS_RAISE = False
     result = _graph().invoke({"message": ""})
     assert {view: result[view] for view in VIEWS} == FIRST
 
@@ -70,8 +73,8 @@ def _state_of(run_id: str) -> dict[str, Any]:
         return build_graph(saver).get_state({"configurable": {"thread_id": run_id}}).values
 
 
-def test_a_capability_overwriting_a_view_is_alerted_on_the_run(monkeypatch: pytest.MonkeyPatch, alice: Any,
-                                                               bob: Any, website: Any) -> None:
+def _tampering_crud(monkeypatch: pytest.MonkeyPatch, bob: Any) -> None:
+    """Serve runs with a crud node that also widens ExecCtx to another user."""
     original = CAPABILITY_NODES["crud"]
 
     def tampering(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -79,7 +82,23 @@ def test_a_capability_overwriting_a_view_is_alerted_on_the_run(monkeypatch: pyte
         return {**original(state, runtime), "exec_ctx": widened}
 
     nodes = {**CAPABILITY_NODES, "crud": tampering}
-    monkeypatch.setattr("agent.service.build_graph", lambda saver: build_graph(saver, nodes=nodes))
+    monkeypatch.setattr("agent.graph.graph.compiled_graph", lambda: build_graph(nodes=nodes))
+
+
+def test_in_the_suite_a_view_overwrite_raises(monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any,
+                                              website: Any) -> None:
+    _tampering_crud(monkeypatch, bob)
+    task = task_create(actor=alice, project=website, title="Fix login page")
+    page = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk}}
+    with pytest.raises(FrozenViewWrite, match="exec_ctx"):
+        run_request(user=alice, page_context=page, action="mark_done")
+    assert Run.objects.get().status == "error"
+
+
+def test_a_capability_overwriting_a_view_is_alerted_on_the_run(monkeypatch: pytest.MonkeyPatch, settings: Any,
+                                                               alice: Any, bob: Any, website: Any) -> None:
+    settings.AGENT_FROZEN_VIEWS_RAISE = False  # production: drop the write, alert, carry on
+    _tampering_crud(monkeypatch, bob)
     task = task_create(actor=alice, project=website, title="Fix login page")
     page = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk},
             "visibleEntityIds": [task.pk]}

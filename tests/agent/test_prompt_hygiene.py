@@ -133,4 +133,4 @@ def test_no_raw_context_in_any_prompt(prompts: list[str]) -> None:
 def test_prompts_do_carry_the_page_in_words(prompts: list[str]) -> None:
     """The checks above pass on prompts that describe the page, not on empty ones."""
     joined = "\n".join(prompts)
-    assert "Page: task list." in joined and "Website Redesign" in joined and "Fix login page" in joined
+    assert "Page: the task list." in joined and "Website Redesign" in joined and "Fix login page" in joined

@@ -1,44 +1,61 @@
-"""One quick-action table feeds the sidebar's buttons and clarify's suggestions, and the fast path routes them all."""
+"""One quick-action table feeds the fast path, the sidebar's buttons, the row buttons and clarify's suggestions."""
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Any
 
 import pytest
 
 from agent.assembler.views import RouterCtx
 from agent.capabilities.clarify import clarify
 from agent.graph.graph import CAPABILITY_NODES
-from agent.page_context.schema import Page
-from agent.routing.fast_path import FAST_PATH
-from agent.routing.quick_actions import QUICK_ACTIONS
-from agent.templatetags.assistant import action_label, assistant_quick_actions
+from agent.registry import BY_NAME
+from agent.routing.fast_path import FAST_PATH, fast_path_route
+from agent.routing.quick_actions import QUICK_ACTIONS, quick_actions_for
+from agent.templatetags.assistant import action_label, assistant_quick_actions, assistant_row_actions
+from pm_assistant.vocabulary import PAGES
 
 
-def test_every_quick_action_of_the_table_is_on_the_fast_path() -> None:
-    entries = [(entry.origin, entry.action) for actions in QUICK_ACTIONS.values() for entry in actions]
+def test_every_quick_action_routes_by_the_table_to_its_declared_capability() -> None:
+    entries = [entry for actions in QUICK_ACTIONS.values() for entry in actions]
     assert entries
-    assert [e for e in entries if e not in FAST_PATH] == []
+    for entry in entries:
+        route = fast_path_route(origin=entry.origin, action=entry.action)
+        assert (route.capability, route.slots, route.via) == (entry.capability, entry.slots, "fast_path")
+        assert entry.capability in BY_NAME
+    # Nothing is on the fast path that no page offers.
+    assert set(FAST_PATH) == {(e.origin, e.action) for e in entries}
 
 
-def test_every_page_a_request_can_come_from_has_quick_actions() -> None:
-    assert set(get_args(Page)) <= set(QUICK_ACTIONS)
+def test_every_page_declares_its_quick_actions() -> None:
+    assert set(QUICK_ACTIONS) == set(PAGES)
+    assert all(entry.page == page for page, entries in QUICK_ACTIONS.items() for entry in entries)
 
 
-@pytest.mark.parametrize("page", get_args(Page))
-def test_clarify_suggests_the_table_actions_of_the_page(page: str) -> None:
+@pytest.mark.parametrize("page", PAGES)
+def test_clarify_suggests_the_sidebar_actions_of_the_page(page: Any) -> None:
     state: Any = {"router_ctx": RouterCtx(page=page, origin="sidebar"), "route": None}
     suggestions = clarify(state, None)["outcome"]["data"]["suggestions"]  # type: ignore[arg-type]
-    assert suggestions == [{"action": e.action, "label": e.label} for e in QUICK_ACTIONS[page]]
-    # The chips under a clarification are sent as quick buttons.
-    assert all(("quick_button", s["action"]) in FAST_PATH for s in suggestions)
+    assert suggestions == [{"action": e.action, "label": e.label, "origin": e.origin}
+                           for e in quick_actions_for(page)]
+    # Each chip is sent with its entry's own origin, which the fast path routes.
+    assert all((s["origin"], s["action"]) in FAST_PATH for s in suggestions)
 
 
-def test_the_sidebar_shows_the_same_table() -> None:
-    task_selected = [("data-page", "task_list"), ("data-selected-entity", '{"type":"task","id":7}')]
-    assert assistant_quick_actions([("data-page", "home")]) == [
-        {"action": e.action, "label": e.label, "origin": e.origin} for e in QUICK_ACTIONS["home"]]
-    assert [a["action"] for a in assistant_quick_actions(task_selected)] == [
-        e.action for e in QUICK_ACTIONS["task_detail"]]
+def test_an_unclear_message_on_a_task_page_suggests_the_task_actions() -> None:
+    """The task page names itself, so clarify offers actions on that task, not on a list."""
+    state: Any = {"router_ctx": RouterCtx(page="task_detail", origin="sidebar"), "route": None}
+    actions = [s["action"] for s in clarify(state, None)["outcome"]["data"]["suggestions"]]  # type: ignore[arg-type]
+    assert actions == ["mark_done", "decompose_task", "delete_task"]
+    assert "mark_visible_done" not in actions
+
+
+def test_the_sidebar_and_the_rows_show_the_same_table() -> None:
+    assert assistant_quick_actions([("data-page", "home")]) == quick_actions_for("home")
+    assert [q.action for q in assistant_quick_actions([("data-page", "task_detail")])] == [
+        "mark_done", "decompose_task", "delete_task"]
+    assert [(q.origin, q.action) for q in assistant_row_actions([("data-page", "task_list")])] == [
+        ("task_row", "mark_done"), ("task_row", "delete_task")]
+    assert assistant_quick_actions([("data-page", "nowhere")]) == ()
     assert action_label("delete_task") == "Delete task" and action_label("my_overdue") == "My overdue tasks"
 
 

@@ -62,7 +62,7 @@ def test_a_crash_inside_the_graph_marks_the_run_as_failed(alice: Any, website: A
         raise RuntimeError("boom")
 
     nodes = {**CAPABILITY_NODES, "query": broken}
-    monkeypatch.setattr("agent.service.build_graph", lambda saver: build_graph(saver, nodes=nodes))
+    monkeypatch.setattr("agent.graph.graph.compiled_graph", lambda: build_graph(nodes=nodes))
     with pytest.raises(RuntimeError):
         run_request(user=alice, page_context={"page": "home", "origin": "workbench"}, action="my_overdue")
     run = Run.objects.get()

@@ -1,6 +1,7 @@
 """ARCH001-ARCH004: each planted degradation is reported at its line; clean code and the real tree pass."""
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,13 @@ VIOLATIONS = [
         def later_page(page_context_json):
             return page_context_json["pagination"]["page"] > 1  # <-
     '''),
+    # The graph's route node routes too: it may not peek at the visible list either.
+    ("ARCH002", "agent/graph/route.py", '''
+        def route(state, runtime):
+            if not state["exec_ctx"].visible_entity_ids:  # <-
+                return {"route": None}
+            return {}
+    '''),
     ("ARCH002", "agent/routing/alias.py", '''
         def route(load):
             exec_ctx = load()  # <-
@@ -109,7 +117,7 @@ VIOLATIONS = [
             entry = getattr(state["router_ctx"], "origin")  # <-
             return {"confirm": entry != "quick_button"}
     '''),
-    ("ARCH003", "agent/steps/plan.py", '''
+    ("ARCH003", "agent/tools/plan.py", '''
         def step_arguments(view, router, origin=None):  # <-
             return {"entry": router.get("origin")}  # <-
     '''),
@@ -257,3 +265,21 @@ def test_command_line_reports_and_exits_non_zero(tmp_path: Path) -> None:
     good = subprocess.run([sys.executable, "-m", "archcheck"], cwd=REPOSITORY, capture_output=True, text=True,
                           timeout=60)
     assert good.returncode == 0, good.stdout + good.stderr
+
+
+def test_every_module_that_routes_is_watched_by_arch002() -> None:
+    """A module that calls the router model or defines the route node is routing code (ARCH002's scope)."""
+    from archcheck.rules import ROUTERS
+
+    root = Path(__file__).resolve().parents[2]
+    routing = []
+    for path in sorted((root / "agent").rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        calls_router = any(isinstance(n, ast.ImportFrom) and n.module == "agent.routing.llm_router"
+                           and any(a.name == "llm_route" for a in n.names) for n in ast.walk(tree))
+        defines_route = any(isinstance(n, ast.FunctionDef) and n.name in {"route", "to_capability"}
+                            for n in tree.body)
+        if calls_router or defines_route:
+            routing.append(path.relative_to(root).as_posix())
+    assert "agent/graph/route.py" in routing
+    assert [p for p in routing if not p.startswith(ROUTERS)] == []

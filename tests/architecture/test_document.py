@@ -1,4 +1,4 @@
-"""docs/ARCHITECTURE.md: its generated sections agree with the code."""
+"""docs/ARCHITECTURE.md and README.md: their generated sections agree with the code."""
 from __future__ import annotations
 
 import shutil
@@ -9,7 +9,14 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from agent.management.commands.architecture_doc import COMMAND, RENDERERS, document_path, document_render, render_graph
+from agent.management.commands.architecture_doc import (
+    COMMAND,
+    RENDERERS,
+    document_path,
+    document_render,
+    readme_path,
+    render_graph,
+)
 
 from .conftest import REPOSITORY
 
@@ -19,6 +26,13 @@ def test_document_matches_the_code() -> None:
     assert document_render(text) == text, (
         f"docs/ARCHITECTURE.md disagrees with the code (graph, views, contracts or rules changed); "
         f"run `{COMMAND}` and commit the result.")
+
+
+def test_readme_button_table_matches_the_quick_actions() -> None:
+    text = readme_path().read_text(encoding="utf-8")
+    assert document_render(text, name="README.md") == text, (
+        f"README.md's button table disagrees with agent/routing/quick_actions.py; run `{COMMAND}` and commit.")
+    assert "| task_detail | **Break down** (sidebar) | `quick_button` · `decompose_task` | `decompose` | 0 |" in text
 
 
 def test_document_shows_the_graph_and_the_allocation() -> None:
@@ -40,6 +54,8 @@ def test_the_node_table_sees_through_the_tracing_wrapper() -> None:
     assert "`exec_ctx`" in rows["crud"][1] and "`exec_ctx`" in rows["query"][1]
     assert "`model_summary`" in rows["query"][1]
     assert rows["clarify"][0] == "`agent.capabilities.clarify.clarify`" and rows["clarify"][1] == "`router_ctx`"
+    # Each node receives only its input schema: crud cannot even read RouterCtx (and with it the origin).
+    assert "router_ctx" not in rows["crud"][1] and "router_ctx" not in rows["query"][1]
     assert all("_traced" not in row[0] for row in rows.values())
 
 
@@ -47,6 +63,7 @@ def test_the_node_table_sees_through_the_tracing_wrapper() -> None:
 def doc_copy(settings: Any, tmp_path: Path) -> Path:
     (tmp_path / "docs").mkdir()
     shutil.copy(REPOSITORY / "docs" / "ARCHITECTURE.md", tmp_path / "docs" / "ARCHITECTURE.md")
+    shutil.copy(REPOSITORY / "README.md", tmp_path / "README.md")
     shutil.copy(REPOSITORY / ".importlinter", tmp_path / ".importlinter")
     settings.BASE_DIR = tmp_path
     return tmp_path / "docs" / "ARCHITECTURE.md"
@@ -58,11 +75,16 @@ def test_check_fails_on_a_stale_section_and_the_command_repairs_it(doc_copy: Pat
     start = fresh.index(f"<!-- generated:{block} -->\n") + len(f"<!-- generated:{block} -->\n")
     end = fresh.index(f"<!-- /generated:{block} -->")
     doc_copy.write_text(fresh[:start] + "| stale | table |\n" + fresh[end:], encoding="utf-8")
+    readme = doc_copy.parent.parent / "README.md"
+    readme_fresh = readme.read_text(encoding="utf-8")
+    if f"<!-- generated:{block} -->" in readme_fresh:  # a stale README table fails the check as well
+        readme.write_text(readme_fresh.replace("| 0 |\n", "| 1 |\n", 1), encoding="utf-8")
 
     with pytest.raises(CommandError, match="run `.venv/bin/python manage.py architecture_doc`"):
         call_command("architecture_doc", "--check")
     call_command("architecture_doc")
     assert doc_copy.read_text(encoding="utf-8") == fresh
+    assert readme.read_text(encoding="utf-8") == readme_fresh
     call_command("architecture_doc", "--check")
 
 

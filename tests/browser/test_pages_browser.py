@@ -42,7 +42,7 @@ def page_context(page: Page, name: str) -> Any:
 def test_task_list_filters_and_pages(page: Page, live_server: Any, many_tasks: list[Task]) -> None:
     log_in(page, live_server.url, "alice")
     page.click("nav.mainnav >> text=Tasks")
-    rows = page.locator("tr[data-origin=task_row]")
+    rows = page.locator("tr[data-entity-type=task]")
     expect(rows).to_have_count(25)
     assert page_context(page, "data-pagination") == {"page": 1, "pageSize": 25}
 
@@ -66,7 +66,7 @@ def test_invalid_filter_shows_the_error_in_the_browser(page: Page, live_server: 
     log_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/tasks/?due_before=soon")
     expect(page.locator("#filter-error")).to_contain_text("due_before")
-    expect(page.locator("tr[data-origin=task_row]")).to_have_count(0)
+    expect(page.locator("tr[data-entity-type=task]")).to_have_count(0)
 
 
 def test_board_card_moves_to_its_new_column(page: Page, live_server: Any, many_tasks: list[Task]) -> None:

@@ -15,7 +15,7 @@ from agent.artifacts.lifecycle import artifact_archive
 from agent.artifacts.store import artifact_storage
 from agent.audit import run_audit
 from agent.models import Artifact, Run, TraceEvent
-from agent.tools.invoke import fact, values_digest
+from agent.tools.facts import fact, values_digest
 from agent.trace import TraceRecorder
 from projects.models import Project
 from tests.llm_stub import LLMStub

@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from agent.artifacts.store import artifact_open
 from agent.models import Alert, Artifact, Run, TraceEvent
-from agent.steps.binding import Binding, BindingUnresolved
-from agent.steps.runner import StepRunner
-from agent.tools.invoke import values_digest
+from agent.tools.binding import Binding, BindingUnresolved
+from agent.tools.facts import values_digest
+from agent.tools.runner import ToolRunner
 from agent.trace import TraceRecorder
 from pm_assistant.errors import NotFound
 from projects.models import Project
@@ -34,7 +34,7 @@ class Source:
         self.rows = rows
         self.calls = 0
 
-    def __call__(self, *, status: str) -> dict[str, Any]:
+    def __call__(self, *, user: Any, status: str) -> dict[str, Any]:
         self.calls += 1
         return {"count": len(self.rows), "items": list(self.rows), "status": status}
 
@@ -48,24 +48,24 @@ def scope(result: dict[str, Any]) -> list[int]:
 
 
 @pytest.fixture
-def runner(alice: User, website: Project) -> StepRunner:
+def runner(alice: User, website: Project) -> ToolRunner:
     run = Run.objects.create(user=alice, page_context={"page": "task_list", "origin": "quick_button"})
-    return StepRunner(owner=alice, run_id=run.pk, recorder=TraceRecorder(run))
+    return ToolRunner(user=alice, run_id=run.pk, recorder=TraceRecorder(run))
 
 
 @pytest.fixture
-def small(runner: StepRunner, website: Project) -> list[dict[str, Any]]:
+def small(runner: ToolRunner, website: Project) -> list[dict[str, Any]]:
     """Step "small": three rows, kept inline."""
     data = rows(website, 3)
-    assert not runner.fetch("small", "list_rows", Source(data), scope=scope, status="small").externalized
+    assert not runner.read("small", "list_rows", Source(data), scope=scope, status="small").externalized
     return data
 
 
 @pytest.fixture
-def big(runner: StepRunner, website: Project) -> list[dict[str, Any]]:
+def big(runner: ToolRunner, website: Project) -> list[dict[str, Any]]:
     """Step "big": fifteen rows, more than the inline limit of ten, so stored as an artifact."""
     data = rows(website, 15, first_id=2000)
-    assert runner.fetch("big", "list_rows", Source(data), scope=scope, status="big").externalized
+    assert runner.read("big", "list_rows", Source(data), scope=scope, status="big").externalized
     return data
 
 
@@ -107,7 +107,7 @@ def test_bulk_mark_visible_done_binds_the_ids_to_the_externalized_selection(alic
 
 
 @pytest.mark.parametrize("step", ["small", "big"])
-def test_a_model_typed_value_loses_to_the_binding_and_is_alerted(request: pytest.FixtureRequest, runner: StepRunner,
+def test_a_model_typed_value_loses_to_the_binding_and_is_alerted(request: pytest.FixtureRequest, runner: ToolRunner,
                                                                  step: str) -> None:
     data = request.getfixturevalue(step)
     real = [row["id"] for row in data]
@@ -123,14 +123,14 @@ def test_a_model_typed_value_loses_to_the_binding_and_is_alerted(request: pytest
     assert TraceEvent.objects.filter(run_id=runner.run_id, kind="alert", name="binding_override").count() == 1
 
 
-def test_a_model_typed_scalar_loses_to_the_binding(runner: StepRunner, small: list[dict[str, Any]]) -> None:
+def test_a_model_typed_scalar_loses_to_the_binding(runner: ToolRunner, small: list[dict[str, Any]]) -> None:
     values = runner.bind("update", {"task_id": Binding(from_step="small", path="$.items[0].id")},
                          model_arguments={"task_id": 7})
     assert values == {"task_id": small[0]["id"]}
     assert Alert.objects.get(run_id=runner.run_id, kind=Alert.Kind.BINDING_OVERRIDE).key == "update:task_id"
 
 
-def test_a_model_typed_value_equal_to_the_binding_is_not_alerted(runner: StepRunner,
+def test_a_model_typed_value_equal_to_the_binding_is_not_alerted(runner: ToolRunner,
                                                                  big: list[dict[str, Any]]) -> None:
     real = [row["id"] for row in big]
     values = runner.bind("update", {"task_ids": Binding(from_step="big", path="$.items[*].id")},
@@ -139,7 +139,7 @@ def test_a_model_typed_value_equal_to_the_binding_is_not_alerted(runner: StepRun
     assert not Alert.objects.filter(run_id=runner.run_id).exists()
 
 
-def _ref(runner: StepRunner) -> str:
+def _ref(runner: ToolRunner) -> str:
     ref = runner.results["big"].artifact
     assert ref is not None
     return ref
@@ -165,7 +165,7 @@ UNRESOLVABLE = [
 
 
 @pytest.mark.parametrize(("make", "expected"), UNRESOLVABLE)
-def test_an_unresolvable_binding_fails_naming_the_problem(runner: StepRunner, small: list[dict[str, Any]],
+def test_an_unresolvable_binding_fails_naming_the_problem(runner: ToolRunner, small: list[dict[str, Any]],
                                                           big: list[dict[str, Any]], make: Any,
                                                           expected: str) -> None:
     ref = _ref(runner)
@@ -183,7 +183,7 @@ def test_an_unresolvable_binding_fails_naming_the_problem(runner: StepRunner, sm
     pytest.param(lambda ref: Binding(from_step="big", path="$.count"), id="step-meta"),
     pytest.param(lambda ref: Binding(artifact=ref, path="$.items[0]"), id="artifact-jsonpath"),
 ])
-def test_an_expired_artifact_cannot_be_bound(runner: StepRunner, big: list[dict[str, Any]], make: Any,
+def test_an_expired_artifact_cannot_be_bound(runner: ToolRunner, big: list[dict[str, Any]], make: Any,
                                              how: str) -> None:
     ref = _ref(runner)
     past = timezone.now() - timedelta(minutes=1)
@@ -193,10 +193,10 @@ def test_an_expired_artifact_cannot_be_bound(runner: StepRunner, big: list[dict[
     assert f"artifact {ref} has expired" in raised.value.message
 
 
-def test_a_binding_to_someone_elses_artifact_is_not_found(runner: StepRunner, big: list[dict[str, Any]],
+def test_a_binding_to_someone_elses_artifact_is_not_found(runner: ToolRunner, big: list[dict[str, Any]],
                                                           carol: User) -> None:
     ref = _ref(runner)
-    stranger = StepRunner(owner=carol, run_id=Run.objects.create(user=carol).pk, recorder=runner.recorder)
+    stranger = ToolRunner(user=carol, run_id=Run.objects.create(user=carol).pk, recorder=runner.recorder)
     with pytest.raises(NotFound) as raised:
         stranger.bind("update", {"task_ids": Binding(artifact=ref, path="$.items[*].id")})
     assert ref in raised.value.message
@@ -216,11 +216,11 @@ def test_a_bulk_update_whose_binding_fails_changes_nothing(settings: Any, alice:
 
 
 @pytest.mark.parametrize("size", [3, 15])
-def test_a_source_fetched_twice_in_a_run_is_reused_by_reference(runner: StepRunner, website: Project,
+def test_a_source_fetched_twice_in_a_run_is_reused_by_reference(runner: ToolRunner, website: Project,
                                                                 size: int) -> None:
     source = Source(rows(website, size))
-    first = runner.fetch("s1", "list_rows", source, scope=scope, status="todo")
-    again = runner.fetch("s2", "list_rows", source, scope=scope, status="todo")
+    first = runner.read("s1", "list_rows", source, scope=scope, status="todo")
+    again = runner.read("s2", "list_rows", source, scope=scope, status="todo")
     assert source.calls == 1
     assert again is first and runner.results["s2"].artifact == runner.results["s1"].artifact
     assert runner.results["s2"].step == "s2" and runner.count("s2") == size
@@ -234,10 +234,10 @@ def test_a_source_fetched_twice_in_a_run_is_reused_by_reference(runner: StepRunn
         runner.bind("b", {"ids": Binding(from_step="s2", path=path)})
 
 
-def test_a_source_with_other_arguments_is_fetched_again(runner: StepRunner, website: Project) -> None:
+def test_a_source_with_other_arguments_is_fetched_again(runner: ToolRunner, website: Project) -> None:
     source = Source(rows(website, 3))
-    runner.fetch("s1", "list_rows", source, scope=scope, status="todo")
-    runner.fetch("s2", "list_rows", source, scope=scope, status="done")
+    runner.read("s1", "list_rows", source, scope=scope, status="todo")
+    runner.read("s2", "list_rows", source, scope=scope, status="done")
     assert source.calls == 2
     assert TraceEvent.objects.filter(run_id=runner.run_id, kind="tool_call").count() == 2
     assert not TraceEvent.objects.filter(run_id=runner.run_id, kind="node", name="reuse").exists()

@@ -1,4 +1,4 @@
-"""Regenerate the generated parts of docs/ARCHITECTURE.md from the code; --check only compares."""
+"""Regenerate the generated parts of docs/ARCHITECTURE.md and README.md from the code; --check only compares."""
 from __future__ import annotations
 
 import ast
@@ -15,8 +15,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from pydantic import BaseModel
 
 from agent.assembler.views import ALLOCATION
-from agent.graph.graph import build_graph
+from agent.graph.graph import build_graph, input_schema
 from agent.page_context.schema import PageContext
+from agent.registry import CAPABILITIES
+from agent.routing.quick_actions import QUICK_ACTIONS
 from archcheck.rules import ROUTER_FORBIDDEN, RULES, TOOLS_FORBIDDEN
 
 COMMAND = ".venv/bin/python manage.py architecture_doc"
@@ -28,13 +30,17 @@ def document_path() -> Path:
     return Path(settings.BASE_DIR) / "docs" / "ARCHITECTURE.md"
 
 
+def readme_path() -> Path:
+    return Path(settings.BASE_DIR) / "README.md"
+
+
 def _type_name(annotation: Any) -> str:
     text = annotation.__name__ if isinstance(annotation, type) else str(annotation)
     return re.sub(r"\b(?:[a-z_]\w*\.)+(?=[A-Za-z_])", "", text).replace("|", "\\|")  # a bare | splits a cell
 
 
 def _view_access(fn: Callable[..., Any]) -> tuple[list[str], list[str]]:
-    """Return the views a node reads from and writes to the state, following calls within its module."""
+    """Return the views a node receives (its input schema) and writes to the state (following its calls)."""
     tree = ast.parse(inspect.getsource(sys.modules[fn.__module__]))
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     seen: set[str] = set()
@@ -56,13 +62,14 @@ def _view_access(fn: Callable[..., Any]) -> tuple[list[str], list[str]]:
                 writes.update(str(k.value) for k in node.keys if isinstance(k, ast.Constant))
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 todo.append(node.func.id)
-    return [k for k in VIEW_KEYS if k in reads], [k for k in VIEW_KEYS if k in writes]
+    received = set(input_schema(fn).__annotations__)
+    return [k for k in VIEW_KEYS if k in received], [k for k in VIEW_KEYS if k in writes]
 
 
 def render_graph() -> str:
     graph = build_graph()
     lines = ["```mermaid", graph.get_graph().draw_mermaid().rstrip(), "```", "",
-             "| node | function | reads views | writes views |", "|---|---|---|---|"]
+             "| node | function | receives views | writes views |", "|---|---|---|---|"]
     for name, spec in graph.builder.nodes.items():
         fn = inspect.unwrap(spec.runnable.func)  # type: ignore[union-attr]  # past the tracing wrapper
         reads, writes = (", ".join(f"`{k}`" for k in keys) or "—" for keys in _view_access(fn))
@@ -98,6 +105,26 @@ def render_allocation() -> str:
     return "\n".join(lines)
 
 
+def render_capabilities() -> str:
+    lines = ["| capability | node | writes | router line (the router prompt lists these) | offline keywords |",
+             "|---|---|---|---|---|"]
+    for spec in CAPABILITIES:
+        node = f"`{spec.node}`" if spec.node else "not built yet (`agent.capabilities.not_built`)"
+        words = ", ".join(f"`{w}`" for w in spec.keywords) or "own rules"
+        lines.append(f"| `{spec.name}` | {node} | {'yes' if spec.writes else 'no'} | {spec.description} | {words} |")
+    return "\n".join(lines)
+
+
+def render_quick_actions() -> str:
+    lines = ["| page | button | sent as (origin · action) | capability | model calls |", "|---|---|---|---|---|"]
+    for page, entries in QUICK_ACTIONS.items():
+        for entry in entries:
+            where = "each task row" if entry.on_rows else "sidebar"
+            lines.append(f"| {page} | **{entry.label}** ({where}) | `{entry.origin}` · `{entry.action}` | "
+                         f"`{entry.capability}` | 0 |")
+    return "\n".join(lines)
+
+
 def render_rules() -> str:
     lines = ["| rule | what it forbids | seed 003 pattern it stops | where | waivable |", "|---|---|---|---|---|"]
     for rule in RULES:
@@ -129,14 +156,20 @@ def render_contracts() -> str:
 
 RENDERERS: dict[str, Callable[[], str]] = {
     "graph": render_graph, "allocation": render_allocation, "rules": render_rules, "contracts": render_contracts,
+    "capabilities": render_capabilities, "quickactions": render_quick_actions,
+}
+# Which generated blocks each document must carry.
+REQUIRED: dict[str, frozenset[str]] = {
+    "ARCHITECTURE.md": frozenset({"graph", "allocation", "rules", "contracts", "capabilities", "quickactions"}),
+    "README.md": frozenset({"quickactions"}),
 }
 
 
-def document_render(text: str) -> str:
+def document_render(text: str, *, name: str = "ARCHITECTURE.md") -> str:
     """Return text with every generated block replaced by what the code says now."""
-    missing = set(RENDERERS) - {m.group("name") for m in _BLOCK.finditer(text)}
+    missing = REQUIRED[name] - {m.group("name") for m in _BLOCK.finditer(text)}
     if missing:
-        raise CommandError(f"{document_path()} lacks the markers <!-- generated:{sorted(missing)[0]} -->.")
+        raise CommandError(f"{name} lacks the markers <!-- generated:{sorted(missing)[0]} -->.")
 
     def replace(match: re.Match[str]) -> str:
         render = RENDERERS.get(match.group("name"))
@@ -147,22 +180,21 @@ def document_render(text: str) -> str:
 
 
 class Command(BaseCommand):
-    help = "Regenerate the graph, allocation, rules and contracts sections of docs/ARCHITECTURE.md."
+    help = "Regenerate the generated sections of docs/ARCHITECTURE.md and README.md (graph, tables, rules)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--check", action="store_true", help="Fail if the document differs from the code.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        path = document_path()
-        current = path.read_text(encoding="utf-8")
-        fresh = document_render(current)
-        if options["check"]:
-            if fresh != current:
-                raise CommandError(f"{path.name} disagrees with the code; run `{COMMAND}` and commit the result.")
-            self.stdout.write(f"{path.name} matches the code.")
-            return
-        if fresh != current:
-            path.write_text(fresh, encoding="utf-8")
-            self.stdout.write(f"Regenerated {path.name}.")
-        else:
-            self.stdout.write(f"{path.name} was up to date.")
+        for path in (document_path(), readme_path()):
+            current = path.read_text(encoding="utf-8")
+            fresh = document_render(current, name=path.name)
+            if options["check"]:
+                if fresh != current:
+                    raise CommandError(f"{path.name} disagrees with the code; run `{COMMAND}` and commit the result.")
+                self.stdout.write(f"{path.name} matches the code.")
+            elif fresh != current:
+                path.write_text(fresh, encoding="utf-8")
+                self.stdout.write(f"Regenerated {path.name}.")
+            else:
+                self.stdout.write(f"{path.name} was up to date.")

@@ -1,4 +1,11 @@
-"""Run a request's steps: fetch once, keep results by reference, fill arguments from bindings."""
+"""The one door to the tools: read() and write(), each traced, with the acting user handed in.
+
+A run resolves its user once (from the session) and builds one ToolRunner; every tool call goes
+through it, so each call is on the trace with its arguments, facts, bindings and result, and no
+tool looks the user up again. Reads are classified (inline, or stored as an artifact) and kept by
+step name: a source is fetched once, later steps hold its reference, and bindings fill arguments
+from it.
+"""
 from __future__ import annotations
 
 import json
@@ -13,22 +20,28 @@ from agent.artifacts.classify import Classified, result_classify
 from agent.artifacts.refs import jsonable
 from agent.artifacts.store import artifact_get_for_user, artifact_is_expired, artifact_open
 from agent.models import Alert, Artifact, TraceEvent
-from agent.tools.invoke import values_digest
 from agent.trace import TraceRecorder
 from pm_assistant.errors import ApplicationError
 
 from .binding import Binding, BindingUnresolved, StepResult, binding_resolve
+from .facts import values_digest
 
 # Rows a step keeps for showing the user (never for a prompt): the first page of a result.
 SHOWN_ROWS = 10
+# Arguments the runner hands in and the trace leaves out: the user is the run's, the view is ExecCtx.
+_HANDED_IN = frozenset({"user", "ctx"})
+
+
+def _shown(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in arguments.items() if k not in _HANDED_IN}
 
 
 @dataclass
-class StepRunner:
-    """The steps of one run. A source is fetched once; later steps hold its reference, not its rows."""
+class ToolRunner:
+    """The tool calls of one run, as the run's user."""
 
-    owner: User
-    # The run's id only: the Run row carries the whole page context, which steps must not read.
+    user: User
+    # The run's id only: the Run row carries the whole page context, which tools must not read.
     run_id: UUID
     recorder: TraceRecorder
     results: dict[str, StepResult] = field(default_factory=dict)
@@ -36,14 +49,14 @@ class StepRunner:
     shown: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     _fetched: dict[str, str] = field(default_factory=dict)
 
-    def fetch(self, step: str, tool: str, fn: Callable[..., dict[str, Any]], /, *,
-              scope: Callable[[dict[str, Any]], list[int]], **arguments: Any) -> Classified:
+    def read(self, step: str, tool: str, fn: Callable[..., dict[str, Any]], /, *,
+             scope: Callable[[dict[str, Any]], list[int]], **arguments: Any) -> Classified:
         """Run a reading tool for a step, classify its result (inline or artifact) and keep it.
 
         The trace gets the classified form: an externalized result appears there as its
         ArtifactRef and summary, never as rows.
         """
-        shown = {k: v for k, v in arguments.items() if k != "ctx"}
+        shown = _shown(arguments)
         key = values_digest({"tool": tool, "arguments": shown})
         if key in self._fetched:
             # Upstream once: the same source in the same run is reused by reference.
@@ -53,11 +66,11 @@ class StepRunner:
             self.recorder.node("reuse", step=step, from_step=earlier, tool=tool)
             return self.classified[step]
         try:
-            result = fn(**arguments)
+            result = fn(user=self.user, **arguments)
         except ApplicationError as exc:
             self.recorder.tool_call(tool, arguments=shown, error=f"{exc.code}: {exc.message}")
             raise
-        classified = result_classify(owner=self.owner, tool=tool, arguments=jsonable(shown), result=result,
+        classified = result_classify(owner=self.user, tool=tool, arguments=jsonable(shown), result=result,
                                      project_ids=scope(result), run_id=self.run_id)
         self.shown[step] = list(result.get("items", []))[:SHOWN_ROWS]
         if classified.externalized:
@@ -75,6 +88,31 @@ class StepRunner:
         self.classified[step] = classified
         self._fetched[key] = step
         return classified
+
+    def write[T](self, tool: str, fn: Callable[..., T], /, *, facts: Mapping[str, dict[str, Any]] | None = None,
+                 bound: Mapping[str, str] | None = None, **arguments: Any) -> T:
+        """Run a writing tool; application errors are traced and re-raised for the capability to explain.
+
+        ``facts`` are the policy facts the call relies on, each with its source; ``bound`` names the
+        arguments the runtime filled from bindings (argument → binding description).
+        """
+        shown = _shown(arguments)
+        binding_info = {arg: {"binding": desc, "sha256": values_digest(arguments[arg])}
+                        for arg, desc in (bound or {}).items()}
+        try:
+            result = fn(user=self.user, **arguments)
+        except ApplicationError as exc:
+            self.recorder.tool_call(tool, arguments=shown, error=f"{exc.code}: {exc.message}",
+                                    facts=dict(facts or {}), bound=binding_info)
+            raise
+        self.recorder.tool_call(tool, arguments=shown, result=result, facts=dict(facts or {}), bound=binding_info)
+        return result
+
+    def data(self, step: str) -> dict[str, Any]:
+        """Return an inline step result's data (a small read such as a task's facts)."""
+        classified = self.classified[step]
+        assert classified.artifact is None and isinstance(classified.data, dict), f"{step} is stored apart"
+        return classified.data
 
     def count(self, step: str) -> int:
         """Return how many items a step's result holds, without reading an artifact's rows."""
@@ -116,8 +154,8 @@ class StepRunner:
         return values
 
     def _live(self, ref: str) -> Artifact:
-        """The owner's artifact, unless it has expired: then neither its rows nor its meta may be bound."""
-        artifact = artifact_get_for_user(user=self.owner, ref=ref)
+        """The user's artifact, unless it has expired: then neither its rows nor its meta may be bound."""
+        artifact = artifact_get_for_user(user=self.user, ref=ref)
         if artifact_is_expired(artifact):
             raise BindingUnresolved(f"binding: artifact {ref} has expired; run the query again.", field="binding")
         return artifact

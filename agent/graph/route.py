@@ -1,0 +1,45 @@
+"""The route node: free text goes to the router model; a quick action arrives already routed.
+
+Routing happens once. A quick action's route comes from the fast-path table in the service, before
+anything is written, and enters the graph as input; this node then only records it.
+"""
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+from langgraph.runtime import Runtime
+
+from agent.assembler.views import RouterCtx
+from agent.llm.base import LLMUnavailable
+from agent.routing.decision import Route
+from agent.routing.llm_router import llm_route
+from agent.runtime import RunContext
+
+
+class RouteInput(TypedDict):
+    message: str
+    router_ctx: RouterCtx
+    route: NotRequired[Route | None]
+
+
+def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Keep the fast path's route, or ask the router model to classify the message."""
+    decision = state.get("route")
+    if decision is None:
+        try:
+            decision = llm_route(ctx=state["router_ctx"], message=state["message"], llm=runtime.context.llm)
+        except LLMUnavailable as exc:
+            runtime.context.recorder.node("route", error=str(exc))
+            return {"route": None, "outcome": {
+                "status": "error", "error_code": exc.code, "data": {},
+                "reply": f"{exc} Nothing was changed. Try again, or use a quick action.",
+            }}
+    runtime.context.recorder.node("route", capability=decision.capability, via=decision.via,
+                                  confidence=decision.confidence, slots=decision.slots)
+    return {"route": decision}
+
+
+def to_capability(state: RouteInput) -> str:
+    """Send the run to the routed capability, or straight to respond when routing failed."""
+    decision = state.get("route")
+    return "respond" if decision is None else decision.capability

@@ -1,0 +1,77 @@
+"""Every capability, declared once: its name, graph node, router line, label and whether it writes.
+
+The router's Literal and JSON schema, the router prompt's list, the offline rules, the graph's
+node table, the "not built yet" answer and the generated docs are all derived from CAPABILITIES.
+This module imports nothing of the agent, so every layer may read it; nodes are named by their
+import path and resolved when the graph is built.
+
+To add a capability: add a row here and write its node; nothing else lists capabilities.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+
+@dataclass(frozen=True)
+class CapabilitySpec:
+    name: str
+    # "module:function" of the graph node, or None while the capability is routed but not built.
+    node: str | None
+    # One line in the router prompt: what the capability does and which slots it reads.
+    description: str
+    # How users see it named ("The weekly report is not available yet").
+    label: str
+    # Whether the capability may change data (docs, and the intent check on model-routed writes).
+    writes: bool
+    # Offline rules: patterns (regular expressions, matched as whole words in the lower-cased message)
+    # that select this capability, with the slots they set. Empty: the offline rules have their own.
+    keywords: tuple[str, ...] = ()
+    keyword_slots: Mapping[str, Any] = field(default_factory=dict)
+
+    def matches(self, text: str) -> bool:
+        """Tell whether the offline rules read this capability in a lower-cased message."""
+        # Latin words match whole; Chinese has no spaces between words, so its patterns match anywhere.
+        return any(re.search(rf"(?<![a-z0-9_])(?:{pattern})(?![a-z0-9_])", text) for pattern in self.keywords)
+
+
+CAPABILITIES: tuple[CapabilitySpec, ...] = (
+    CapabilitySpec(
+        "crud", "agent.capabilities.crud:crud",
+        "create, update or delete tasks (set operation; for updates the new status/priority/due date).",
+        "Changing tasks", writes=True),
+    CapabilitySpec(
+        "query", "agent.capabilities.query:query",
+        "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue).",
+        "Finding tasks", writes=False),
+    CapabilitySpec(
+        "decompose", None, "break a task into subtasks.", "Task breakdown", writes=True,
+        keywords=("breakdown", "decompose", "split", "subtasks", r"break\b.{0,30}\bdown", "拆解", "拆分", "分解"),
+        keyword_slots={"scope": "selected"}),
+    CapabilitySpec(
+        "weekly_report", None, "write a weekly progress report.", "The weekly report", writes=False,
+        keywords=("weekly report", "week report", "status report", "report", "周报")),
+    CapabilitySpec(
+        "risk", None, "find tasks likely to be late.", "Delay-risk analysis", writes=False,
+        keywords=("risk", "at risk", "slip", "slipping", "delay", "delayed", "风险", "延期")),
+    CapabilitySpec(
+        "clarify", "agent.capabilities.clarify:clarify",
+        "the request is unclear or outside these capabilities.", "Asking back", writes=False),
+)
+BY_NAME: Mapping[str, CapabilitySpec] = MappingProxyType({spec.name: spec for spec in CAPABILITIES})
+NAMES: tuple[str, ...] = tuple(BY_NAME)
+assert len(NAMES) == len(CAPABILITIES), "capability names are unique"
+
+if TYPE_CHECKING:
+    CapabilityName = str
+else:
+    # A Literal built from the table: pydantic validates and documents it like a written-out one.
+    CapabilityName = Literal[NAMES]
+
+
+def router_capability_lines() -> str:
+    """The router prompt's list of capabilities, one line each."""
+    return "\n".join(f"- {spec.name}: {spec.description}" for spec in CAPABILITIES)

@@ -1,0 +1,18 @@
+"""Policy facts with their source, and the digest that ties a bound value to its binding."""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+FactSource = Literal["database", "server_clock", "model"]
+
+
+def values_digest(value: Any) -> str:
+    """Return a stable sha256 of a JSON value, so a bound argument can be matched to its binding."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def fact(value: Any, source: FactSource) -> dict[str, Any]:
+    """A fact a tool relies on, with where it came from."""
+    return {"value": value, "source": source}

@@ -1,0 +1,38 @@
+"""The app's words, declared once: task statuses and priorities, page names, the task key, limits.
+
+Plain Python with no Django import, so the pure parts (the context assembler, the routers'
+schemas) and the models alike derive their choices from here.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Literal, get_args
+
+Status = Literal["todo", "in_progress", "blocked", "done"]
+STATUS_LABELS: Mapping[Status, str] = MappingProxyType({
+    "todo": "To do", "in_progress": "In progress", "blocked": "Blocked", "done": "Done",
+})
+OPEN_STATUSES: tuple[Status, ...] = ("todo", "in_progress", "blocked")
+
+Priority = Literal["P0", "P1", "P2", "P3"]
+PRIORITY_LABELS: Mapping[Priority, str] = MappingProxyType({
+    "P0": "P0 · Critical", "P1": "P1 · High", "P2": "P2 · Normal", "P3": "P3 · Low",
+})
+
+# The pages that carry the assistant; each sends its own name as PageContext.page (DESIGN §2).
+Page = Literal["home", "project_list", "project_detail", "task_list", "task_detail"]
+PAGES: tuple[Page, ...] = get_args(Page)
+
+# The longest message the assistant accepts, in characters (API, sidebar and service alike).
+MESSAGE_MAX_CHARS = 2000
+
+
+def task_key(project_key: str, task_id: int) -> str:
+    """Return a task's key as pages and replies show it, e.g. WEB-25."""
+    return f"{project_key}-{task_id}"
+
+
+def choices(labels: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Return (value, label) pairs for a form, serializer or model field."""
+    return list(labels.items())
