@@ -15,6 +15,7 @@ from agent.capabilities.clarify import clarify
 from agent.capabilities.crud import crud
 from agent.capabilities.query import query
 from agent.capabilities.upcoming import upcoming
+from agent.capabilities.weekly_report import weekly_report
 from agent.runtime import RunContext
 from agent.state import AgentState
 
@@ -26,7 +27,7 @@ CAPABILITY_NODES: Mapping[str, CapabilityNode] = MappingProxyType({
     "query": query,
     "clarify": clarify,
     "decompose": upcoming,
-    "weekly_report": upcoming,
+    "weekly_report": weekly_report,
     "risk": upcoming,
 })
 

@@ -20,8 +20,19 @@ _STATUS_WORDS = {"in progress": "in_progress", "blocked": "blocked", "to do": "t
 _EMPTY_SLOTS: dict[str, Any] = {
     "operation": None, "task_id": None, "title": None, "status": None, "priority": None, "due_date": None,
     "scope": None, "expected_title": None, "expected_status": None, "status_filter": [], "priority_filter": [],
-    "assignee_me": False, "preset": None,
+    "assignee_me": False, "preset": None, "week": None,
 }
+_ISO_WEEK = re.compile(r"\b(\d{4}-W\d{2})\b", re.IGNORECASE)
+
+
+def _week(message: str, text: str) -> str | None:
+    """The report week the user named: an ISO week, "this week" or "last week"."""
+    iso = _ISO_WEEK.search(message)
+    if iso:
+        return iso.group(1).upper()
+    if "this week" in text or "本周" in text:
+        return "this"
+    return "last" if "last week" in text or "上周" in text else None
 
 
 def _has(text: str, *words: str) -> bool:
@@ -42,9 +53,10 @@ def _classify(message: str) -> dict[str, Any]:
 
     if _has(text, "delete", "remove"):
         return route("crud", operation="delete", scope=scope)
-    if _has(text, "weekly report", "week report", "status report", "report"):
-        return route("weekly_report")
-    if _has(text, "risk", "at risk", "slip", "slipping", "delay", "delayed"):
+    # Chinese has no spaces between words, so its keywords are matched as plain substrings.
+    if _has(text, "weekly report", "week report", "status report", "report") or "周报" in text:
+        return route("weekly_report", week=_week(message, text))
+    if _has(text, "risk", "at risk", "slip", "slipping", "delay", "delayed") or "风险" in text or "延期" in text:
         return route("risk")
     if _has(text, "breakdown", "decompose", "split", "subtasks") or re.search(r"\bbreak\b.{0,30}\bdown\b", text):
         return route("decompose", scope="selected")

@@ -30,6 +30,8 @@ class Slots(BaseModel):
     priority_filter: tuple[Priority, ...] = ()
     assignee_me: bool = False
     preset: Literal["my_overdue", "at_risk_this_week"] | None = None
+    # A report's ISO week ("2026-W48"), "this" week or the "last" full one; None means the last full week.
+    week: str | None = Field(default=None, pattern=r"^(\d{4}-W\d{2}|this|last)$")
 
 
 class Route(BaseModel):
@@ -66,6 +68,7 @@ _SLOT_PROPERTIES: dict[str, dict[str, object]] = {
     "priority_filter": {"type": "array", "items": {"type": "string", "enum": PRIORITY_ENUM}},
     "assignee_me": {"type": "boolean"},
     "preset": _nullable({"type": "string", "enum": ["my_overdue", "at_risk_this_week"]}),
+    "week": _nullable({"type": "string", "description": 'An ISO week like 2026-W48, "this" or "last".'}),
 }
 # Strict structured output: every property required, nullability spelled out.
 ROUTE_SCHEMA: dict[str, object] = {

@@ -1,0 +1,37 @@
+"""Report tools: the weekly report's two collections, scoped by ExecCtx to the user's projects.
+
+Each returns ``{"count", "items"}`` like every reading tool, so the step runner stores a large
+collection as an artifact and later steps bind its rows instead of carrying them.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from agent.assembler.views import ExecCtx
+from reports.collect import report_events, report_tasks
+from reports.scope import ReportScope, ReportWindows, scope_for_user
+from reports.week import IsoWeek
+
+from .task_tools import acting_user
+
+
+def report_scope(ctx: ExecCtx, project_id: int | None) -> ReportScope:
+    """The page's project, or all the user's projects when the page names none; membership is checked."""
+    return scope_for_user(user=acting_user(ctx), project_id=project_id)
+
+
+def _windows(week: str, now: str) -> ReportWindows:
+    return ReportWindows.for_week(IsoWeek.parse(week), now=datetime.fromisoformat(now))
+
+
+def weekly_report_tasks(*, ctx: ExecCtx, project_id: int | None, week: str, now: str) -> dict[str, Any]:
+    """The tasks that can count in the week or the week before (see reports.collect.report_tasks)."""
+    scope = report_scope(ctx, project_id)
+    return report_tasks(scope=scope, windows=_windows(week, now))
+
+
+def weekly_report_events(*, ctx: ExecCtx, project_id: int | None, week: str, now: str) -> dict[str, Any]:
+    """Status changes, due-date changes and deletions since the week before began."""
+    scope = report_scope(ctx, project_id)
+    return report_events(scope=scope, windows=_windows(week, now))
