@@ -208,6 +208,19 @@ ARTIFACT_INLINE_MAX_ITEMS = env.int("ARTIFACT_INLINE_MAX_ITEMS", default=10)
 ARTIFACT_TTL = timedelta(hours=env.int("ARTIFACT_TTL_HOURS", default=24))
 ARTIFACT_ARCHIVE_AFTER = timedelta(days=env.int("ARTIFACT_ARCHIVE_AFTER_DAYS", default=7))
 BULK_CONFIRM_THRESHOLD = env.int("BULK_CONFIRM_THRESHOLD", default=5)
+# Reports over more tasks than this run as a background job with progress (reports/jobs.py).
+REPORT_SYNC_MAX_TASKS = env.int("REPORT_SYNC_MAX_TASKS", default=2000)
+# Delay-risk scoring (reports/risk/score.py); the README's "Delay risk" table lists every one.
+RISK_WEIGHTS = {
+    "overdue_per_day": 5, "overdue_max": 40, "due_soon_open_subtasks": 20, "inactive": 15, "blocked": 30,
+    "parent_at_risk": 10, "assignee_load": 10, "due_slip": 5, "due_slips_max": 15,
+    **env.json("RISK_WEIGHTS", default={}),
+}
+RISK_LEVELS = {"high": 50, "medium": 25, **env.json("RISK_LEVELS", default={})}
+RISK_DUE_SOON_DAYS = env.int("RISK_DUE_SOON_DAYS", default=3)
+RISK_INACTIVE_DAYS = env.int("RISK_INACTIVE_DAYS", default=7)
+RISK_LOAD_RATIO = env.float("RISK_LOAD_RATIO", default=1.5)
+RISK_TOP = env.int("RISK_TOP", default=10)
 
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -1,4 +1,4 @@
-"""The weekly report pages: one project, or all the user's projects, for a chosen ISO week."""
+"""The report pages: the weekly report (one project or all the user's projects) and a project's risk panel."""
 from __future__ import annotations
 
 from typing import Any
@@ -17,6 +17,8 @@ from tasks.web import PageRequest, project_or_404
 from .figures import LISTS
 from .narrative import HEADINGS, report_markdown, report_text
 from .pipeline import FiguresDisagree, weekly_report_build
+from .risk.assess import risk_assess, risk_data
+from .risk.text import risk_text
 from .scope import ReportWindows, scope_for_user
 from .week import IsoWeek, week_resolve
 
@@ -73,3 +75,13 @@ def weekly_report_project(request: PageRequest, pk: int) -> HttpResponse:
 def weekly_report_all(request: PageRequest) -> HttpResponse:
     """The weekly report over all the user's projects."""
     return _page(request, None)
+
+
+@login_required
+@require_GET
+def risk_panel(request: PageRequest, pk: int) -> HttpResponse:
+    """The project's delay risk as a panel (chart, top tasks and the table), loaded into the project page."""
+    project = project_or_404(user=request.user, project_id=pk)
+    report = risk_assess(scope=scope_for_user(user=request.user, project_id=project.pk), today=timezone.localdate())
+    context = {"project": project, "r": risk_data(report), "text": risk_text(report), "chart_id": "risk-project"}
+    return render(request, "reports/_risk_panel.html", context)

@@ -29,6 +29,16 @@ class Allowed:
         return cls(numbers=frozenset({_canonical(str(n)) for n in numbers} | day_parts), dates=dates)
 
 
+    @classmethod
+    def stated_in(cls, lines: Iterable[str]) -> Allowed:
+        """The numbers and dates the given figure lines state, and nothing else."""
+        text = "\n".join(lines)
+        dates = _ISO_DATE.findall(text)
+        numbers = _NUMBER.findall(_ISO_WEEK.sub(" ", _ISO_DATE.sub(" ", text)))
+        weeks = [part for match in _ISO_WEEK.findall(text) for part in match]
+        return cls.of([*numbers, *weeks], dates)
+
+
 def _canonical(number: str) -> str:
     text = number.replace(",", "")
     return text.rstrip("0").rstrip(".") if "." in text else str(int(text))

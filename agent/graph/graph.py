@@ -14,6 +14,7 @@ from langgraph.runtime import Runtime
 from agent.capabilities.clarify import clarify
 from agent.capabilities.crud import crud
 from agent.capabilities.query import query
+from agent.capabilities.risk import risk
 from agent.capabilities.upcoming import upcoming
 from agent.capabilities.weekly_report import weekly_report
 from agent.runtime import RunContext
@@ -28,7 +29,7 @@ CAPABILITY_NODES: Mapping[str, CapabilityNode] = MappingProxyType({
     "clarify": clarify,
     "decompose": upcoming,
     "weekly_report": weekly_report,
-    "risk": upcoming,
+    "risk": risk,
 })
 
 

@@ -1,4 +1,4 @@
-"""Report tools: the weekly report's two collections, scoped by ExecCtx to the user's projects.
+"""Report tools: the weekly report's two collections and the risk facts, scoped by ExecCtx to the user's projects.
 
 Each returns ``{"count", "items"}`` like every reading tool, so the step runner stores a large
 collection as an artifact and later steps bind its rows instead of carrying them.
@@ -10,6 +10,7 @@ from typing import Any
 
 from agent.assembler.views import ExecCtx
 from reports.collect import report_events, report_tasks
+from reports.risk.facts import risk_facts
 from reports.scope import ReportScope, ReportWindows, scope_for_user
 from reports.week import IsoWeek
 
@@ -35,3 +36,8 @@ def weekly_report_events(*, ctx: ExecCtx, project_id: int | None, week: str, now
     """Status changes, due-date changes and deletions since the week before began."""
     scope = report_scope(ctx, project_id)
     return report_events(scope=scope, windows=_windows(week, now))
+
+
+def risk_facts_for(*, ctx: ExecCtx, project_id: int | None) -> dict[str, Any]:
+    """Every open task of the scope with the facts its delay risk is scored on."""
+    return risk_facts(scope=report_scope(ctx, project_id))

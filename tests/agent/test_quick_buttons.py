@@ -16,7 +16,7 @@ from tests.llm_stub import LLMStub
 
 PAGES = {"workbench": "home", "task_row": "task_list", "quick_button": "project_detail"}
 # Routed by the table but not built yet: each must say so as an error, never report success.
-NOT_BUILT = {"decompose_task": "Task breakdown", "risk_analysis": "Delay-risk analysis"}
+NOT_BUILT = {"decompose_task": "Task breakdown"}
 
 
 @pytest.fixture
@@ -59,6 +59,10 @@ def _effect(action: str, body: dict[str, Any], board: dict[str, Any]) -> None:
         last_week = (timezone.localdate() - timedelta(days=7)).isocalendar()
         assert body["data"]["report"]["week"] == f"{last_week.year}-W{last_week.week:02d}"
         assert body["data"]["report"]["counts"]["created"] == 0
+    elif action == "risk_analysis":
+        # Two tasks three days overdue (15 points each); the selected one is also alice's, like the rest.
+        assert body["status"] == "done", body
+        assert body["data"]["risk"]["chart"]["scores"] == [15, 15]
     elif action in NOT_BUILT:
         assert body["status"] == "error", body
         assert body["data"] == {"available": False}
