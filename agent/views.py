@@ -7,13 +7,13 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import ApplicationError, validation_payload
 
 from .api import RunRequestApi
 from .models import Run
-from .service import run_as_dict, run_confirm, run_request
+from .service import run_as_dict, run_confirm, run_get, run_request
 
 # Capabilities whose success changes what the page shows, so the page refreshes its list.
 _CHANGES_TASKS = {"crud"}
@@ -69,6 +69,17 @@ def sidebar_confirm(request: HttpRequest, run_id: str) -> HttpResponse:
     """Approve or reject the run's pending action."""
     try:
         run = run_confirm(user=request.user, run_id=run_id, decision=request.POST.get("decision", ""))  # type: ignore[arg-type]
+    except ApplicationError as exc:
+        return _render_error(request, exc, asked="")
+    return _render_run(request, run)
+
+
+@login_required
+@require_GET
+def sidebar_run(request: HttpRequest, run_id: str) -> HttpResponse:
+    """Render one of the user's runs again: a running one polls this until it has finished."""
+    try:
+        run = run_get(user=request.user, run_id=run_id)  # type: ignore[arg-type]
     except ApplicationError as exc:
         return _render_error(request, exc, asked="")
     return _render_run(request, run)

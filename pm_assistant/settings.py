@@ -101,6 +101,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "agent.jobs.artifacts_expire",
         "schedule": timedelta(minutes=15),
     },
+    "runs-sweep-stale": {
+        "task": "agent.jobs.runs_sweep_stale",
+        "schedule": timedelta(minutes=1),
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -208,8 +212,10 @@ ARTIFACT_INLINE_MAX_ITEMS = env.int("ARTIFACT_INLINE_MAX_ITEMS", default=10)
 ARTIFACT_TTL = timedelta(hours=env.int("ARTIFACT_TTL_HOURS", default=24))
 ARTIFACT_ARCHIVE_AFTER = timedelta(days=env.int("ARTIFACT_ARCHIVE_AFTER_DAYS", default=7))
 BULK_CONFIRM_THRESHOLD = env.int("BULK_CONFIRM_THRESHOLD", default=5)
-# Reports over more tasks than this run as a background job with progress (reports/jobs.py).
+# Reports over more tasks than this run as a background job with progress (agent/jobs.py).
 REPORT_SYNC_MAX_TASKS = env.int("REPORT_SYNC_MAX_TASKS", default=2000)
+# A background run silent for longer than this (no progress) is ended as an error by the sweeper.
+RUN_STALE_AFTER_SECONDS = env.int("RUN_STALE_AFTER_SECONDS", default=CELERY_TASK_TIME_LIMIT + 60)
 # Delay-risk scoring (reports/risk/score.py); the README's "Delay risk" table lists every one.
 RISK_WEIGHTS = {
     "overdue_per_day": 5, "overdue_max": 40, "due_soon_open_subtasks": 20, "inactive": 15, "blocked": 30,

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 from langgraph.runtime import Runtime
+from langgraph.types import interrupt
 
 from agent.models import Alert
 from agent.runtime import RunContext
@@ -22,6 +24,7 @@ from pm_assistant.errors import ApplicationError
 from reports.figures import WeeklyReport, report_project
 from reports.narrative import figures_words, report_headline, report_text
 from reports.pipeline import FiguresDisagree, report_verify, windows_now
+from tasks.models import Task
 
 from .fidelity import Allowed
 from .outcome import done, failed
@@ -62,8 +65,16 @@ def report_data(report: WeeklyReport) -> dict[str, Any]:
             "url": report_url(report)}
 
 
+# The stages a background run reports as progress: (stage, done when it starts).
+STAGES = ("collect", "project", "verify", "write")
+
+
 def weekly_report(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    """Build the week's report for the page's project (or all the user's projects) and say it in words."""
+    """Build the week's report for the page's project (or all the user's projects) and say it in words.
+
+    A scope with more than REPORT_SYNC_MAX_TASKS tasks pauses here; the service hands the run to a
+    background job, which resumes it and reports each stage as the run's progress.
+    """
     ctx, route = state["exec_ctx"], state["route"]
     assert ctx is not None and route is not None
     recorder, steps = runtime.context.recorder, runtime.context.steps
@@ -76,17 +87,29 @@ def weekly_report(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, 
         return failed(f"The weekly report could not start: {exc.message}", exc.code)
     week = windows.current.week.label
     arguments = {"project_id": project_id, "week": week, "now": now.isoformat()}
+    size = Task.objects.filter(project_id__in=scope.project_ids).count()
+    background = size > settings.REPORT_SYNC_MAX_TASKS
+    if background:
+        # Paused until the background job resumes the run; the request answers "running" at once.
+        interrupt({"action": "background", "facts": {"tasks": size, "week": week, "stages": len(STAGES)}})
 
+    def stage(name: str) -> None:
+        if background:
+            recorder.progress(name, STAGES.index(name), len(STAGES))
+
+    stage("collect")
     recorder.node("report_collect", week=week, scope=scope.label, projects=len(scope.project_ids))
     for step, tool, fn in (("s1", "weekly_report_tasks", weekly_report_tasks),
                            ("s2", "weekly_report_events", weekly_report_events)):
         steps.fetch(step, tool, fn, scope=lambda _: list(scope.project_ids), ctx=ctx, **arguments)
 
+    stage("project")
     recorder.node("report_project", week=week)
     report = report_project(scope_label=scope.label, project_id=scope.project_id,
                             tasks=_rows(steps, "s1", "tasks"), events=_rows(steps, "s2", "events"),
                             current=windows.current, previous=windows.previous)
 
+    stage("verify")
     recorder.node("report_verify", week=week, figures=report.current.counts())
     try:
         report_verify(report, scope=scope, windows=windows)
@@ -95,6 +118,7 @@ def weekly_report(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, 
                        disagreements=[vars(d) for d in exc.disagreements])
         return failed(exc.message, exc.code)
 
+    stage("write")
     recorder.node("report_template", week=week)
     template = report_text(report)
     recorder.node("report_polish", week=week)
@@ -102,4 +126,6 @@ def weekly_report(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, 
                    figures=[f"{report_headline(report)}.", *figures_words(report.current),
                             f"the week before ({report.previous.week}):",
                             *figures_words(report.previous)])
+    if background:
+        recorder.progress("done", len(STAGES), len(STAGES))
     return done(reply, report=report_data(report), polished=reply != template)

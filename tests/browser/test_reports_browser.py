@@ -11,6 +11,9 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from agent.models import Run
+from agent.service import run_continue
+from pm_assistant.celery import app as celery_app
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create, task_update
@@ -39,18 +42,33 @@ def last_week(monkeypatch: pytest.MonkeyPatch, alice: User, carol: User, website
     return [*done, *late, stuck]
 
 
+@pytest.fixture
+def queued(settings: Any) -> Any:
+    """Every report goes to the background, and no worker takes it until the test says so."""
+    settings.REPORT_SYNC_MAX_TASKS = 1
+    saved = {key: celery_app.conf[key] for key in ("task_always_eager", "broker_url")}
+    celery_app.conf.update(task_always_eager=False, broker_url="memory://")
+    yield
+    celery_app.conf.update(saved)
+
+
 def _shot(page: Page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / name), full_page=True)
 
 
 def test_weekly_report_from_home_to_the_full_page_and_its_download(
-        page: Page, live_server: Any, alice: User, last_week: list[Task], tmp_path: Path) -> None:
+        page: Page, live_server: Any, alice: User, last_week: list[Task], queued: None) -> None:
     page.set_viewport_size({"width": 1440, "height": 900})
     log_in(page, live_server.url, "alice")
     page.click("#assistant [data-assistant-action=weekly_report]")
     run = page.locator("#assistant-transcript .run").last
-    expect(run).to_have_class("run run-done")
+    expect(run).to_have_class("run run-running")
+    expect(run.locator(".run-progress [role=progressbar]")).to_have_attribute("aria-valuenow", "0")
+    _shot(page, "weekly-report-running-1440.png")
+    # The worker's part, done here: the sidebar keeps polling the run until the report is there.
+    run_continue(run_id=Run.objects.get().pk)
+    expect(run).to_have_class("run run-done", timeout=10_000)
     expect(run.locator(".run-reply")).to_contain_text("3 tasks completed")
     expect(run.locator(".run-figures")).to_contain_text("Completed3")
     _shot(page, "weekly-report-sidebar-1440.png")
