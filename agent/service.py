@@ -55,13 +55,13 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
                                                  reply="Something went wrong; nothing more was done.")
     run.refresh_from_db()
     interrupts = result.get("__interrupt__") if isinstance(result, dict) else None
-    background = bool(interrupts) and interrupts[0].value["action"] == "background"
+    request: dict[str, Any] = interrupts[0].value if interrupts else {}
+    background = request.get("action") == "background"
     if background:
-        facts = interrupts[0].value["facts"]
+        facts = request["facts"]
         run.status, run.progress = Run.Status.RUNNING, {"stage": "queued", "done": 0, "total": facts["stages"]}
         run.reply = f"Working on it: {facts['tasks']} tasks to read. This answer updates when the report is ready."
     elif interrupts:
-        request = interrupts[0].value
         Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
         run.status = Run.Status.NEEDS_CONFIRMATION
         run.reply = "Please confirm: this cannot be undone." if request["action"] == "delete_task" \

@@ -7,7 +7,7 @@ tasks are today. Tasks deleted since appear only in the deleted count: they have
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -149,8 +149,8 @@ def week_project(tasks: Iterable[Mapping[str, Any]], events: Iterable[Mapping[st
         in_progress=tuple(lists["in_progress"]), blocked=tuple(lists["blocked"]), per_assignee=assignees)
 
 
-def report_project(*, scope_label: str, project_id: int | None, tasks: list[Mapping[str, Any]],
-                   events: list[Mapping[str, Any]], current: Window, previous: Window) -> WeeklyReport:
+def report_project(*, scope_label: str, project_id: int | None, tasks: Sequence[Mapping[str, Any]],
+                   events: Sequence[Mapping[str, Any]], current: Window, previous: Window) -> WeeklyReport:
     """Project both weeks from one collection and keep the lines of the tasks the lists name."""
     this_week = week_project(tasks, events, current)
     named = {i for name in LISTS for i in getattr(this_week, name)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, F, Exists, OuterRef, Q, QuerySet, Subquery, TextField, Value
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, TextField, Value
 from django.db.models.functions import Cast, Coalesce
 
 from tasks.models import Task, TaskActivity

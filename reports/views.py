@@ -49,7 +49,10 @@ def _page(request: PageRequest, project_id: int | None) -> HttpResponse:
         context["problems"].append(exc.message)
         return render(request, "reports/weekly.html", context, status=500)
     if request.GET.get("format") == "md":
-        body = report_markdown(report, task_url=lambda pk: request.build_absolute_uri(reverse("task-detail", args=[pk])))
+        def task_url(pk: int) -> str:
+            return request.build_absolute_uri(reverse("task-detail", args=[pk]))
+
+        body = report_markdown(report, task_url=task_url)
         response = HttpResponse(body, content_type="text/markdown; charset=utf-8")
         slug = project.key if project else "all"
         response["Content-Disposition"] = f'attachment; filename="weekly-report-{slug}-{week.label}.md"'

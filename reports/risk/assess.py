@@ -4,7 +4,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from ..scope import ReportScope
+from reports.scope import ReportScope
+
 from .facts import risk_facts
 from .score import RiskReport, risk_score
 

@@ -13,9 +13,8 @@ from typing import Any
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
+from reports.scope import ReportScope
 from tasks.models import Task, TaskActivity
-
-from ..scope import ReportScope
 
 DONE = Task.Status.DONE
 

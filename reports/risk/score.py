@@ -84,7 +84,8 @@ def task_factors(row: Mapping[str, Any], *, today: date) -> list[Factor]:
     if row["status"] == "blocked":
         found.append(Factor("blocked", w["blocked"], "blocked", ("database",), "blocked"))
     parent_due = row["parent_due_date"]
-    parent_overdue = parent_due is not None and date.fromisoformat(parent_due) < today and row["parent_status"] != "done"
+    parent_overdue = (parent_due is not None and date.fromisoformat(parent_due) < today
+                      and row["parent_status"] != "done")
     if row["parent_status"] == "blocked" or parent_overdue:
         what = "blocked" if row["parent_status"] == "blocked" else "overdue"
         found.append(Factor("parent_at_risk", w["parent_at_risk"], what, ("database", "server_clock"),

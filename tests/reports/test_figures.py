@@ -12,8 +12,16 @@ from reports.scope import ReportWindows, scope_for_user
 from reports.week import IsoWeek, week_resolve
 from tasks.models import TaskActivity
 
-from .fixture import (EXPECTED_W47, EXPECTED_W47_COUNTS, EXPECTED_W48, EXPECTED_W48_ASSIGNEES,
-                      EXPECTED_W48_COUNTS, NOW, Seeded, local)
+from .fixture import (
+    EXPECTED_W47,
+    EXPECTED_W47_COUNTS,
+    EXPECTED_W48,
+    EXPECTED_W48_ASSIGNEES,
+    EXPECTED_W48_COUNTS,
+    NOW,
+    Seeded,
+    local,
+)
 
 W48 = IsoWeek(2026, 48)
 
