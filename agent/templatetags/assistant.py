@@ -3,9 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import template
+from datetime import timedelta
 
+from django import template
+from django.conf import settings
+from django.utils import timezone
+
+from agent.models import Run
 from agent.routing.quick_actions import QUICK_ACTIONS
+from agent.service import run_as_dict
 
 register = template.Library()
 
@@ -21,6 +27,17 @@ def assistant_quick_actions(page_context: Any) -> list[dict[str, str]]:
     if page == "task_list" and '"type":"task"' in attrs.get("data-selected-entity", ""):
         page = "task_detail"
     return [entry._asdict() for entry in QUICK_ACTIONS.get(page, ())]
+
+
+@register.simple_tag(takes_context=True)
+def assistant_running_runs(context: Any) -> list[dict[str, Any]]:
+    """The user's runs still working in the background, so a reload shows them progressing."""
+    user = getattr(context.get("request"), "user", None)
+    if user is None or not user.is_authenticated:
+        return []
+    since = timezone.now() - timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS)
+    runs = Run.objects.filter(user=user, status=Run.Status.RUNNING, created_at__gte=since).order_by("created_at")
+    return [{"run": run, "view": run_as_dict(run)} for run in runs[:5]]
 
 
 @register.filter

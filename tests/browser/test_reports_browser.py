@@ -66,6 +66,9 @@ def test_weekly_report_from_home_to_the_full_page_and_its_download(
     expect(run).to_have_class("run run-running")
     expect(run.locator(".run-progress [role=progressbar]")).to_have_attribute("aria-valuenow", "0")
     _shot(page, "weekly-report-running-1440.png")
+    page.reload()  # the run is still there, still progressing
+    run = page.locator("#assistant-transcript .run").last
+    expect(run).to_have_class("run run-running")
     # The worker's part, done here: the sidebar keeps polling the run until the report is there.
     run_continue(run_id=Run.objects.get().pk)
     expect(run).to_have_class("run run-done", timeout=10_000)
