@@ -1,9 +1,8 @@
 """Template helpers for the assistant sidebar."""
 from __future__ import annotations
 
-from typing import Any
-
 from datetime import timedelta
+from typing import Any
 
 from django import template
 from django.conf import settings
