@@ -19,6 +19,11 @@ EVENT_FILTER = Q(kind__in=[TaskActivity.Kind.STATUS, TaskActivity.Kind.DELETED])
     kind=TaskActivity.Kind.UPDATED, field="due_date")
 
 
+def scope_size(scope: ReportScope) -> int:
+    """How many tasks the scope holds: what decides whether a report runs in the background."""
+    return Task.objects.filter(project_id__in=scope.project_ids).count()
+
+
 def events_since(scope: ReportScope, windows: ReportWindows) -> Any:
     """The history of the scope from the start of the previous week until now."""
     return TaskActivity.objects.filter(EVENT_FILTER, project_id__in=scope.project_ids,

@@ -14,17 +14,17 @@ from django.utils import timezone
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
+from agent.assembler.words import quote_user_text
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.state import AgentState
 from agent.steps.binding import Binding
 from agent.steps.runner import StepRunner
-from agent.tools.report_tools import report_scope, weekly_report_events, weekly_report_tasks
+from agent.tools.report_tools import report_scope, report_size, weekly_report_events, weekly_report_tasks
 from pm_assistant.errors import ApplicationError
 from reports.figures import WeeklyReport, report_project
 from reports.narrative import figures_words, report_headline, report_text
 from reports.pipeline import FiguresDisagree, report_verify, windows_now
-from tasks.models import Task
 
 from .fidelity import Allowed
 from .outcome import done, failed
@@ -87,7 +87,7 @@ def weekly_report(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, 
         return failed(f"The weekly report could not start: {exc.message}", exc.code)
     week = windows.current.week.label
     arguments = {"project_id": project_id, "week": week, "now": now.isoformat()}
-    size = Task.objects.filter(project_id__in=scope.project_ids).count()
+    size = report_size(scope)
     background = size > settings.REPORT_SYNC_MAX_TASKS
     if background:
         # Paused until the background job resumes the run; the request answers "running" at once.
@@ -123,7 +123,8 @@ def weekly_report(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, 
     template = report_text(report)
     recorder.node("report_polish", week=week)
     reply = polish(runtime, state, what="weekly report", template=template, allowed=report_allowed(report),
-                   figures=[f"{report_headline(report)}.", *figures_words(report.current),
+                   figures=[f"Week {week} ({report.current.monday} to {report.current.sunday}) of "
+                            f"{quote_user_text(report.scope_label, 80)}.", *figures_words(report.current),
                             f"the week before ({report.previous.week}):",
                             *figures_words(report.previous)])
     if background:

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from agent.assembler.views import ExecCtx
-from reports.collect import report_events, report_tasks
+from reports.collect import report_events, report_tasks, scope_size
 from reports.risk.facts import risk_facts
 from reports.scope import ReportScope, ReportWindows, scope_for_user
 from reports.week import IsoWeek
@@ -20,6 +20,11 @@ from .task_tools import acting_user
 def report_scope(ctx: ExecCtx, project_id: int | None) -> ReportScope:
     """The page's project, or all the user's projects when the page names none; membership is checked."""
     return scope_for_user(user=acting_user(ctx), project_id=project_id)
+
+
+def report_size(scope: ReportScope) -> int:
+    """The number of tasks a report over the scope reads from."""
+    return scope_size(scope)
 
 
 def _windows(week: str, now: str) -> ReportWindows:

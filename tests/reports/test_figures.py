@@ -10,7 +10,7 @@ from reports.figures import LISTS
 from reports.pipeline import FiguresDisagree, report_verify, weekly_report_build
 from reports.scope import ReportWindows, scope_for_user
 from reports.week import IsoWeek, week_resolve
-from tasks.models import TaskActivity
+from tasks.models import Task, TaskActivity
 
 from .fixture import (
     EXPECTED_W47,
@@ -65,10 +65,13 @@ def test_the_default_week_is_the_last_full_week_in_the_site_zone(shanghai: None)
 def test_collecting_costs_the_same_queries_whatever_the_size(seeded: Seeded, alice: User) -> None:
     with CaptureQueriesContext(connection) as small:
         _build(alice, seeded.website.pk)
+    Task.objects.bulk_create(Task(project=seeded.website, title=f"bulk {n}", status="blocked") for n in range(300))
+    with CaptureQueriesContext(connection) as large:
+        _build(alice, seeded.website.pk)
     with CaptureQueriesContext(connection) as all_projects:
         _build(alice, None)
 
-    assert len(small) == len(all_projects)
+    assert len(small) == len(large) == len(all_projects)
 
 
 @pytest.mark.django_db
