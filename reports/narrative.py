@@ -5,6 +5,7 @@ Every number and date written here comes from the verified figures; the polish c
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .figures import LISTS, WeekFigures, WeeklyReport
@@ -12,6 +13,14 @@ from .figures import LISTS, WeekFigures, WeeklyReport
 HEADINGS = {"completed": "Completed", "created": "Created", "reopened": "Reopened", "slipped": "Due dates slipped",
             "overdue": "Overdue at week end", "in_progress": "In progress at week end",
             "blocked": "Blocked at week end"}
+
+
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>#|])")
+
+
+def _md(text: str) -> str:
+    """A user-written title as literal Markdown text: it cannot open a link, a heading or a table cell."""
+    return _MARKDOWN.sub(r"\\\1", " ".join(text.split()))
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:
@@ -48,14 +57,14 @@ def figures_words(f: WeekFigures) -> list[str]:
 def report_markdown(report: WeeklyReport, *, task_url: Callable[[int], str]) -> str:
     """The full report as Markdown: the paragraph, a table of figures, the lists and the assignees."""
     f, p = report.current, report.previous
-    out = [f"# Weekly report: {report_headline(report)}", "", report_text(report), "",
+    out = [f"# Weekly report: {_md(report_headline(report))}", "", _md(report_text(report)), "",
            f"| figure | {f.week} | {p.week} |", "|---|---:|---:|"]
     now, before = f.counts(), p.counts()
     out += [f"| {name.replace('_', ' ')} | {now[name]} | {before[name]} |" for name in now]
     for name in LISTS:
         lines = report.lines(name)
         out += ["", f"## {HEADINGS[name]} ({len(lines)})", ""]
-        out += [f"- [{t.key}]({task_url(t.id)}) {t.title}" for t in lines] or ["- none"]
+        out += [f"- [{t.key}]({task_url(t.id)}) {_md(t.title)}" for t in lines] or ["- none"]
     out += ["", "## By assignee", "", "| assignee | completed | open | overdue |", "|---|---:|---:|---:|"]
-    out += [f"| {a.assignee} | {a.completed} | {a.open} | {a.overdue} |" for a in f.per_assignee]
+    out += [f"| {_md(a.assignee)} | {a.completed} | {a.open} | {a.overdue} |" for a in f.per_assignee]
     return "\n".join(out) + "\n"

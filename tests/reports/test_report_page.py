@@ -44,3 +44,14 @@ def test_a_project_i_am_not_in_is_not_found_and_a_bad_week_is_named(
     bad = _client(alice).get("/reports/weekly/?week=2026-W60")
     assert bad.status_code == 400
     assert "week: 2026-W60 is not an ISO week." in bad.content.decode()
+
+
+def test_a_title_cannot_break_the_markdown(seeded: Seeded, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    task = seeded.tasks["due_sunday"]
+    task.title = "[click](http://evil.example) | # heading"
+    task.save(update_fields=["title"])
+    with clock_at(monkeypatch, NOW):
+        text = _client(alice).get(f"/projects/{seeded.website.pk}/reports/weekly/?week=2026-W48&format=md")
+
+    line = next(row for row in text.content.decode().splitlines() if f"/tasks/{task.pk}/" in row)
+    assert line.endswith(r"\[click\](http://evil.example) \| \# heading")
