@@ -9,7 +9,7 @@ STAMP := $(VENV)/.requirements.stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
-LINT_PATHS := pm_assistant projects tasks agent archcheck tests manage.py
+LINT_PATHS := pm_assistant projects tasks reports agent archcheck tests manage.py
 
 # A Python >= 3.12: the newest on PATH, then pyenv's installs (newest first), then python3.
 # PYTHON=/path/to/python overrides the search.

@@ -96,6 +96,8 @@ class Alert(models.Model):
         PREVIEW_MISMATCH = "preview_mismatch", "A preview is not a substring of its source"
         RAW_CONTEXT = "raw_context", "Raw page-context data in a prompt"
         MODEL_ID = "model_id", "The model named an id the user never gave"
+        NUMBER_MISMATCH = "number_mismatch", "A polished text stated a number that is not a verified figure"
+        FIGURES_MISMATCH = "figures_mismatch", "A report's figures disagreed with their independent recount"
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="alerts")
     kind = models.CharField(max_length=20, choices=Kind.choices)

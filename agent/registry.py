@@ -52,10 +52,12 @@ CAPABILITIES: tuple[CapabilitySpec, ...] = (
         keywords=("breakdown", "decompose", "split", "subtasks", r"break\b.{0,30}\bdown", "拆解", "拆分", "分解"),
         keyword_slots={"scope": "selected"}),
     CapabilitySpec(
-        "weekly_report", None, "write a weekly progress report.", "The weekly report", writes=False,
+        "weekly_report", "agent.capabilities.weekly_report:weekly_report",
+        'write a weekly progress report (week: an ISO week like 2026-W48, "this" or "last").',
+        "The weekly report", writes=False,
         keywords=("weekly report", "week report", "status report", "report", "周报")),
     CapabilitySpec(
-        "risk", None, "find tasks likely to be late.", "Delay-risk analysis", writes=False,
+        "risk", "agent.capabilities.risk:risk", "find tasks likely to be late.", "Delay-risk analysis", writes=False,
         keywords=("risk", "at risk", "slip", "slipping", "delay", "delayed", "风险", "延期")),
     CapabilitySpec(
         "clarify", "agent.capabilities.clarify:clarify",

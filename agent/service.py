@@ -1,9 +1,11 @@
 """The run service: the one entry for the API and the sidebar (request, confirm, read)."""
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
+from celery import signature
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -54,8 +56,13 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
     # The graph worded everything: an approval request (capabilities.outcome.ask_approval) or the
     # final outcome (the respond node). The service only stores it.
     interrupts = result.get("__interrupt__") if isinstance(result, dict) else None
-    if interrupts:
-        request = interrupts[0].value
+    request: dict[str, Any] = interrupts[0].value if interrupts else {}
+    background = request.get("action") == "background"
+    if background:
+        facts = request["facts"]
+        run.status, run.progress = Run.Status.RUNNING, {"stage": "queued", "done": 0, "total": facts["stages"]}
+        run.reply = f"Working on it: {facts['tasks']} tasks to read. This answer updates when the report is ready."
+    elif interrupts:
         Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
         run.status, run.reply = Run.Status.NEEDS_CONFIRMATION, request["reply"]
     else:
@@ -66,7 +73,27 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
     if decided is not None:
         run.capability, run.via = decided.capability, decided.via
     run.save()
+    if background:
+        # By name, so the service does not import the job that imports it; eager Celery runs it right here.
+        signature("agent.jobs.run_continue", args=[str(run.pk)]).apply_async()
+        run.refresh_from_db()
     return run
+
+
+def run_continue(*, run_id: UUID | str) -> Run:
+    """Resume a run that was handed to the background; a run no longer running is left as it is."""
+    run = Run.objects.select_related("user").get(pk=run_id)
+    if run.status != Run.Status.RUNNING:
+        return run
+    resume: Command[Any] = Command(resume={"decision": "background"})
+    return _execute(run, resume, _run_context(run.user, run, resuming=True))
+
+
+def runs_fail_stale(*, older_than: timedelta) -> int:
+    """End runs whose background job has not reported for too long: an error, never running forever."""
+    stale = Run.objects.filter(status=Run.Status.RUNNING, updated_at__lt=timezone.now() - older_than)
+    return stale.update(status=Run.Status.ERROR, error_code="job_lost", updated_at=timezone.now(),
+                        reply="The background job stopped before it finished; nothing was reported. Please try again.")
 
 
 def _run_context(user: User, run: Run, *, resuming: bool) -> RunContext:

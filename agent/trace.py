@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.encoding import force_str
 
 from .models import Alert, Run, TraceEvent
@@ -47,6 +48,13 @@ class TraceRecorder:
                   facts: dict[str, Any] | None = None, bound: dict[str, Any] | None = None) -> None:
         self.event(TraceEvent.Kind.TOOL_CALL, name, arguments=arguments, result=result, error=error,
                    facts=facts or {}, bound=bound or {})
+
+    def progress(self, stage: str, done: int, total: int) -> None:
+        """Store how far a background run has got (its ``progress``) and put the step on the trace."""
+        value = {"stage": stage, "done": done, "total": total}
+        # updated_at moves too: it is the heartbeat the stale-run sweeper reads.
+        Run.objects.filter(pk=self.run_id).update(progress=value, updated_at=timezone.now())
+        self.event(TraceEvent.Kind.NODE, "progress", **value)
 
     def alert(self, kind: str, message: str, *, key: str = "", **details: Any) -> None:
         """Record an alert once per (kind, key) even when a node re-runs after a resume."""

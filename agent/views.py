@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import ApplicationError, validation_payload
 from pm_assistant.vocabulary import PAGES
@@ -15,13 +15,13 @@ from pm_assistant.vocabulary import PAGES
 from .api import RunRequestApi
 from .models import Run
 from .routing.quick_actions import QuickAction, quick_actions_for
-from .service import run_as_dict, run_confirm, run_request
+from .service import run_as_dict, run_confirm, run_get, run_request
 
 # Capabilities whose success changes what the page shows, so the page refreshes its list.
 _CHANGES_TASKS = {"crud"}
 
 
-def _suggested(run: Run, suggestions: list[dict[str, Any]]) -> list[QuickAction]:
+def suggested_actions(run: Run, suggestions: list[dict[str, Any]]) -> list[QuickAction]:
     """The quick actions clarify suggested, as the page's table declares them (with their origin)."""
     page = run.page_context.get("page")
     if page not in PAGES:
@@ -35,7 +35,7 @@ def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpRes
     data = view["data"] if isinstance(view["data"], dict) else {}
     # Passed by name: in a template, data.items would find dict.items() when the key is absent.
     context = {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
-               "suggestions": _suggested(run, data.get("suggestions") or [])}
+               "suggestions": suggested_actions(run, data.get("suggestions") or [])}
     response = render(request, "assistant/_run.html", context, status=status)
     if run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected"):
         response["HX-Trigger"] = json.dumps({"tasks-changed": {"run": str(run.pk)}})
@@ -80,6 +80,17 @@ def sidebar_confirm(request: HttpRequest, run_id: str) -> HttpResponse:
     """Approve or reject the run's pending action."""
     try:
         run = run_confirm(user=request.user, run_id=run_id, decision=request.POST.get("decision", ""))  # type: ignore[arg-type]
+    except ApplicationError as exc:
+        return _render_error(request, exc, asked="")
+    return _render_run(request, run)
+
+
+@login_required
+@require_GET
+def sidebar_run(request: HttpRequest, run_id: str) -> HttpResponse:
+    """Render one of the user's runs again: a running one polls this until it has finished."""
+    try:
+        run = run_get(user=request.user, run_id=run_id)  # type: ignore[arg-type]
     except ApplicationError as exc:
         return _render_error(request, exc, asked="")
     return _render_run(request, run)

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "projects",
     "tasks",
+    "reports",
     "agent",
 ]
 
@@ -99,6 +100,10 @@ CELERY_BEAT_SCHEDULE = {
     "artifacts-expire-and-archive": {
         "task": "agent.jobs.artifacts_expire",
         "schedule": timedelta(minutes=15),
+    },
+    "runs-sweep-stale": {
+        "task": "agent.jobs.runs_sweep_stale",
+        "schedule": timedelta(minutes=1),
     },
 }
 
@@ -210,6 +215,21 @@ ARTIFACT_INLINE_MAX_ITEMS = env.int("ARTIFACT_INLINE_MAX_ITEMS", default=10)
 ARTIFACT_TTL = timedelta(hours=env.int("ARTIFACT_TTL_HOURS", default=24))
 ARTIFACT_ARCHIVE_AFTER = timedelta(days=env.int("ARTIFACT_ARCHIVE_AFTER_DAYS", default=7))
 BULK_CONFIRM_THRESHOLD = env.int("BULK_CONFIRM_THRESHOLD", default=5)
+# Reports over more tasks than this run as a background job with progress (agent/jobs.py).
+REPORT_SYNC_MAX_TASKS = env.int("REPORT_SYNC_MAX_TASKS", default=2000)
+# A background run silent for longer than this (no progress) is ended as an error by the sweeper.
+RUN_STALE_AFTER_SECONDS = env.int("RUN_STALE_AFTER_SECONDS", default=CELERY_TASK_TIME_LIMIT + 60)
+# Delay-risk scoring (reports/risk/score.py); the README's "Delay risk" table lists every one.
+RISK_WEIGHTS = {
+    "overdue_per_day": 5, "overdue_max": 40, "due_soon_open_subtasks": 20, "inactive": 15, "blocked": 30,
+    "parent_at_risk": 10, "assignee_load": 10, "due_slip": 5, "due_slips_max": 15,
+    **env.json("RISK_WEIGHTS", default={}),
+}
+RISK_LEVELS = {"high": 50, "medium": 25, **env.json("RISK_LEVELS", default={})}
+RISK_DUE_SOON_DAYS = env.int("RISK_DUE_SOON_DAYS", default=3)
+RISK_INACTIVE_DAYS = env.int("RISK_INACTIVE_DAYS", default=7)
+RISK_LOAD_RATIO = env.float("RISK_LOAD_RATIO", default=1.5)
+RISK_TOP = env.int("RISK_TOP", default=10)
 
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

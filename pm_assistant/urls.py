@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/", include("tasks.api_urls")),
     path("api/assistant/", include("agent.api_urls")),
     path("assistant/", include("agent.urls")),
+    path("", include("reports.urls")),
     path("", include("tasks.urls")),
     path("projects/", include("projects.urls")),
 ]

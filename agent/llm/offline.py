@@ -23,8 +23,19 @@ _STATUS_WORDS = {"in progress": "in_progress", "blocked": "blocked", "to do": "t
 _EMPTY_SLOTS: dict[str, Any] = {
     "operation": None, "task_id": None, "title": None, "status": None, "priority": None, "due_date": None,
     "scope": None, "expected_title": None, "expected_status": None, "status_filter": [], "priority_filter": [],
-    "assignee_me": False, "preset": None,
+    "assignee_me": False, "preset": None, "week": None,
 }
+_ISO_WEEK = re.compile(r"\b(\d{4}-W\d{2})\b", re.IGNORECASE)
+
+
+def _week(message: str, text: str) -> str | None:
+    """The report week the user named: an ISO week, "this week" or "last week"."""
+    iso = _ISO_WEEK.search(message)
+    if iso:
+        return iso.group(1).upper()
+    if "this week" in text or "本周" in text:
+        return "this"
+    return "last" if "last week" in text or "上周" in text else None
 
 
 def _has(text: str, *words: str) -> bool:
@@ -37,6 +48,7 @@ def _classify(message: str) -> dict[str, Any]:
     ref = _TASK_REF.search(message)
     if ref:
         slots["task_id"] = int(ref.group(1))
+    slots["week"] = _week(message, text)
     plural = _has(text, "these", "all", "visible", "every")
     scope = "visible" if plural else ("selected" if not ref else None)
 

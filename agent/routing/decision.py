@@ -31,6 +31,9 @@ class Slots(BaseModel):
     priority_filter: tuple[Priority, ...] = ()
     assignee_me: bool = False
     preset: Preset | None = None
+    # A report's ISO week ("2026-W48"), "this" week or the "last" full one; None means the last full week.
+    week: str | None = Field(default=None, pattern=r"^(\d{4}-W\d{2}|this|last)$",
+                             description='An ISO week like 2026-W48, "this" or "last".')
 
 
 class Route(BaseModel):

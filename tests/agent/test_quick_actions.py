@@ -8,10 +8,12 @@ import pytest
 from agent.assembler.views import RouterCtx
 from agent.capabilities.clarify import clarify
 from agent.graph.graph import CAPABILITY_NODES
+from agent.models import Run
 from agent.registry import BY_NAME
 from agent.routing.fast_path import FAST_PATH, fast_path_route
 from agent.routing.quick_actions import QUICK_ACTIONS, quick_actions_for
 from agent.templatetags.assistant import action_label, assistant_quick_actions, assistant_row_actions
+from agent.views import suggested_actions
 from pm_assistant.vocabulary import PAGES
 
 
@@ -35,10 +37,12 @@ def test_every_page_declares_its_quick_actions() -> None:
 def test_clarify_suggests_the_sidebar_actions_of_the_page(page: Any) -> None:
     state: Any = {"router_ctx": RouterCtx(page=page, origin="sidebar"), "route": None}
     suggestions = clarify(state, None)["outcome"]["data"]["suggestions"]  # type: ignore[arg-type]
-    assert suggestions == [{"action": e.action, "label": e.label, "origin": e.origin}
-                           for e in quick_actions_for(page)]
-    # Each chip is sent with its entry's own origin, which the fast path routes.
-    assert all((s["origin"], s["action"]) in FAST_PATH for s in suggestions)
+    # A capability never holds the origin: clarify names actions, the sidebar adds each entry's origin.
+    assert suggestions == [{"action": e.action, "label": e.label} for e in quick_actions_for(page)]
+    run = Run(page_context={"page": page, "origin": "sidebar"})
+    chips = suggested_actions(run, suggestions)
+    assert [c.action for c in chips] == [s["action"] for s in suggestions]
+    assert all((c.origin, c.action) in FAST_PATH for c in chips)
 
 
 def test_an_unclear_message_on_a_task_page_suggests_the_task_actions() -> None:

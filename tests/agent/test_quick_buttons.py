@@ -16,8 +16,7 @@ from tests.llm_stub import LLMStub
 
 PAGES = {"workbench": "home", "task_row": "task_list", "quick_button": "project_detail"}
 # Routed by the table but not built yet: each must say so as an error, never report success.
-NOT_BUILT = {"decompose_task": "Task breakdown", "weekly_report": "The weekly report",
-             "risk_analysis": "Delay-risk analysis"}
+NOT_BUILT = {"decompose_task": "Task breakdown"}
 
 
 @pytest.fixture
@@ -54,6 +53,16 @@ def _effect(action: str, body: dict[str, Any], board: dict[str, Any]) -> None:
             == {"done"}
     elif action == "my_overdue":
         assert body["status"] == "done" and body["data"]["count"] == 2
+    elif action == "weekly_report":
+        assert body["status"] == "done", body
+        # The last full week, before these tasks were made: nothing to count, and nothing changed.
+        last_week = (timezone.localdate() - timedelta(days=7)).isocalendar()
+        assert body["data"]["report"]["week"] == f"{last_week.year}-W{last_week.week:02d}"
+        assert body["data"]["report"]["counts"]["created"] == 0
+    elif action == "risk_analysis":
+        # Two tasks three days overdue (15 points each); the selected one is also alice's, like the rest.
+        assert body["status"] == "done", body
+        assert body["data"]["risk"]["chart"]["scores"] == [15, 15]
     elif action in NOT_BUILT:
         assert body["status"] == "error", body
         assert body["data"] == {"available": False}

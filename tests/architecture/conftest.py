@@ -10,7 +10,7 @@ import pytest
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-PACKAGES = ("agent", "pm_assistant", "projects", "tasks")
+PACKAGES = ("agent", "pm_assistant", "projects", "reports", "tasks")
 
 
 def plant(root: Path, relpath: str, source: str) -> Path:

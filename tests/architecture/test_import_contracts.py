@@ -28,6 +28,7 @@ PLANTS = [
     # agent.models and agent.trace are modules, not packages: the planted import is appended to them.
     ("records", "agent/models.py", "from agent.artifacts.store import artifact_open\n"),
     ("records", "agent/trace.py", "from agent.state import AgentState\n"),
+    ("reports-server-only", "reports/_planted.py", "from agent.trace import TraceRecorder\n"),
 ]
 
 

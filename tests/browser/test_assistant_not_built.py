@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from agent.models import Run
 from projects.models import Project
+from tasks.services import task_create
 
 from .test_pages_browser import log_in
 
@@ -17,14 +18,16 @@ pytestmark = pytest.mark.browser
 DANGER_SOFT = "rgb(254, 243, 242)"  # --danger-soft in app.css
 
 
-def test_weekly_report_says_it_is_not_available_in_an_error_bubble(page: Page, live_server: Any, alice: User,
-                                                                   website: Project) -> None:
+def test_task_breakdown_says_it_is_not_available_in_an_error_bubble(page: Page, live_server: Any, alice: User,
+                                                                    website: Project) -> None:
+    task = task_create(actor=alice, project=website, title="Launch the new site")
     log_in(page, live_server.url, "alice")
-    page.click("#assistant [data-assistant-action=weekly_report]")
+    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    page.click("#assistant [data-assistant-action=decompose_task]")
     run = page.locator("#assistant-transcript .run").last
     expect(run).to_have_class("run run-error")
     expect(run.locator(".run-reply")).to_have_text(
-        "The weekly report is not available yet in this version; nothing was done.")
+        "Task breakdown is not available yet in this version; nothing was done.")
     expect(run.locator(".run-meta")).to_contain_text("0 model calls")
     bubble = run.locator(".bubble-assistant")
     assert bubble.evaluate("el => getComputedStyle(el).backgroundColor") == DANGER_SOFT

@@ -1,0 +1,56 @@
+"""Number fidelity: every number and date in a polished text must be one the server verified."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_ISO_WEEK = re.compile(r"\b(\d{4})-W(\d{2})\b")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
+# Spelled-out numbers count too, or "three" could hide a changed figure.
+_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty".split())}
+_WORD = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """The numbers and dates a text may state: the verified figures and what derives from them."""
+
+    numbers: frozenset[str]
+    dates: frozenset[str]
+
+    @classmethod
+    def of(cls, numbers: Iterable[int | float | str], dates: Iterable[str]) -> Allowed:
+        dates = frozenset(dates)
+        day_parts = {str(int(part)) for d in dates for part in d.split("-")}
+        return cls(numbers=frozenset({_canonical(str(n)) for n in numbers} | day_parts), dates=dates)
+
+
+    @classmethod
+    def stated_in(cls, lines: Iterable[str]) -> Allowed:
+        """The numbers and dates the given figure lines state, and nothing else."""
+        text = "\n".join(lines)
+        dates = _ISO_DATE.findall(text)
+        numbers = _NUMBER.findall(_ISO_WEEK.sub(" ", _ISO_DATE.sub(" ", text)))
+        weeks = [part for match in _ISO_WEEK.findall(text) for part in match]
+        return cls.of([*numbers, *weeks], dates)
+
+
+def _canonical(number: str) -> str:
+    text = number.replace(",", "")
+    return text.rstrip("0").rstrip(".") if "." in text else str(int(text))
+
+
+def stray_numbers(text: str, allowed: Allowed) -> list[str]:
+    """Return the numbers and dates in the text that are not allowed, in order of appearance."""
+    stray = [d for d in _ISO_DATE.findall(text) if d not in allowed.dates]
+    rest = _ISO_DATE.sub(" ", text)
+    for year, week in _ISO_WEEK.findall(rest):
+        stray += [n for n in (year, str(int(week))) if n not in allowed.numbers]
+    rest = _ISO_WEEK.sub(" ", rest)
+    stray += [n for n in _NUMBER.findall(rest) if _canonical(n) not in allowed.numbers]
+    stray += [w for w in _WORD.findall(rest) if str(_WORDS[w.lower()]) not in allowed.numbers]
+    return stray

@@ -1,0 +1,55 @@
+"""risk: collect the open tasks' facts once → score them by fixed weights → template → optional polish.
+
+The score comes from the database and the server clock only; the model, when asked, writes one
+paragraph from the scored figures (no titles, no ids) and is held to their numbers.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from langgraph.runtime import Runtime
+
+from agent.runtime import RunContext
+from agent.tools.binding import Binding
+from agent.tools.report_tools import report_scope, risk_facts_for
+from pm_assistant.errors import ApplicationError
+from reports.risk.assess import risk_data
+from reports.risk.score import risk_score
+from reports.risk.text import risk_figures, risk_text
+
+from .fidelity import Allowed
+from .outcome import done, failed
+from .polish import ReportInput, polish
+
+
+def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Score the delay risk of the page's project (or all the user's projects) and explain the top of it."""
+    ctx = state["exec_ctx"]
+    recorder, steps = runtime.context.recorder, runtime.context.tools
+    project_id = ctx.route_params.project_id
+    today = timezone.localdate()
+    try:
+        scope = report_scope(steps.user, project_id)
+    except ApplicationError as exc:
+        return failed(f"The risk check could not start: {exc.message}", exc.code)
+
+    recorder.node("risk_collect", scope=scope.label, projects=len(scope.project_ids))
+    steps.read("s1", "risk_facts", risk_facts_for, scope=lambda _: list(scope.project_ids),
+               project_id=project_id)
+
+    recorder.node("risk_score", today=today.isoformat(), today_source="server_clock")
+    rows = steps.bind("risk_score", {"rows": Binding(from_step="s1", path="$.items[*]")})["rows"] \
+        if steps.count("s1") else []
+    report = risk_score(rows, today=today, scope_label=scope.label, project_id=scope.project_id)
+    data = risk_data(report)
+    recorder.node("risk_factors", top=[{"key": t["key"], "score": t["score"], "factors": t["factors"]}
+                                       for t in data["top"]])
+
+    recorder.node("risk_template")
+    template = risk_text(report)
+    recorder.node("risk_polish")
+    figures = risk_figures(report)
+    reply = polish(runtime, state, what="risk summary", template=template, figures=figures,
+                   allowed=Allowed.stated_in(figures))
+    return done(reply, risk=data, polished=reply != template)

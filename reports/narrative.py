@@ -1,0 +1,70 @@
+"""The report in words: the template text (always available) and the Markdown download.
+
+Every number and date written here comes from the verified figures; the polish check
+(``fidelity.allowed_numbers``) accepts exactly these.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .figures import LISTS, WeekFigures, WeeklyReport
+
+HEADINGS = {"completed": "Completed", "created": "Created", "reopened": "Reopened", "slipped": "Due dates slipped",
+            "overdue": "Overdue at week end", "in_progress": "In progress at week end",
+            "blocked": "Blocked at week end"}
+
+
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>#|])")
+
+
+def _md(text: str) -> str:
+    """A user-written title as literal Markdown text: it cannot open a link, a heading or a table cell."""
+    return _MARKDOWN.sub(r"\\\1", " ".join(text.split()))
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def _versus(now: int, before: int) -> str:
+    return f" ({before} the week before)" if now != before else " (as the week before)"
+
+
+def report_headline(report: WeeklyReport) -> str:
+    f = report.current
+    return f"Week {f.week} ({f.monday} to {f.sunday}), {report.scope_label}"
+
+
+def report_text(report: WeeklyReport) -> str:
+    """The report as a short paragraph: the week's flow, then how it ended."""
+    f, p = report.current, report.previous
+    flow = (f"{_n(len(f.completed), 'task')} completed{_versus(len(f.completed), len(p.completed))}, "
+            f"{len(f.created)} created{_versus(len(f.created), len(p.created))}, "
+            f"{len(f.reopened)} reopened, {_n(len(f.slipped), 'due date')} slipped and {f.deleted} deleted.")
+    state = (f"At the end of the week {_n(f.open, 'task was', 'tasks were')} open: "
+             f"{len(f.in_progress)} in progress, {len(f.blocked)} blocked and {len(f.overdue)} overdue.")
+    return f"{report_headline(report)}: {flow} {state}"
+
+
+def figures_words(f: WeekFigures) -> list[str]:
+    """The figures of one week as lines of words, for the polish prompt (no ids, no rows)."""
+    lines = [f"{name.replace('_', ' ')}: {count}" for name, count in f.counts().items()]
+    lines += [f"{a.assignee}: {a.completed} completed, {a.open} open, {a.overdue} overdue" for a in f.per_assignee]
+    return lines
+
+
+def report_markdown(report: WeeklyReport, *, task_url: Callable[[int], str]) -> str:
+    """The full report as Markdown: the paragraph, a table of figures, the lists and the assignees."""
+    f, p = report.current, report.previous
+    out = [f"# Weekly report: {_md(report_headline(report))}", "", _md(report_text(report)), "",
+           f"| figure | {f.week} | {p.week} |", "|---|---:|---:|"]
+    now, before = f.counts(), p.counts()
+    out += [f"| {name.replace('_', ' ')} | {now[name]} | {before[name]} |" for name in now]
+    for name in LISTS:
+        lines = report.lines(name)
+        out += ["", f"## {HEADINGS[name]} ({len(lines)})", ""]
+        out += [f"- [{t.key}]({task_url(t.id)}) {_md(t.title)}" for t in lines] or ["- none"]
+    out += ["", "## By assignee", "", "| assignee | completed | open | overdue |", "|---|---:|---:|---:|"]
+    out += [f"| {_md(a.assignee)} | {a.completed} | {a.open} | {a.overdue} |" for a in f.per_assignee]
+    return "\n".join(out) + "\n"

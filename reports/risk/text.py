@@ -1,0 +1,30 @@
+"""Risk in words: the template paragraph and the figures the polish may use (no ids, no titles)."""
+from __future__ import annotations
+
+from .score import RiskReport, TaskRisk
+
+
+def _why(task: TaskRisk) -> str:
+    return ", ".join(f.words for f in task.factors)
+
+
+def risk_text(report: RiskReport) -> str:
+    """One paragraph: how many open tasks are at which level, and the riskiest one with its reasons."""
+    levels = report.levels()
+    if not report.tasks:
+        return (f"{report.scope_label}: no open task shows a delay risk today "
+                f"({report.open_tasks} open tasks checked on {report.today}).")
+    top = report.tasks[0]
+    verb = "is" if levels["high"] == 1 else "are"
+    return (f"{report.scope_label}: of {report.open_tasks} open tasks, {levels['high']} {verb} at high risk, "
+            f"{levels['medium']} at medium risk and {levels['low']} at low risk (checked on {report.today}). "
+            f"The riskiest is {top.key} “{top.title}”, scored {top.score}: {_why(top)}.")
+
+
+def risk_figures(report: RiskReport) -> list[str]:
+    """The figures as lines of words for the polish prompt: counts and each top task's reasons, by rank."""
+    levels = report.levels()
+    lines = [f"checked on {report.today}", f"open tasks: {report.open_tasks}",
+             *(f"{level} risk: {count}" for level, count in levels.items())]
+    lines += [f"rank {rank}: score {t.score} ({t.level}): {_why(t)}" for rank, t in enumerate(report.top(), 1)]
+    return lines

@@ -1,0 +1,78 @@
+"""ISO weeks in the site's time zone: "2026-W48", its days, and the instants where it starts and ends."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, tzinfo
+
+from django.utils import timezone
+
+from pm_assistant.errors import InvalidInput
+
+_LABEL = re.compile(r"^(\d{4})-W(\d{2})$")
+
+
+@dataclass(frozen=True, order=True)
+class IsoWeek:
+    """One ISO week (Monday to Sunday); an impossible week cannot be built."""
+
+    year: int
+    week: int
+
+    def __post_init__(self) -> None:
+        try:
+            date.fromisocalendar(self.year, self.week, 1)
+        except ValueError:
+            raise InvalidInput(f"week: {self.label} is not an ISO week.", field="week") from None
+
+    @classmethod
+    def parse(cls, text: str) -> IsoWeek:
+        """Read "2026-W48"; anything else is a 400 naming the week."""
+        match = _LABEL.match(text.strip())
+        if match is None:
+            raise InvalidInput(f"week: {text[:20]!r} is not a week like 2026-W48.", field="week")
+        return cls(int(match.group(1)), int(match.group(2)))
+
+    @classmethod
+    def containing(cls, day: date) -> IsoWeek:
+        iso = day.isocalendar()
+        return cls(iso.year, iso.week)
+
+    @property
+    def label(self) -> str:
+        return f"{self.year}-W{self.week:02d}"
+
+    @property
+    def monday(self) -> date:
+        return date.fromisocalendar(self.year, self.week, 1)
+
+    @property
+    def sunday(self) -> date:
+        return self.monday + timedelta(days=6)
+
+    @property
+    def previous(self) -> IsoWeek:
+        return IsoWeek.containing(self.monday - timedelta(days=7))
+
+    @property
+    def next(self) -> IsoWeek:
+        return IsoWeek.containing(self.monday + timedelta(days=7))
+
+    def start(self, tz: tzinfo) -> datetime:
+        """Midnight at the start of Monday in the given zone."""
+        return datetime.combine(self.monday, time.min, tzinfo=tz)
+
+    def end(self, tz: tzinfo) -> datetime:
+        """Midnight at the start of the next Monday: the week is [start, end)."""
+        return datetime.combine(self.monday + timedelta(days=7), time.min, tzinfo=tz)
+
+
+def week_resolve(text: str | None, *, now: datetime) -> IsoWeek:
+    """The week a request names: "2026-W48", "this" week, or by default the last full week."""
+    today = timezone.localtime(now).date()
+    current = IsoWeek.containing(today)
+    if not text or text == "last":
+        return current.previous
+    if text == "this":
+        return current
+    return IsoWeek.parse(text)

@@ -1,0 +1,88 @@
+"""Weekly figures on the seeded week, against values worked out by hand (tests/reports/fixture.py)."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from reports.figures import LISTS
+from reports.pipeline import FiguresDisagree, report_verify, weekly_report_build
+from reports.scope import ReportWindows, scope_for_user
+from reports.week import IsoWeek, week_resolve
+from tasks.models import Task, TaskActivity
+
+from .fixture import (
+    EXPECTED_W47,
+    EXPECTED_W47_COUNTS,
+    EXPECTED_W48,
+    EXPECTED_W48_ASSIGNEES,
+    EXPECTED_W48_COUNTS,
+    NOW,
+    Seeded,
+    local,
+)
+
+W48 = IsoWeek(2026, 48)
+
+
+def _build(user: User, project_id: int | None, week: IsoWeek = W48):  # type: ignore[no-untyped-def]
+    scope = scope_for_user(user=user, project_id=project_id)
+    return weekly_report_build(scope=scope, windows=ReportWindows.for_week(week, now=NOW))
+
+
+@pytest.mark.django_db
+def test_week_figures_match_the_hand_computed_values(seeded: Seeded, alice: User) -> None:
+    report = _build(alice, seeded.website.pk)
+
+    for name in LISTS:
+        assert sorted(getattr(report.current, name)) == seeded.ids(*EXPECTED_W48[name]), name
+        assert sorted(getattr(report.previous, name)) == seeded.ids(*EXPECTED_W47[name]), f"previous {name}"
+    assert (report.current.deleted, report.current.open) == tuple(EXPECTED_W48_COUNTS.values())
+    assert (report.previous.deleted, report.previous.open) == tuple(EXPECTED_W47_COUNTS.values())
+    assert {a.assignee: (a.completed, a.open, a.overdue) for a in report.current.per_assignee} == \
+        EXPECTED_W48_ASSIGNEES
+    assert (report.current.monday, report.current.sunday) == ("2026-11-23", "2026-11-29")
+
+
+@pytest.mark.django_db
+def test_all_my_projects_adds_my_other_projects_but_never_one_i_cannot_see(seeded: Seeded, alice: User) -> None:
+    report = _build(alice, None)
+
+    assert sorted(report.current.created) == seeded.ids("slipped", "mobile_task")
+    assert report.scope_label == "All my projects"
+
+
+@pytest.mark.django_db
+def test_the_default_week_is_the_last_full_week_in_the_site_zone(shanghai: None) -> None:
+    # Monday 00:30 in Shanghai is still Sunday in UTC: the last full week is the one that just ended.
+    assert week_resolve(None, now=local(11, 30, 0, 30)) == W48
+    assert week_resolve("this", now=local(11, 30, 0, 30)) == IsoWeek(2026, 49)
+    assert week_resolve("2026-W47", now=NOW) == IsoWeek(2026, 47)
+
+
+@pytest.mark.django_db
+def test_collecting_costs_the_same_queries_whatever_the_size(seeded: Seeded, alice: User) -> None:
+    with CaptureQueriesContext(connection) as small:
+        _build(alice, seeded.website.pk)
+    Task.objects.bulk_create(Task(project=seeded.website, title=f"bulk {n}", status="blocked") for n in range(300))
+    with CaptureQueriesContext(connection) as large:
+        _build(alice, seeded.website.pk)
+    with CaptureQueriesContext(connection) as all_projects:
+        _build(alice, None)
+
+    assert len(small) == len(large) == len(all_projects)
+
+
+@pytest.mark.django_db
+def test_a_history_row_the_projection_never_saw_stops_the_report(seeded: Seeded, alice: User) -> None:
+    scope = scope_for_user(user=alice, project_id=seeded.website.pk)
+    windows = ReportWindows.for_week(W48, now=NOW)
+    report = weekly_report_build(scope=scope, windows=windows)
+    # Written after the projection, inside the week: the database's count now has one more reopen.
+    TaskActivity.objects.create(project=seeded.website, task=seeded.tasks["login"], task_title="login",
+                                kind="status", field="status", from_value="done", to_value="in_progress",
+                                created_at=local(11, 29, 12))
+
+    with pytest.raises(FiguresDisagree, match="reopened 1 vs 2"):
+        report_verify(report, scope=scope, windows=windows)

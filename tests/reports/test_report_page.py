@@ -1,0 +1,57 @@
+"""The full report page and its Markdown download show the same verified figures."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from .fixture import NOW, Seeded, clock_at
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_page_links_every_listed_task_and_the_download_has_the_same_figures(
+        seeded: Seeded, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"/projects/{seeded.website.pk}/reports/weekly/?week=2026-W48"
+    with clock_at(monkeypatch, NOW):
+        page = _client(alice).get(url)
+        markdown = _client(alice).get(url + "&format=md")
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    overdue = html.split('id="list-overdue"')[1].split("</section>")[0]
+    assert sorted(int(i) for i in re.findall(r'href="/tasks/(\d+)/"', overdue)) == \
+        seeded.ids("reopened", "blocked", "due_sunday")
+    assert markdown["Content-Disposition"] == 'attachment; filename="weekly-report-WEB-2026-W48.md"'
+    text = markdown.content.decode()
+    assert "| completed | 2 | 2 |" in text and "| overdue | 3 | 1 |" in text and "| deleted | 1 | 0 |" in text
+    assert "## Overdue at week end (3)" in text
+    assert f"/tasks/{seeded.tasks['blocked'].pk}/" in text
+
+
+def test_a_project_i_am_not_in_is_not_found_and_a_bad_week_is_named(
+        seeded: Seeded, alice: User) -> None:
+    other = seeded.tasks["hidden"].project_id
+    assert _client(alice).get(f"/projects/{other}/reports/weekly/").status_code == 404
+    bad = _client(alice).get("/reports/weekly/?week=2026-W60")
+    assert bad.status_code == 400
+    assert "week: 2026-W60 is not an ISO week." in bad.content.decode()
+
+
+def test_a_title_cannot_break_the_markdown(seeded: Seeded, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    task = seeded.tasks["due_sunday"]
+    task.title = "[click](http://evil.example) | # heading"
+    task.save(update_fields=["title"])
+    with clock_at(monkeypatch, NOW):
+        text = _client(alice).get(f"/projects/{seeded.website.pk}/reports/weekly/?week=2026-W48&format=md")
+
+    line = next(row for row in text.content.decode().splitlines() if f"/tasks/{task.pk}/" in row)
+    assert line.endswith(r"\[click\](http://evil.example) \| \# heading")
