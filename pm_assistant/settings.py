@@ -207,6 +207,9 @@ ARTIFACT_INLINE_MAX_ITEMS = env.int("ARTIFACT_INLINE_MAX_ITEMS", default=10)
 ARTIFACT_TTL = timedelta(hours=env.int("ARTIFACT_TTL_HOURS", default=24))
 ARTIFACT_ARCHIVE_AFTER = timedelta(days=env.int("ARTIFACT_ARCHIVE_AFTER_DAYS", default=7))
 BULK_CONFIRM_THRESHOLD = env.int("BULK_CONFIRM_THRESHOLD", default=5)
+# Task breakdown: the longest plan a planner may propose, and how often a run may ask for a revised one.
+PLAN_MAX_STEPS = env.int("PLAN_MAX_STEPS", default=8)
+REPLAN_MAX = env.int("REPLAN_MAX", default=1)
 
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 
 from agent.capabilities.clarify import clarify
 from agent.capabilities.crud import crud
+from agent.capabilities.decompose import decompose
 from agent.capabilities.query import query
 from agent.capabilities.upcoming import upcoming
 from agent.runtime import RunContext
@@ -25,7 +26,7 @@ CAPABILITY_NODES: Mapping[str, CapabilityNode] = MappingProxyType({
     "crud": crud,
     "query": query,
     "clarify": clarify,
-    "decompose": upcoming,
+    "decompose": decompose,
     "weekly_report": upcoming,
     "risk": upcoming,
 })

@@ -46,7 +46,9 @@ def _classify(message: str) -> dict[str, Any]:
         return route("weekly_report")
     if _has(text, "risk", "at risk", "slip", "slipping", "delay", "delayed"):
         return route("risk")
-    if _has(text, "breakdown", "decompose", "split", "subtasks") or re.search(r"\bbreak\b.{0,30}\bdown\b", text):
+    # Chinese has no spaces between words, so its keywords are matched as plain substrings.
+    if _has(text, "breakdown", "decompose", "split", "subtasks") or re.search(r"\bbreak\b.{0,30}\bdown\b", text) \
+            or any(word in text for word in ("拆解", "分解", "拆分")):
         return route("decompose", scope="selected")
     if _has(text, "mark", "complete", "finish", "close") and _has(text, "done", "complete", "completed", "finish"):
         return route("crud", operation="update", status="done", scope=scope)

@@ -1,0 +1,43 @@
+"""The plan card: the plan as the user will get it, and the parent's facts read from the database just now."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .plan import SELECTED, Plan
+from .registry import PLAN_TOOLS
+from .words import step_words
+
+# The parent's facts the card shows and the re-check after approval compares.
+PARENT_FACTS = ("task_id", "key", "title", "status", "priority", "due_date", "assignee_name", "project",
+                "subtask_count", "subtask_titles", "subtasks_digest", "updated_at")
+
+
+def member_names(brief: Mapping[str, Any]) -> dict[str, str]:
+    """Username → the name a person is shown by."""
+    return {m["username"]: m["name"] for m in brief["members"]}
+
+
+def card_steps(plan: Plan, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Each step as the card lists it: order, words, and the planned fields with people by name."""
+    rows = []
+    for order, step in enumerate(plan, start=1):
+        args = PLAN_TOOLS[step.tool].args.model_validate(step.args)
+        assignee = getattr(args, "assignee", None)
+        due = getattr(args, "due_date", None)
+        rows.append({
+            "id": step.id, "order": order, "tool": step.tool, "words": step_words(step, names),
+            "title": getattr(args, "title", None), "due_date": due.isoformat() if due else None,
+            "priority": getattr(args, "priority", None),
+            "assignee": names.get(assignee, assignee) if assignee else None,
+            "under_selected": any(b.from_step == SELECTED for b in step.bindings().values()),
+            "depends_on": sorted(step.sources()),
+        })
+    return rows
+
+
+def card_facts(brief: Mapping[str, Any], plan: Plan, *, planner: str, revision: int,
+               done: list[str]) -> dict[str, Any]:
+    """Everything the card shows; the same dict is read again after approval and must not have changed."""
+    return {"parent": {name: brief[name] for name in PARENT_FACTS}, "steps": card_steps(plan, member_names(brief)),
+            "count": len(plan.steps), "planner": planner, "revision": revision, "done": done}
