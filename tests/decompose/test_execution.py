@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 from datetime import date
+
 import pytest
 from django.contrib.auth.models import User
-
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx
 from agent.capabilities.decompose import flow
-from agent.models import Alert, Confirmation, Run, TraceEvent
 from agent.llm.client import LLMClient
 from agent.llm.offline import OfflineProvider
+from agent.models import Alert, Confirmation, Run, TraceEvent
 from agent.runtime import RunContext
 from agent.steps.runner import StepRunner
 from agent.trace import TraceRecorder
@@ -117,7 +117,8 @@ def test_a_step_whose_key_already_ran_is_not_run_again(openai_settings: LLMStub,
     run = Run.objects.get(pk=body["run_id"])
     # Run the execute stage again as if its checkpoint were lost: the trace's ledger still knows s1.
     recorder = TraceRecorder(run)
-    runtime = Runtime(context=RunContext(recorder=recorder, llm=LLMClient(provider=OfflineProvider(), recorder=recorder),
+    llm = LLMClient(provider=OfflineProvider(), recorder=recorder)
+    runtime = Runtime(context=RunContext(recorder=recorder, llm=llm,
                                          steps=StepRunner(owner=alice, run_id=run.pk, recorder=recorder)))
     state = {"exec_ctx": ExecCtx(user_id=alice.pk), "parent_id": parent.pk, "results": {}, "log": [],
              "approved": plan(create("s1", "Outline the talk"))["steps"]}

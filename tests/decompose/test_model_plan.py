@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User

@@ -70,8 +70,8 @@ def test_a_broken_plan_twice_ends_the_run_with_its_alert_and_nothing_changed(
 def test_a_refused_plan_is_followed_by_one_more_ask_with_the_reasons(openai_settings: LLMStub, alice: User,
                                                                     parent: Task, foreign: Task) -> None:
     openai_settings.push_json(_broken("literal_id", foreign))
-    openai_settings.push_json(plan(create("s1", "Draft"), change("s2", "set_priority", expected_title="Migrate the blog",
-                                                                  expected_status="todo", priority="P1")))
+    fixed = change("s2", "set_priority", expected_title="Migrate the blog", expected_status="todo", priority="P1")
+    openai_settings.push_json(plan(create("s1", "Draft"), fixed))
     body = break_down(alice, parent)
     assert body["status"] == "needs_confirmation", body
     second = openai_settings.last_body["messages"][-1]["content"]

@@ -15,14 +15,14 @@ from langgraph.types import interrupt
 
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
+from agent.capabilities.crud import UntypedId, _target_task_id
+from agent.capabilities.outcome import clarify, done, failed
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.state import Outcome
 from agent.tools import subtask_tools
 from agent.tools.invoke import tool_call
 
-from ..crud import UntypedId, _target_task_id
-from ..outcome import clarify, done, failed
 from .card import card_facts, member_names
 from .executor import plan_execute
 from .plan import Plan

@@ -18,7 +18,7 @@ _JOINED = re.compile(r"\sand\s|以及|、", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n")
 TEMPLATE = ("Plan", "Build", "Review")
 TITLE_MAX = 300
-CLAUSE_MIN = 3
+CLAUSE_MIN = 2
 
 
 def _tidy(text: str) -> str:

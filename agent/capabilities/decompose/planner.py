@@ -15,11 +15,11 @@ from django.utils import timezone
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import ModelSummary
+from agent.capabilities.outcome import assemble_checked
 from agent.llm.base import LLMError
 from agent.prompting.assembler import PromptPart, PromptRefused
 from agent.runtime import RunContext
 
-from ..outcome import assemble_checked
 from .offline import offline_plan
 from .plan import Plan
 from .prompts import planner_instructions, replanner_instructions
