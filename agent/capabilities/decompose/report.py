@@ -1,7 +1,7 @@
 """The end of a breakdown in words and data: what was done, what was not, and why."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agent.assembler.words import quote_user_text
@@ -19,7 +19,7 @@ def parent_row(brief: Mapping[str, Any]) -> dict[str, Any]:
             "project": brief["project"]}
 
 
-def finish_outcome(log: list[Mapping[str, Any]], *, planner: str, asked: int) -> Outcome:
+def finish_outcome(log: Sequence[Mapping[str, Any]], *, planner: str, asked: int) -> Outcome:
     """Done when any step ran; an error naming the first failure when none did."""
     done = [e for e in log if e["status"] == "done"]
     missed = [e for e in log if e["status"] != "done"]

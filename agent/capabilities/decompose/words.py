@@ -1,7 +1,7 @@
 """The task, the plan's steps and what happened, said in words (for the planner and the card)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -61,7 +61,7 @@ def step_words(step: PlanStep, names: Mapping[str, str]) -> str:
     return f"{PLAN_TOOLS[step.tool].description} ({target})"
 
 
-def report_words(log: list[Mapping[str, Any]]) -> str:
+def report_words(log: Sequence[Mapping[str, Any]]) -> str:
     """What ran so far, step by step, as words for the replanner: done, failed or skipped, and why."""
     lines = []
     for entry in log:
