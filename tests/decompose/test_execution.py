@@ -45,6 +45,8 @@ def test_a_planted_wrong_expectation_stops_exactly_that_step(openai_settings: LL
     openai_settings.push_json(PLANTED).push_json({"steps": []})
     before = snapshot()
     body = break_down(alice, parent)
+    assert body["confirmation"]["facts"]["mismatches"] == [
+        {"step": "s2", "field": "title", "stated": "Prepare the keynote", "actual": "Prepare the conference talk"}]
     done = confirm(alice, body["run_id"]).json()
     assert done["status"] == "done", done
     statuses = {s["step"]: (s["status"], s["code"]) for s in done["data"]["steps"]}

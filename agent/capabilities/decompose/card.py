@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from agent.tools.task_tools import compare_expected
+
 from .plan import SELECTED, Plan
 from .registry import PLAN_TOOLS
 from .words import step_words
@@ -36,8 +38,20 @@ def card_steps(plan: Plan, names: Mapping[str, str]) -> list[dict[str, Any]]:
     return rows
 
 
+def card_mismatches(brief: Mapping[str, Any], plan: Plan) -> list[dict[str, str]]:
+    """Checklist values of steps on the selected task that the database contradicts: those steps will stop."""
+    found = []
+    for step in plan:
+        if PLAN_TOOLS[step.tool].changes_existing and step.args["task_id"].get("from_step") == SELECTED:
+            for m in compare_expected(facts=brief, expected_title=step.args.get("expected_title"),
+                                      expected_status=step.args.get("expected_status")):
+                found.append({"step": step.id, "field": m.field, "stated": m.stated, "actual": m.actual})
+    return found
+
+
 def card_facts(brief: Mapping[str, Any], plan: Plan, *, planner: str, revision: int,
                done: list[str]) -> dict[str, Any]:
     """Everything the card shows; the same dict is read again after approval and must not have changed."""
     return {"parent": {name: brief[name] for name in PARENT_FACTS}, "steps": card_steps(plan, member_names(brief)),
-            "count": len(plan.steps), "planner": planner, "revision": revision, "done": done}
+            "count": len(plan.steps), "planner": planner, "revision": revision, "done": done,
+            "mismatches": card_mismatches(brief, plan)}
