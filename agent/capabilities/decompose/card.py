@@ -43,7 +43,7 @@ def card_mismatches(brief: Mapping[str, Any], plan: Plan) -> list[dict[str, str]
     found = []
     for step in plan:
         if PLAN_TOOLS[step.tool].changes_existing and step.args["task_id"].get("from_step") == SELECTED:
-            for m in compare_expected(facts=brief, expected_title=step.args.get("expected_title"),
+            for m in compare_expected(facts=dict(brief), expected_title=step.args.get("expected_title"),
                                       expected_status=step.args.get("expected_status")):
                 found.append({"step": step.id, "field": m.field, "stated": m.stated, "actual": m.actual})
     return found
