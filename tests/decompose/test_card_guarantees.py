@@ -98,3 +98,22 @@ def test_the_sidebar_card_lists_the_plan_and_unchecked_steps_are_dropped(openai_
     assert done.status_code == 200
     assert '"tasks-changed"' in done["HX-Trigger"]
     assert list(parent.subtasks.values_list("title", flat=True)) == ["Submit to the store"]
+
+
+def test_a_parent_deleted_before_approval_aborts(openai_settings: LLMStub, alice: User, parent: Task) -> None:
+    openai_settings.push_json(TWO)
+    body = break_down(alice, parent)
+    parent.delete()
+    done = confirm(alice, body["run_id"]).json()
+    assert done["status"] == "error" and done["error_code"] == "target_changed", done
+    assert not Task.objects.exists()
+
+
+def test_a_typed_number_of_a_task_the_user_cannot_see_is_not_found(alice: User, bob: User, parent: Task) -> None:
+    hidden_project = Project.objects.create(owner=bob, name="Data Platform", key="DATA")
+    hidden = Task.objects.create(project=hidden_project, title="Rotate the keys", created_by=bob)
+    body = client(alice).post("/api/assistant/requests/", {"message": f"break #{hidden.pk} down",
+                                                           "page_context": {"page": "home", "origin": "sidebar"}},
+                              format="json").json()
+    assert body["status"] == "error" and body["error_code"] == "not_found", body
+    assert not hidden.subtasks.exists() and body["confirmation"] is None
