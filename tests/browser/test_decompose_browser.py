@@ -54,3 +54,33 @@ def test_the_row_action_opens_a_plan_card(page: Page, live_server: Any, alice: U
     card.locator("button:has-text('Reject')").click()
     expect(page.locator(".plan-card")).to_have_count(0)
     assert not task.subtasks.exists()
+
+
+def test_unchecking_a_step_unchecks_the_steps_built_on_it(page: Page, live_server: Any, alice: User,
+                                                          website: Project, settings: Any) -> None:
+    from tests.llm_stub import LLMStub
+
+    task = task_create(actor=alice, project=website, title="Organise the offsite")
+    bind = {"from_step": "selected", "path": "$.id"}
+    steps = [{"id": "s1", "tool": "create_subtask", "args": {"parent_id": bind, "title": "Book the venue",
+                                                               "due_date": None, "priority": None, "assignee": None}},
+             {"id": "s2", "tool": "create_subtask", "args": {"parent_id": {"from_step": "s1", "path": "$.id"},
+                                                               "title": "Sign the venue contract", "due_date": None,
+                                                               "priority": None, "assignee": None}},
+             {"id": "s3", "tool": "create_subtask", "args": {"parent_id": bind, "title": "Plan the agenda",
+                                                               "due_date": None, "priority": None, "assignee": None}}]
+    with LLMStub() as stub:
+        settings.LLM_PROVIDER, settings.OPENAI_API_KEY, settings.OPENAI_BASE_URL = "openai", "k", stub.base_url
+        stub.push_json({"steps": steps})
+        log_in(page, live_server.url, "alice")
+        page.goto(f"{live_server.url}/tasks/{task.pk}/")
+        page.click("#assistant [data-assistant-action=decompose_task]")
+        card = page.locator(".plan-card")
+        expect(card).to_contain_text("needs step s1")
+        card.locator(".plan-step[data-step=s1] input[type=checkbox]").uncheck()
+        expect(card.locator(".plan-step[data-step=s2] input[type=checkbox]")).not_to_be_checked()
+        expect(card.locator(".plan-step[data-step=s3] input[type=checkbox]")).to_be_checked()
+        card.locator("button:has-text('Approve')").click()
+        expect(page.locator(".subtasks li")).to_have_count(1)
+        assert list(task.subtasks.values_list("title", flat=True)) == ["Plan the agenda"]
+        assert stub.calls == 1
