@@ -144,3 +144,14 @@ def test_a_binding_to_a_step_that_failed_skips_the_dependent_step(openai_setting
     assert {a.details["step"] for a in Alert.objects.filter(run_id=body["run_id"], kind="step_failed")} == {"s1", "s2"}
     assert list(parent.subtasks.values_list("title", flat=True)) == ["Book the room"]
     audited(body["run_id"])
+
+
+def test_a_revised_step_may_not_bind_to_a_step_that_failed(openai_settings: LLMStub, alice: User,
+                                                           parent: Task) -> None:
+    openai_settings.push_json(PLANTED)
+    openai_settings.push_json(plan(create("s4", "Follow up", parent=bind("s2"))))  # s2 stopped: nothing to bind
+    body = break_down(alice, parent)
+    final = confirm(alice, body["run_id"]).json()
+    assert final["status"] == "done" and final["confirmation"] is None, final
+    assert Alert.objects.filter(run_id=body["run_id"], kind="bad_binding").exists()
+    assert not Task.objects.filter(title="Follow up").exists()

@@ -129,7 +129,7 @@ def replan(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any
     brief = _brief(runtime, state)
     proposal = plan_ask(runtime, summary=state["model_summary"], brief=brief, message=state.get("message", ""),
                         asked=state["asked"], report=report_words(state["log"]),
-                        done=[entry["step"] for entry in state["log"]])
+                        taken=[entry["step"] for entry in state["log"]], done=list(state["results"]))
     runtime.context.recorder.node("decompose.replan", asked=proposal.asked,
                                   steps=len(proposal.plan.steps) if proposal.plan else 0,
                                   refused=[p.kind for p in proposal.problems])

@@ -80,7 +80,7 @@ def plan_offline(runtime: Runtime[RunContext], brief: Mapping[str, Any]) -> Prop
 
 
 def plan_ask(runtime: Runtime[RunContext], *, summary: ModelSummary, brief: Mapping[str, Any], message: str,
-             asked: int, report: str = "", done: Collection[str] = ()) -> Proposal:
+             asked: int, report: str = "", taken: Collection[str] = (), done: Collection[str] = ()) -> Proposal:
     """Ask the model for a plan (or, with a report, a revised remainder) until one is valid or the budget is spent."""
     llm = runtime.context.llm
     max_steps = settings.PLAN_MAX_STEPS
@@ -103,7 +103,7 @@ def plan_ask(runtime: Runtime[RunContext], *, summary: ModelSummary, brief: Mapp
             continue
         if report and isinstance(raw, dict) and raw.get("steps") == []:
             return Proposal(plan=Plan(steps=()), asked=asked)
-        checked = plan_validate(raw, max_steps=max_steps, done=done, members=members)
+        checked = plan_validate(raw, max_steps=max_steps, taken=taken, done=done, members=members)
         if isinstance(checked, Plan):
             return Proposal(plan=checked, asked=asked)
         problems = checked

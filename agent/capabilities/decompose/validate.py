@@ -75,14 +75,14 @@ def _binding_problems(step_id: str, name: str, binding: Binding, earlier: Collec
     return []
 
 
-def _step_problems(raw: Any, index: int, seen: list[str], done: Collection[str],
+def _step_problems(raw: Any, index: int, seen: list[str], taken: Collection[str], done: Collection[str],
                    members: Collection[str]) -> list[Problem]:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("args"), Mapping):
         return [Problem(Alert.Kind.INVALID_PLAN, f"#{index + 1}", f"step {index + 1} is not a tool with arguments.")]
     step_id = str(raw.get("id", ""))
-    if not _STEP_ID.match(step_id) or step_id in seen or step_id in done:
+    if not _STEP_ID.match(step_id) or step_id in seen or step_id in taken:
         return [Problem(Alert.Kind.INVALID_PLAN, step_id or f"#{index + 1}",
-                        f"step {index + 1} needs a new id like s{len(seen) + len(done) + 1}.")]
+                        f"step {index + 1} needs a new id like s{len(seen) + len(taken) + 1}.")]
     tool = PLAN_TOOLS.get(str(raw.get("tool")))
     if tool is None:
         return [Problem(Alert.Kind.UNKNOWN_TOOL, step_id, f"step {step_id} names the tool {raw.get('tool')!r}, "
@@ -104,12 +104,12 @@ def _step_problems(raw: Any, index: int, seen: list[str], done: Collection[str],
     return problems
 
 
-def plan_validate(raw: Any, *, max_steps: int, done: Collection[str] = (),
+def plan_validate(raw: Any, *, max_steps: int, taken: Collection[str] = (), done: Collection[str] = (),
                   members: Collection[str] = ()) -> Plan | list[Problem]:
     """Return the plan when every rule holds, else every problem found.
 
-    ``done`` are the ids of steps that already ran (a revised remainder may bind to them but not
-    reuse their ids); ``members`` the usernames an assignment may name.
+    ``taken`` are the ids of earlier steps, which a revised remainder may not reuse; ``done`` those
+    of them that ran, the only ones it may bind to; ``members`` the usernames it may assign.
     """
     steps = raw.get("steps") if isinstance(raw, Mapping) else None
     if not isinstance(steps, list) or not steps:
@@ -119,7 +119,7 @@ def plan_validate(raw: Any, *, max_steps: int, done: Collection[str] = (),
     problems: list[Problem] = []
     seen: list[str] = []
     for index, raw_step in enumerate(steps):
-        problems += _step_problems(raw_step, index, seen, done, members)
+        problems += _step_problems(raw_step, index, seen, taken, done, members)
         if isinstance(raw_step, Mapping):
             seen.append(str(raw_step.get("id", "")))
     if problems:
