@@ -155,3 +155,19 @@ def test_a_revised_step_may_not_bind_to_a_step_that_failed(openai_settings: LLMS
     assert final["status"] == "done" and final["confirmation"] is None, final
     assert Alert.objects.filter(run_id=body["run_id"], kind="bad_binding").exists()
     assert not Task.objects.filter(title="Follow up").exists()
+
+
+def test_losing_write_access_before_approval_fails_every_step(openai_settings: LLMStub, carol: User,
+                                                              parent: Task) -> None:
+    from projects.models import Membership
+
+    openai_settings.push_json(plan(create("s1", "Outline the talk"), create("s2", "Book the room")))
+    openai_settings.push_json({"steps": []})
+    body = break_down(carol, parent)
+    assert body["status"] == "needs_confirmation", body
+    Membership.objects.filter(user=carol, project=parent.project).update(role=Membership.Role.VIEWER)
+    final = confirm(carol, body["run_id"]).json()
+    assert final["status"] == "error" and final["error_code"] == "forbidden", final
+    assert {s["code"] for s in final["data"]["steps"]} == {"forbidden"}
+    assert not parent.subtasks.exists()
+    assert Alert.objects.filter(run_id=body["run_id"], kind="step_failed").count() == 2

@@ -44,6 +44,7 @@ def step_key(run_id: Any, step: PlanStep) -> str:
 
 
 def _ran_before(run_id: Any, key: str) -> dict[str, Any] | None:
+    """Return the output a step with this key recorded in this run, if it ran to the end."""
     event = TraceEvent.objects.filter(run_id=run_id, kind=TraceEvent.Kind.NODE, name=STEP_EVENT,
                                       payload__idempotency_key=key, payload__status="done").first()
     return event.payload["output"] if event else None
