@@ -85,7 +85,8 @@ def _step_problems(raw: Any, index: int, seen: list[str], taken: Collection[str]
                         f"step {index + 1} needs a new id like s{len(seen) + len(taken) + 1}.")]
     tool = PLAN_TOOLS.get(str(raw.get("tool")))
     if tool is None:
-        return [Problem(Alert.Kind.UNKNOWN_TOOL, step_id, f"step {step_id} names the tool {raw.get('tool')!r}, "
+        named = str(raw.get("tool"))[:40]  # the model's own text, echoed back to it: kept short
+        return [Problem(Alert.Kind.UNKNOWN_TOOL, step_id, f"step {step_id} names the tool {named!r}, "
                         f"which is not one of {', '.join(PLAN_TOOLS)}.")]
     literal = _literal_ids(step_id, tool, raw["args"])
     if literal:
