@@ -182,6 +182,7 @@ def main(work: Path) -> None:
         print(f"  ratio ReAct / plan-execute: calls {react_calls / calls:.1f}x, "
               f"prompt tokens {react_prompt / total:.1f}x")
 
+
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory(prefix="bench-decompose-") as tmp:
         main(Path(tmp))
