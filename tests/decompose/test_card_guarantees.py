@@ -117,3 +117,13 @@ def test_a_typed_number_of_a_task_the_user_cannot_see_is_not_found(alice: User, 
                               format="json").json()
     assert body["status"] == "error" and body["error_code"] == "not_found", body
     assert not hidden.subtasks.exists() and body["confirmation"] is None
+
+
+def test_drop_steps_on_a_delete_card_is_refused(alice: User, parent: Task) -> None:
+    body = client(alice).post("/api/assistant/requests/", {"action": "delete_task", "page_context": {
+        "page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": parent.pk}}},
+        format="json").json()
+    refused = confirm(alice, body["run_id"], drop_steps=["s1"])
+    assert refused.status_code == 400 and "drop_steps" in refused.json()["error"]["fields"]
+    assert Confirmation.objects.get(run_id=body["run_id"]).decided_at is None
+    assert Task.objects.filter(pk=parent.pk).exists()
