@@ -63,13 +63,16 @@ class RunRequestApi(APIView):
 class RunConfirmApi(APIView):
     class RunConfirmInputSerializer(serializers.Serializer):
         decision = serializers.ChoiceField(choices=["approve", "reject"])
+        drop_steps = serializers.ListField(child=serializers.CharField(max_length=10), required=False,
+                                           max_length=50, help_text="Plan steps to leave out (a plan card only).")
 
     @extend_schema(request=RunConfirmInputSerializer, responses={200: RUN_SCHEMA},
                    summary="Approve or reject a pending action")
     def post(self, request: Request, run_id: str) -> Response:
         data = self.RunConfirmInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        run = run_confirm(user=request.user, run_id=run_id, decision=data.validated_data["decision"])  # type: ignore[arg-type]
+        run = run_confirm(user=request.user, run_id=run_id, decision=data.validated_data["decision"],  # type: ignore[arg-type]
+                          drop_steps=data.validated_data.get("drop_steps"))
         return Response(run_as_dict(run))
 
 

@@ -1,7 +1,8 @@
 """The seed's four-point checklist, run on a stored run's trace (``manage.py audit_run``).
 
 1. No id or array in a tool argument was copied from prompt text: each comes from a binding,
-   the page (validated PageContext), or the user's own message.
+   the page (validated PageContext), or the user's own message. A bound argument must carry the
+   value that an earlier binding event resolved, so a binding written by a model is checked too.
 2. No source ref appears in two forms (or twice) in one LLM call.
 3. Every preview is byte-identical to the slice of its source it claims to be.
 4. Every policy fact a writing tool relied on came from the database or the server clock.
@@ -20,7 +21,8 @@ from .artifacts.store import artifact_open
 from .models import Artifact, Run, TraceEvent
 from .tools.facts import values_digest
 
-POLICY_TOOLS = frozenset({"update_task", "delete_task", "bulk_set_status"})
+POLICY_TOOLS = frozenset({"update_task", "delete_task", "bulk_set_status",
+                          "create_subtask", "set_due_date", "assign", "set_priority"})
 TRUSTED_SOURCES = frozenset({"database", "server_clock"})
 _ID_KEY = re.compile(r"(^|_)ids?$")
 _NUMBER = re.compile(r"(?<![\w-])(\d+)(?![\w-])")
@@ -80,7 +82,12 @@ def check_ids(run: Run, events: list[TraceEvent]) -> Point:
     page_ids = _page_ids(run.page_context or {})
     typed = {int(n) for n in _NUMBER.findall(run.message or "")}
     model_text = _model_text(events)
-    for event in (e for e in events if e.kind == TraceEvent.Kind.TOOL_CALL):
+    resolved: set[tuple[str, str]] = set()
+    for event in events:
+        if event.kind == TraceEvent.Kind.BINDING:
+            resolved.add((str(event.payload.get("binding")), str(event.payload.get("sha256"))))
+        if event.kind != TraceEvent.Kind.TOOL_CALL:
+            continue
         bound = event.payload.get("bound") or {}
         for arg, value in (event.payload.get("arguments") or {}).items():
             is_array = isinstance(value, list)
@@ -88,8 +95,11 @@ def check_ids(run: Run, events: list[TraceEvent]) -> Point:
                 continue
             where = f"{event.name}({arg}) at trace #{event.seq}"
             if arg in bound:
-                if bound[arg].get("sha256") != values_digest(value):
-                    point.fail(f"{where}: value differs from its binding {bound[arg].get('binding')}")
+                claim = (str(bound[arg].get("binding")), str(bound[arg].get("sha256")))
+                if claim[1] != values_digest(value):
+                    point.fail(f"{where}: value differs from its binding {claim[0]}")
+                elif claim not in resolved:
+                    point.fail(f"{where}: no earlier binding event resolved {claim[0]} to this value")
                 continue
             values = value if is_array else [value]
             on_page = page_ids["project" if "project" in arg else "task"]

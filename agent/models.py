@@ -98,6 +98,13 @@ class Alert(models.Model):
         MODEL_ID = "model_id", "The model named an id the user never gave"
         NUMBER_MISMATCH = "number_mismatch", "A polished text stated a number that is not a verified figure"
         FIGURES_MISMATCH = "figures_mismatch", "A report's figures disagreed with their independent recount"
+        LITERAL_ID = "literal_id", "A plan typed an id instead of binding it"
+        UNKNOWN_TOOL = "unknown_tool", "A plan named a tool outside the plan-tool registry"
+        PLAN_TOO_LONG = "plan_too_long", "A plan had more steps than allowed"
+        INVALID_PLAN = "invalid_plan", "A plan or a step's arguments did not fit the schema"
+        BAD_BINDING = "bad_binding", "A binding named a missing or later step"
+        BINDING_UNRESOLVED = "binding_unresolved", "A binding's path resolved to nothing"
+        STEP_FAILED = "step_failed", "A plan step failed when it ran"
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="alerts")
     kind = models.CharField(max_length=20, choices=Kind.choices)

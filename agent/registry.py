@@ -48,7 +48,8 @@ CAPABILITIES: tuple[CapabilitySpec, ...] = (
         "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue).",
         "Finding tasks", writes=False),
     CapabilitySpec(
-        "decompose", None, "break a task into subtasks.", "Task breakdown", writes=True,
+        "decompose", "agent.capabilities.decompose:decompose", "break a task into subtasks.", "Task breakdown",
+        writes=True,
         keywords=("breakdown", "decompose", "split", "subtasks", r"break\b.{0,30}\bdown", "拆解", "拆分", "分解"),
         keyword_slots={"scope": "selected"}),
     CapabilitySpec(

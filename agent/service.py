@@ -131,7 +131,18 @@ def run_get(*, user: User, run_id: UUID | str) -> Run:
         raise NotFound("This run was not found.", field="run_id") from None
 
 
-def run_confirm(*, user: User, run_id: UUID | str, decision: str) -> Run:
+def _checked_drops(confirmation: Confirmation, drop_steps: list[str]) -> list[str]:
+    """The steps a user unchecked: only a plan has steps, and only its own may be named."""
+    if not drop_steps:
+        return []
+    steps = {step["id"] for step in confirmation.facts.get("steps") or []}
+    unknown = sorted(set(drop_steps) - steps) if confirmation.action == "decompose" else drop_steps
+    if unknown:
+        raise InvalidInput(f"drop_steps: {unknown[0]!r} is not a step of this plan.", field="drop_steps")
+    return sorted(set(drop_steps))
+
+
+def run_confirm(*, user: User, run_id: UUID | str, decision: str, drop_steps: list[str] | None = None) -> Run:
     """Apply the owner's decision to the pending confirmation, once, and resume the run."""
     if decision not in Confirmation.Decision.values:
         raise InvalidInput('decision: must be "approve" or "reject".', field="decision")
@@ -139,6 +150,7 @@ def run_confirm(*, user: User, run_id: UUID | str, decision: str) -> Run:
     confirmation = run.confirmations.order_by("-created_at").first()
     if confirmation is None:
         raise Conflict("This run is not waiting for a confirmation.", field="run_id")
+    dropped = _checked_drops(confirmation, drop_steps or [])
     with transaction.atomic():
         # The conditional update is the single-use guard: of concurrent decisions exactly one wins.
         claimed = Confirmation.objects.filter(pk=confirmation.pk, decided_at__isnull=True).update(
@@ -147,7 +159,7 @@ def run_confirm(*, user: User, run_id: UUID | str, decision: str) -> Run:
         raise Conflict("This confirmation was already decided.", field="decision")
     run.status = Run.Status.RUNNING
     run.save(update_fields=["status", "updated_at"])
-    resume: Command[Any] = Command(resume={"decision": decision, "facts": confirmation.facts})
+    resume: Command[Any] = Command(resume={"decision": decision, "facts": confirmation.facts, "drop_steps": dropped})
     return _execute(run, resume, _run_context(user, run, resuming=True))
 
 
@@ -162,7 +174,8 @@ def run_as_dict(run: Run) -> dict[str, Any]:
         "reply": run.reply,
         "error_code": run.error_code,
         "data": run.data,
-        "confirmation": {"id": str(pending.pk), "action": pending.action, "facts": pending.facts}
+        "confirmation": {"id": str(pending.pk), "action": pending.action, "facts": pending.facts,
+                         **({"steps": pending.facts["steps"]} if "steps" in pending.facts else {})}
         if pending else None,
         "usage": {"llm_calls": run.llm_calls, "prompt_tokens": run.prompt_tokens,
                   "completion_tokens": run.completion_tokens},

@@ -18,7 +18,7 @@ from .routing.quick_actions import QuickAction, quick_actions_for
 from .service import run_as_dict, run_confirm, run_get, run_request
 
 # Capabilities whose success changes what the page shows, so the page refreshes its list.
-_CHANGES_TASKS = {"crud"}
+_CHANGES_TASKS = {"crud", "decompose"}
 
 
 def suggested_actions(run: Run, suggestions: list[dict[str, Any]]) -> list[QuickAction]:
@@ -77,9 +77,11 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def sidebar_confirm(request: HttpRequest, run_id: str) -> HttpResponse:
-    """Approve or reject the run's pending action."""
+    """Approve or reject the run's pending action; a plan card sends its steps and the ones left checked."""
+    dropped = sorted(set(request.POST.getlist("plan_steps")) - set(request.POST.getlist("keep_steps")))
     try:
-        run = run_confirm(user=request.user, run_id=run_id, decision=request.POST.get("decision", ""))  # type: ignore[arg-type]
+        run = run_confirm(user=request.user, run_id=run_id, decision=request.POST.get("decision", ""),  # type: ignore[arg-type]
+                          drop_steps=dropped)
     except ApplicationError as exc:
         return _render_error(request, exc, asked="")
     return _render_run(request, run)

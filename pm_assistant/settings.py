@@ -230,6 +230,9 @@ RISK_DUE_SOON_DAYS = env.int("RISK_DUE_SOON_DAYS", default=3)
 RISK_INACTIVE_DAYS = env.int("RISK_INACTIVE_DAYS", default=7)
 RISK_LOAD_RATIO = env.float("RISK_LOAD_RATIO", default=1.5)
 RISK_TOP = env.int("RISK_TOP", default=10)
+# Task breakdown: the longest plan a planner may propose, and how often a run may ask for a revised one.
+PLAN_MAX_STEPS = env.int("PLAN_MAX_STEPS", default=8)
+REPLAN_MAX = env.int("REPLAN_MAX", default=1)
 
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -32,7 +32,7 @@ class UntypedId(Exception):
     """The model named a task the user did not name."""
 
 
-def _target_task_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, message: str) -> int | None:
+def target_task_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, message: str) -> int | None:
     """The task the request is about: a number the user typed, else the one selected on the page.
 
     A number the model put in the slots counts only if it is in the user's own message: the
@@ -163,7 +163,7 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
             return clarify("I delete one task at a time, after you confirm. Select it, or give its number "
                            "like #42.")
         try:
-            task_id = _target_task_id(runtime, ctx, slots, state.get("message", ""))
+            task_id = target_task_id(runtime, ctx, slots, state.get("message", ""))
         except UntypedId:
             return clarify("Which task do you mean? Select it on the page or type its number, like #42.")
         if task_id is None:

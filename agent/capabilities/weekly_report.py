@@ -84,7 +84,7 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
     except ApplicationError as exc:
         return failed(f"The weekly report could not start: {exc.message}", exc.code)
     week = windows.current.week.label
-    arguments = {"project_id": project_id, "week": week, "now": now.isoformat()}
+    arguments: dict[str, Any] = {"project_id": project_id, "week": week, "now": now.isoformat()}
     size = report_size(scope)
     background = size > settings.REPORT_SYNC_MAX_TASKS
     if background:

@@ -42,11 +42,13 @@ _DELETE = Slots(operation="delete", scope="selected")
 _OVERDUE = Slots(preset="my_overdue", assignee_me=True)
 _RISK = Slots(preset="at_risk_this_week")
 _NONE = Slots()
+_BREAK_DOWN = Slots(scope="selected")
 
 
 def _rows(page: Page) -> tuple[QuickAction, ...]:
     """The row buttons of a page that lists tasks."""
     return (QuickAction(page, "task_row", "mark_done", "Done", "crud", _DONE, hidden_for_status="done"),
+            QuickAction(page, "task_row", "decompose_task", "Break down", "decompose", _BREAK_DOWN),
             QuickAction(page, "task_row", "delete_task", "Delete", "crud", _DELETE))
 
 
@@ -70,8 +72,7 @@ QUICK_ACTIONS: Mapping[Page, tuple[QuickAction, ...]] = MappingProxyType({
     "task_detail": (
         QuickAction("task_detail", "quick_button", "mark_done", "Mark done", "crud", _DONE,
                     hidden_for_status="done"),
-        QuickAction("task_detail", "quick_button", "decompose_task", "Break down", "decompose",
-                    Slots(scope="selected")),
+        QuickAction("task_detail", "quick_button", "decompose_task", "Break down", "decompose", _BREAK_DOWN),
         QuickAction("task_detail", "quick_button", "delete_task", "Delete task", "crud", _DELETE)),
 })
 assert set(QUICK_ACTIONS) == set(PAGES), "every page declares its quick actions"

@@ -50,25 +50,28 @@ class ToolRunner:
     _fetched: dict[str, str] = field(default_factory=dict)
 
     def read(self, step: str, tool: str, fn: Callable[..., dict[str, Any]], /, *,
-             scope: Callable[[dict[str, Any]], list[int]], **arguments: Any) -> Classified:
+             scope: Callable[[dict[str, Any]], list[int]], bound: Mapping[str, str] | None = None,
+             reuse: bool = True, **arguments: Any) -> Classified:
         """Run a reading tool for a step, classify its result (inline or artifact) and keep it.
 
         The trace gets the classified form: an externalized result appears there as its
-        ArtifactRef and summary, never as rows.
+        ArtifactRef and summary, never as rows. ``bound`` names the arguments filled from bindings;
+        ``reuse=False`` reads again even if the run read the same source (a re-check after a write).
         """
         shown = _shown(arguments)
         key = values_digest({"tool": tool, "arguments": shown})
-        if key in self._fetched:
+        if reuse and key in self._fetched:
             # Upstream once: the same source in the same run is reused by reference.
             earlier = self._fetched[key]
             self.results[step] = self.results[earlier].model_copy(update={"step": step})
             self.classified[step], self.shown[step] = self.classified[earlier], self.shown[earlier]
             self.recorder.node("reuse", step=step, from_step=earlier, tool=tool)
             return self.classified[step]
+        binding_info = self._binding_info(bound, arguments)
         try:
             result = fn(user=self.user, **arguments)
         except ApplicationError as exc:
-            self.recorder.tool_call(tool, arguments=shown, error=f"{exc.code}: {exc.message}")
+            self.recorder.tool_call(tool, arguments=shown, error=f"{exc.code}: {exc.message}", bound=binding_info)
             raise
         classified = result_classify(owner=self.user, tool=tool, arguments=jsonable(shown), result=result,
                                      project_ids=scope(result), run_id=self.run_id)
@@ -82,7 +85,7 @@ class ToolRunner:
                 previews=[{"ref": classified.ref, "start": p.start, "end": p.end, "text": p.text,
                            "source_sha256": p.source_sha256} for p in classified.previews])
         else:
-            self.recorder.tool_call(tool, arguments=shown, result=result)
+            self.recorder.tool_call(tool, arguments=shown, result=result, bound=binding_info)
         self.results[step] = StepResult(step=step, data=classified.data,
                                         artifact=classified.artifact.ref if classified.artifact else None)
         self.classified[step] = classified
@@ -97,8 +100,7 @@ class ToolRunner:
         arguments the runtime filled from bindings (argument → binding description).
         """
         shown = _shown(arguments)
-        binding_info = {arg: {"binding": desc, "sha256": values_digest(arguments[arg])}
-                        for arg, desc in (bound or {}).items()}
+        binding_info = self._binding_info(bound, arguments)
         try:
             result = fn(user=self.user, **arguments)
         except ApplicationError as exc:
@@ -107,6 +109,11 @@ class ToolRunner:
             raise
         self.recorder.tool_call(tool, arguments=shown, result=result, facts=dict(facts or {}), bound=binding_info)
         return result
+
+    @staticmethod
+    def _binding_info(bound: Mapping[str, str] | None, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """For each argument filled from a binding: the binding and the digest of the value it gave."""
+        return {arg: {"binding": desc, "sha256": values_digest(arguments[arg])} for arg, desc in (bound or {}).items()}
 
     def data(self, step: str) -> dict[str, Any]:
         """Return an inline step result's data (a small read such as a task's facts)."""

@@ -58,7 +58,7 @@ def test_the_sidebar_and_the_rows_show_the_same_table() -> None:
     assert [q.action for q in assistant_quick_actions([("data-page", "task_detail")])] == [
         "mark_done", "decompose_task", "delete_task"]
     assert [(q.origin, q.action) for q in assistant_row_actions([("data-page", "task_list")])] == [
-        ("task_row", "mark_done"), ("task_row", "delete_task")]
+        ("task_row", "mark_done"), ("task_row", "decompose_task"), ("task_row", "delete_task")]
     assert assistant_quick_actions([("data-page", "nowhere")]) == ()
     assert action_label("delete_task") == "Delete task" and action_label("my_overdue") == "My overdue tasks"
 
@@ -69,3 +69,14 @@ def test_the_tables_cannot_be_changed_at_run_time() -> None:
     with pytest.raises(TypeError):
         CAPABILITY_NODES["crud"] = CAPABILITY_NODES["query"]  # type: ignore[index]
     assert all(isinstance(actions, tuple) for actions in QUICK_ACTIONS.values())
+
+
+def test_a_capability_routed_but_not_built_answers_so_as_an_error() -> None:
+    """node=None in the registry: the run says plainly that the capability is not available yet."""
+    from agent.capabilities.not_built import not_built
+    from agent.routing.decision import Route
+
+    state: Any = {"route": Route(capability="weekly_report", via="fast_path")}
+    outcome = not_built(state, None)["outcome"]  # type: ignore[arg-type]
+    assert outcome["status"] == "error" and outcome["error_code"] == "not_available"
+    assert outcome["reply"].startswith("The weekly report is not available yet")

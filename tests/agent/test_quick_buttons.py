@@ -1,4 +1,4 @@
-"""Every quick action of the fast-path table runs without a single LLM call."""
+"""Every quick action of the fast-path table is routed without an LLM call; only a breakdown's planner asks one."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -16,7 +16,11 @@ from tests.llm_stub import LLMStub
 
 PAGES = {"workbench": "home", "task_row": "task_list", "quick_button": "project_detail"}
 # Routed by the table but not built yet: each must say so as an error, never report success.
-NOT_BUILT = {"decompose_task": "Task breakdown"}
+NOT_BUILT: dict[str, str] = {}
+# Routed by the table like every button, then planned by the generation model: one call, never to route.
+PLANNED = {"decompose_task": {"steps": [{"id": "s1", "tool": "create_subtask", "args": {
+    "parent_id": {"from_step": "selected", "path": "$.id"}, "title": "Reproduce the bug", "due_date": None,
+    "priority": None, "assignee": None}}]}}
 
 
 @pytest.fixture
@@ -63,6 +67,10 @@ def _effect(action: str, body: dict[str, Any], board: dict[str, Any]) -> None:
         # Two tasks three days overdue (15 points each); the selected one is also alice's, like the rest.
         assert body["status"] == "done", body
         assert body["data"]["risk"]["chart"]["scores"] == [15, 15]
+    elif action in PLANNED:
+        assert body["status"] == "needs_confirmation", body
+        assert body["confirmation"]["facts"]["parent"]["title"] == "Fix login page"
+        assert body["confirmation"]["steps"][0]["title"] == "Reproduce the bug"
     elif action in NOT_BUILT:
         assert body["status"] == "error", body
         assert body["data"] == {"available": False}
@@ -78,14 +86,19 @@ def test_quick_action_takes_the_fast_path_without_llm(openai_settings: LLMStub, 
                                                       origin: str, action: str) -> None:
     client = APIClient()
     client.force_authenticate(alice)
+    if action in PLANNED:
+        openai_settings.push_json(PLANNED[action])
     response = client.post("/api/assistant/requests/", {"action": action, "page_context": page_context(origin, board)},
                            format="json")
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["route"] == {"capability": FAST_PATH[(origin, action)][0], "via": "fast_path"}
-    assert body["usage"] == {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
-    assert openai_settings.calls == 0
-    assert not TraceEvent.objects.filter(run_id=body["run_id"], kind=TraceEvent.Kind.LLM_CALL).exists()
+    calls = TraceEvent.objects.filter(run_id=body["run_id"], kind=TraceEvent.Kind.LLM_CALL)
+    if action in PLANNED:
+        assert list(calls.values_list("name", flat=True)) == ["decompose_plan"] and openai_settings.calls == 1
+    else:
+        assert body["usage"] == {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+        assert openai_settings.calls == 0 and not calls.exists()
     _effect(action, body, board)
 
 

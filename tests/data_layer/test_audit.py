@@ -128,6 +128,13 @@ def plant_copied_array(run: Run) -> None:
                        result={}, facts={"count": fact(2, "database")})
 
 
+def plant_unresolved_binding(run: Run) -> None:
+    """A tool call that claims a binding no binding event ever resolved (say, one a model wrote itself)."""
+    TraceRecorder(run).tool_call("update_task", arguments={"task_id": STRAY_ID, "status": "done"}, result={},
+                                 facts={"status": fact("todo", "database")},
+                                 bound={"task_id": {"binding": "step s9 at $.id", "sha256": values_digest(STRAY_ID)}})
+
+
 def plant_two_forms(run: Run) -> None:
     ref, _ = _stored_previews(run)
     _llm_call(TraceRecorder(run), parts=[{"ref": ref, "form": "summary", "role": "user"},
@@ -144,7 +151,10 @@ def _rewritten(change: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[
 
 def plant_model_fact(run: Run) -> None:
     task_id = run.data["items"][0]["id"]  # bound to the query's result, so point 1 has nothing to say
-    TraceRecorder(run).tool_call("delete_task", arguments={"task_id": task_id}, result={},
+    recorder = TraceRecorder(run)
+    recorder.event(TraceEvent.Kind.BINDING, "task_id", step="delete", binding="step s1 at $.items[0].id",
+                   artifact=None, count=1, sha256=values_digest(task_id))
+    recorder.tool_call("delete_task", arguments={"task_id": task_id}, result={},
                                  facts={"status": {"value": "todo", "source": "model"},
                                         "title": fact("Mobile 00", "database")},
                                  bound={"task_id": {"binding": "step s1 at $.items[0].id",
@@ -156,6 +166,8 @@ PLANTED = [
                  id="1-id-copied-from-a-reply"),
     pytest.param(plant_copied_array, 1, ["bulk_set_status(task_ids)", "copied from model output"],
                  id="1-array-copied-from-a-reply"),
+    pytest.param(plant_unresolved_binding, 1, ["update_task(task_id)", "no earlier binding event resolved"],
+                 id="1-binding-never-resolved"),
     pytest.param(plant_two_forms, 2, ["appears as summary, preview"], id="2-one-ref-two-forms"),
     pytest.param(_rewritten(lambda p: {**p, "text": p["text"].upper()}), 3, ["differs from the source text"],
                  id="3-preview-case-changed"),

@@ -1,0 +1,138 @@
+"""The executor: fixed code, no model. Runs approved steps in order, filling bound ids from earlier results.
+
+Each step's input (as the planner wrote it), its resolved bindings and its output go on the
+trace with the step's idempotency key; a step whose key already ran in this run is not run
+again, its recorded output is reused. A failed step stops only itself and the steps bound to it.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils import timezone
+from langgraph.runtime import Runtime
+
+from agent.assembler.views import ExecCtx
+from agent.assembler.words import quote_user_text
+from agent.models import Alert, TraceEvent
+from agent.runtime import RunContext
+from agent.tools import task_tools
+from agent.tools.binding import BindingUnresolved, StepResult
+from agent.tools.facts import fact, values_digest
+from pm_assistant.errors import ApplicationError
+
+from .plan import SELECTED, Plan, PlanStep
+from .registry import PLAN_TOOLS
+from .words import step_words
+
+STEP_EVENT = "decompose.step"
+CHECKLIST = ("expected_title", "expected_status")
+
+
+class StepStopped(Exception):
+    """A step cannot run; the reason is said in words and named by a code."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def step_key(run_id: Any, step: PlanStep) -> str:
+    """The step's idempotency key: the run, the step id, its tool and its arguments."""
+    return values_digest({"run": str(run_id), "step": step.id, "tool": step.tool, "args": dict(step.args)})
+
+
+def _ran_before(run_id: Any, key: str) -> dict[str, Any] | None:
+    """Return the output a step with this key recorded in this run, if it ran to the end."""
+    event = TraceEvent.objects.filter(run_id=run_id, kind=TraceEvent.Kind.NODE, name=STEP_EVENT,
+                                      payload__idempotency_key=key, payload__status="done").first()
+    return event.payload["output"] if event else None
+
+
+def _checked_target(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep, task_id: int,
+                    bound: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """Read the target from the database, compare the planner's checklist, return the policy facts."""
+    rec, runner = runtime.context.recorder, runtime.context.tools
+    # Read afresh for every step: an earlier step may have changed the same task.
+    runner.read(f"{step.id}:target", "task_facts", task_tools.task_facts, scope=lambda f: [f["project_id"]],
+                bound=bound, reuse=False, task_id=task_id)
+    facts = runner.data(f"{step.id}:target")
+    if not facts["can_write"]:
+        raise StepStopped("forbidden", f"you can see {quote_user_text(facts['title'])} but not change it")
+    mismatches = task_tools.compare_expected(facts=facts, expected_title=step.args.get("expected_title"),
+                                             expected_status=step.args.get("expected_status"))
+    for m in mismatches:
+        rec.alert(Alert.Kind.FACT_MISMATCH, f"Step {step.id}: the plan said {m.field} is {m.stated!r}; the database "
+                  f"says {m.actual!r}. The step stopped.", key=f"{step.id}:{m.field}", step=step.id,
+                  field=m.field, stated=m.stated, actual=m.actual)
+    if mismatches:
+        said = "; ".join(f"the plan expected {m.field} {quote_user_text(m.stated)}, the database has "
+                         f"{quote_user_text(m.actual)}" for m in mismatches)
+        raise StepStopped("fact_mismatch", said)
+    return {"title": fact(facts["title"], "database"), "status": fact(facts["status"], "database"),
+            "updated_at": fact(facts["updated_at"], "database"),
+            "now": fact(timezone.now().isoformat(), "server_clock")}
+
+
+def _run_step(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Bind, check and call one step's tool; return its resolved bindings and its output."""
+    steps, tool = runtime.context.tools, PLAN_TOOLS[step.tool]
+    bindings = step.bindings()
+    try:
+        values = steps.bind(step.id, bindings)
+    except BindingUnresolved as exc:
+        raise StepStopped("binding_unresolved", exc.message) from None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
+        raise StepStopped("binding_unresolved", "a binding did not lead to a task id")
+    resolved = {arg: {"binding": b.describe(), "from_step": b.from_step, "value": values[arg]}
+                for arg, b in bindings.items()}
+    target_arg = tool.bound_args[0]
+    described = {target_arg: bindings[target_arg].describe()}
+    policy = _checked_target(runtime, ctx, step, values[target_arg], {"task_id": described[target_arg]})
+    args = tool.args.model_validate(step.args)
+    plain = {name: getattr(args, name) for name in tool.args.model_fields
+             if name not in bindings and name not in CHECKLIST}
+    output = steps.write(tool.name, tool.fn, facts=policy, bound={arg: b.describe() for arg, b in bindings.items()},
+                         **plain, **values)
+    return resolved, output
+
+
+def plan_execute(runtime: Runtime[RunContext], ctx: ExecCtx, plan: Plan, *, parent: Mapping[str, Any],
+                 results: Mapping[str, Any], names: Mapping[str, str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Run the approved steps in order; return every step's output so far and this pass's log."""
+    rec, runner = runtime.context.recorder, runtime.context.tools
+    outputs = dict(results)
+    runner.results.update({SELECTED: StepResult(step=SELECTED, data=dict(parent)),
+                           **{sid: StepResult(step=sid, data=data) for sid, data in outputs.items()}})
+    log = []
+    for step in plan:
+        key = step_key(rec.run_id, step)
+        entry: dict[str, Any] = {"step": step.id, "tool": step.tool, "words": step_words(step, names)}
+        earlier = _ran_before(rec.run_id, key)
+        missing = sorted(step.sources() - outputs.keys())
+        resolved: dict[str, Any] = {}
+        if earlier is not None:
+            entry.update(status="done", result=earlier, reused=True)
+        elif missing:
+            entry.update(status="skipped", code="binding_unresolved",
+                         reason=f"it builds on step {', '.join(missing)}, which did not run")
+        else:
+            try:
+                resolved, output = _run_step(runtime, ctx, step)
+                entry.update(status="done", result=output)
+            except StepStopped as exc:
+                entry.update(status="failed", code=exc.code, reason=exc.reason)
+            except ApplicationError as exc:
+                entry.update(status="failed", code=exc.code, reason=exc.message)
+        if entry["status"] == "done":
+            outputs[step.id] = entry["result"]
+            runner.results[step.id] = StepResult(step=step.id, data=entry["result"])
+        elif entry["code"] != "fact_mismatch":  # a mismatch has its own alert already
+            rec.alert(Alert.Kind.STEP_FAILED, f"Step {step.id} did not run: {entry['reason']}.",
+                      key=f"{step.id}:{key[:12]}", step=step.id, code=entry["code"])
+        rec.node(STEP_EVENT, step=step.id, tool=step.tool, input=dict(step.args), bindings=resolved,
+                 output=entry.get("result"), status=entry["status"], reason=entry.get("reason", ""),
+                 idempotency_key=key)
+        log.append(entry)
+    return outputs, log

@@ -1,0 +1,37 @@
+"""The end of a breakdown in words and data: what was done, what was not, and why."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agent.assembler.words import quote_user_text
+from agent.state import Outcome
+
+from .planner import OFFLINE
+
+SHOWN = 10
+
+
+def parent_row(brief: Mapping[str, Any]) -> dict[str, Any]:
+    """The selected task as a step result, so a binding to it reads "$.id" like any other."""
+    return {"id": brief["task_id"], "key": brief["key"], "title": brief["title"], "status": brief["status"],
+            "priority": brief["priority"], "due_date": brief["due_date"], "assignee_name": brief["assignee_name"],
+            "project": brief["project"]}
+
+
+def finish_outcome(log: Sequence[Mapping[str, Any]], *, planner: str, asked: int) -> Outcome:
+    """Done when any step ran; an error naming the first failure when none did."""
+    done = [e for e in log if e["status"] == "done"]
+    missed = [e for e in log if e["status"] != "done"]
+    created = [e["result"] for e in done if e["tool"] == "create_subtask"]
+    lines = [f"Done {len(done)} of {len(log)} step{'s' if len(log) != 1 else ''}."]
+    if created:
+        lines.append("Created " + ", ".join(quote_user_text(row["title"], 80) for row in created) + ".")
+    lines += [f"Not done: {e['words']} ({e['status']}: {e['reason']})." for e in missed]
+    if planner == OFFLINE:
+        lines.append("The plan came from the offline planner.")
+    data = {"items": created[:SHOWN], "count": len(created), "planner": planner, "plan_asks": asked,
+            "steps": [{k: e.get(k) for k in ("step", "tool", "words", "status", "code", "reason")} for e in log]}
+    if done:
+        return {"status": "done", "reply": " ".join(lines), "data": data}
+    return {"status": "error", "reply": " ".join(lines), "data": data, "error_code": missed[0]["code"]}

@@ -1,0 +1,18 @@
+"""Every breakdown run a test leaves behind must pass the four-point audit."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from agent.audit import run_audit
+from agent.models import Run
+
+
+@pytest.fixture(autouse=True)
+def _every_breakdown_passes_the_audit(db: Any) -> Iterator[None]:
+    yield
+    for run in Run.objects.filter(capability="decompose"):
+        report = run_audit(run)
+        assert report.passed, report.as_dict()

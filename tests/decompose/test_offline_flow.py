@@ -1,0 +1,77 @@
+"""Without a model: the offline planner proposes, the card waits, approval creates the subtasks."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agent.capabilities.decompose.offline import offline_titles
+from agent.models import Run, TraceEvent
+from tasks.models import Task
+from tasks.services import task_create
+
+from .helpers import URL, audited, break_down, client, confirm
+
+
+@pytest.fixture
+def parent(alice: Any, website: Any) -> Task:
+    return task_create(actor=alice, project=website, title="Launch the beta",
+                       description="Steps:\n- Write release notes\n- Email the testers\n- Open the feedback form")
+
+
+def test_the_offline_planner_splits_the_bullets_and_waits_for_approval(alice: Any, parent: Task) -> None:
+    body = break_down(alice, parent)
+    assert body["status"] == "needs_confirmation", body
+    assert body["route"] == {"capability": "decompose", "via": "fast_path"}
+    steps = body["confirmation"]["steps"]
+    assert [s["title"] for s in steps] == ["Write release notes", "Email the testers", "Open the feedback form"]
+    assert body["confirmation"]["facts"]["planner"] == "offline"
+    assert body["confirmation"]["facts"]["parent"]["title"] == "Launch the beta"
+    assert not parent.subtasks.exists()
+    done = confirm(alice, body["run_id"]).json()
+    assert done["status"] == "done", done
+    assert sorted(parent.subtasks.values_list("title", flat=True)) == sorted(s["title"] for s in steps)
+    assert "offline planner" in done["reply"]
+    assert Run.objects.get(pk=body["run_id"]).llm_calls == 0
+    assert TraceEvent.objects.filter(run_id=body["run_id"], name="decompose.step").count() == 3
+    audited(body["run_id"])
+
+
+def test_chinese_free_text_breaks_down_the_selected_task(alice: Any, parent: Task) -> None:
+    body = break_down(alice, parent, message="拆解这个任务")
+    assert body["route"] == {"capability": "decompose", "via": "llm_router"}
+    assert body["status"] == "needs_confirmation", body
+    assert len(body["confirmation"]["steps"]) == 3
+    audited(body["run_id"])
+
+
+def test_break_a_typed_task_down_from_the_home_page(alice: Any, parent: Task) -> None:
+    response = client(alice).post(URL, {"message": f"break #{parent.pk} down",
+                                        "page_context": {"page": "home", "origin": "sidebar"}}, format="json")
+    body = response.json()
+    assert body["status"] == "needs_confirmation", body
+    assert body["confirmation"]["facts"]["parent"]["task_id"] == parent.pk
+    assert confirm(alice, body["run_id"]).json()["status"] == "done"
+    assert parent.subtasks.count() == 3
+    audited(body["run_id"])
+
+
+def test_the_row_action_breaks_down_the_row_task(alice: Any, website: Any) -> None:
+    task = task_create(actor=alice, project=website, title="Write the FAQ and publish it")
+    page = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk}}
+    body = client(alice).post(URL, {"action": "decompose_task", "page_context": page}, format="json").json()
+    assert [s["title"] for s in body["confirmation"]["steps"]] == ["Write the FAQ", "Publish it"]
+
+
+@pytest.mark.parametrize(("title", "description", "expected"), [
+    ("Launch", "1. Book the venue\n2. Send invites\n\nThanks", ["Book the venue", "Send invites"]),
+    ("Launch", "* book the venue\n* send invites", ["Book the venue", "Send invites"]),
+    ("Launch", "Write the copy, design the banner and ship it. Later: more.",
+     ["Write the copy", "Design the banner", "Ship it"]),
+    ("Translate the docs and review them", "", ["Translate the docs", "Review them"]),
+    ("整理需求", "收集反馈、整理需求以及排期", ["收集反馈", "整理需求", "排期"]),
+    ("Refactor billing", "Just one thing.", ["Plan: Refactor billing", "Build: Refactor billing",
+                                             "Review: Refactor billing"]),
+])
+def test_offline_titles(title: str, description: str, expected: list[str]) -> None:
+    assert offline_titles({"title": title, "description": description}) == expected
