@@ -9,7 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from pm_assistant.errors import ApplicationError, validation_payload
+from pm_assistant.errors import ApplicationError, InvalidInput, validation_payload
+from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 from .api import RunRequestApi
 from .models import Run
@@ -47,9 +48,10 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action", "").strip() or None
     asked = message or action or ""
     try:
-        raw: Any = json.loads(request.POST.get("page_context", ""))
-    except json.JSONDecodeError:
-        raw = None
+        raw: Any = json_loads_bounded(request.POST.get("page_context", ""))
+    except JSONInputError as exc:
+        error = InvalidInput(f"page_context: {exc}", field="page_context")
+        return _render_error(request, error, asked=asked)
     # The API's own input check, so the sidebar refuses exactly what the API refuses (e.g. a NUL in the message).
     sent = {name: value for name, value in (("message", message), ("action", action)) if value is not None}
     data = RunRequestApi.RunRequestInputSerializer(data={**sent, "page_context": raw})

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "pm_assistant.body_limit.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -151,6 +152,10 @@ if ARTIFACT_S3_BUCKET:
         },
     }
 
+# Untrusted input: bodies over the size limit get 413, JSON nested deeper than the depth limit 400.
+REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=1024 * 1024)
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -158,6 +163,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON with size and nesting limits (413 and 400, never a 500); form parsers for the browsable forms.
+    "DEFAULT_PARSER_CLASSES": [
+        "pm_assistant.json_input.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "pm_assistant.errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "pm_assistant.pagination.PagePagination",
     "PAGE_SIZE": 25,

@@ -1,7 +1,6 @@
 """The one door to the model: assembled prompts in, replies out, every call traced and counted."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +9,7 @@ from django.db.models import F
 from agent.models import Run, TraceEvent
 from agent.prompting.assembler import AssembledPrompt
 from agent.trace import TraceRecorder
+from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 from .base import LLMError, LLMProvider, LLMReply, Role
 
@@ -40,8 +40,8 @@ class LLMClient:
         """Send the prompt with a JSON schema and parse the answer; bad JSON raises LLMError."""
         reply = self.complete(purpose=purpose, role=role, prompt=prompt, json_schema=json_schema)
         try:
-            return json.loads(reply.text)
-        except json.JSONDecodeError as exc:
+            return json_loads_bounded(reply.text)
+        except JSONInputError as exc:
             raise LLMError("The model's answer was not valid JSON.") from exc
 
     def _record(self, purpose: str, role: Role, prompt: AssembledPrompt, reply: LLMReply | None,
