@@ -7,6 +7,7 @@ sidebar's form fields, a model's tool arguments) goes through ``json_loads_bound
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
@@ -35,11 +36,16 @@ def json_depth_exceeds(value: Any, limit: int) -> bool:
     return False
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
 def json_loads_bounded(text: str | bytes, *, max_depth: int | None = None) -> Any:
     """Decode JSON, refusing invalid text and nesting deeper than `max_depth` with JSONInputError."""
     limit = settings.JSON_MAX_DEPTH if max_depth is None else max_depth
     try:
-        value = json.loads(text)
+        # NaN and Infinity are not JSON (Python accepts them by default; DRF's strict parser does not).
+        value = json.loads(text, parse_constant=_refuse_constant)
     except RecursionError:
         raise JSONInputError(f"JSON nested deeper than {limit} levels.") from None
     except ValueError as exc:  # JSONDecodeError, and UnicodeDecodeError for bytes
@@ -53,7 +59,7 @@ class BoundedJSONParser(JSONParser):
     """DRF's JSON parser with a size limit (413) and a nesting limit (400) instead of a 500."""
 
     def parse(self, stream: IO[bytes], media_type: str | None = None,
-              parser_context: dict[str, Any] | None = None) -> Any:
+              parser_context: Mapping[str, Any] | None = None) -> Any:
         limit = settings.REQUEST_BODY_MAX_BYTES
         # Read one byte past the limit: the stream may be longer than any Content-Length it declared.
         raw = stream.read(limit + 1) if stream is not None else b""

@@ -207,8 +207,17 @@ OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="") or None
 LLM_PROVIDER = env.str("LLM_PROVIDER", default="openai" if OPENAI_API_KEY else "offline")
 LLM_ROUTER_MODEL = env.str("LLM_ROUTER_MODEL", default="gpt-4o-mini")
 LLM_GENERATION_MODEL = env.str("LLM_GENERATION_MODEL", default="gpt-4o")
-LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
+# Time budgets on the wall clock: one attempt's read timeout, one call's total (retries included),
+# one run's total (every call in it). A hung or trickling model costs at most these.
+LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=10.0)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
+LLM_CALL_DEADLINE_SECONDS = env.float("LLM_CALL_DEADLINE_SECONDS", default=10.0)
+AGENT_RUN_DEADLINE_SECONDS = env.float("AGENT_RUN_DEADLINE_SECONDS", default=30.0)
+# After this many provider failures within the cool-down, model calls are refused at once for the cool-down.
+LLM_BREAKER_FAILURES = env.int("LLM_BREAKER_FAILURES", default=3)
+LLM_BREAKER_COOLDOWN_SECONDS = env.int("LLM_BREAKER_COOLDOWN_SECONDS", default=60)
+# A model answer longer than this (characters) is refused as a whole, never stored or shown cut.
+LLM_OUTPUT_MAX_CHARS = env.int("LLM_OUTPUT_MAX_CHARS", default=20000)
 ROUTER_MIN_CONFIDENCE = env.float("ROUTER_MIN_CONFIDENCE", default=0.6)
 # Checkpoints of paused runs: LangGraph's Postgres saver on PostgreSQL, else its SQLite saver.
 AGENT_CHECKPOINT_SQLITE_PATH = env.path("AGENT_CHECKPOINT_SQLITE_PATH", default=VAR_DIR / "checkpoints.sqlite")

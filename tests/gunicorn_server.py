@@ -80,7 +80,8 @@ def gunicorn(env: dict[str, str], *, workers: int = 2, threads: int = 4, timeout
             except httpx.HTTPError:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not start: {process.stderr.read().decode() if process.stderr else ''}")
+                errors = process.stderr.read().decode() if process.stderr else ""
+                raise RuntimeError(f"gunicorn did not start: {errors}")
             time.sleep(0.2)
         yield base
     finally:

@@ -70,7 +70,7 @@ def test_loader_refuses_deep_nesting(text: str) -> None:
 
 
 def test_loader_refuses_invalid_text_and_bad_utf8() -> None:
-    for text in ("{not json", b"\xff\xfe\xfa", ""):
+    for text in ("{not json", b"\xff\xfe\xfa", "", "NaN", "{\"a\": -Infinity}"):
         with pytest.raises(JSONInputError, match="parse error"):
             json_loads_bounded(text)
     assert json_loads_bounded(json.dumps(nested(31))) == nested(31)
