@@ -6,6 +6,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -69,7 +70,9 @@ def gunicorn(env: dict[str, str], *, workers: int = 2, threads: int = 4, timeout
     command = [sys.executable, "-m", "gunicorn", "pm_assistant.wsgi:application", "--bind", f"127.0.0.1:{port}",
                "--workers", str(workers), "--threads", str(threads), "--timeout", str(timeout),
                "--graceful-timeout", "2"]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # A file, not a pipe: an unread pipe fills up and blocks the workers' logging.
+    log = tempfile.TemporaryFile()
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -80,8 +83,8 @@ def gunicorn(env: dict[str, str], *, workers: int = 2, threads: int = 4, timeout
             except httpx.HTTPError:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
-                errors = process.stderr.read().decode() if process.stderr else ""
-                raise RuntimeError(f"gunicorn did not start: {errors}")
+                log.seek(0)
+                raise RuntimeError(f"gunicorn did not start: {log.read().decode(errors='replace')}")
             time.sleep(0.2)
         yield base
     finally:
@@ -91,6 +94,7 @@ def gunicorn(env: dict[str, str], *, workers: int = 2, threads: int = 4, timeout
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        log.close()
 
 
 def create_user_with_token(env: dict[str, str], username: str = "alice") -> str:
