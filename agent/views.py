@@ -27,7 +27,9 @@ def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpRes
     context = {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
                "suggestions": data.get("suggestions") or []}
     response = render(request, "assistant/_run.html", context, status=status)
-    if run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected"):
+    changed = run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected")
+    # Rows of deleted tasks were dropped from the request: the page refreshes its list too.
+    if changed or data.get("stale_task_ids"):
         response["HX-Trigger"] = json.dumps({"tasks-changed": {"run": str(run.pk)}})
     return response
 
