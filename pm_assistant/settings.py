@@ -174,11 +174,14 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 25,
     "UNAUTHENTICATED_USER": None,
 }
+# /api/schema/ and /api/docs/ for signed-in users only; the default follows production mode.
+API_SCHEMA_REQUIRES_LOGIN = env.bool("API_SCHEMA_REQUIRES_LOGIN", default=PRODUCTION)
 SPECTACULAR_SETTINGS = {
     "TITLE": "PM Assistant API",
     "DESCRIPTION": "Projects, tasks and the embedded assistant.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["pm_assistant.http_handlers.SchemaAccess"],
     "COMPONENT_SPLIT_REQUEST": True,
     # /api/docs/ serves Swagger UI from the installed package, not a CDN, so it works offline.
     "SWAGGER_UI_DIST": "SIDECAR",
