@@ -69,13 +69,16 @@ def gunicorn(env: dict[str, str], *, workers: int = 2, threads: int = 4, timeout
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "pm_assistant.wsgi:application", "--bind", f"127.0.0.1:{port}",
                "--workers", str(workers), "--threads", str(threads), "--timeout", str(timeout),
-               "--graceful-timeout", "2"]
+               "--graceful-timeout", "2",
+               # Several servers may run at once (tests, benches): none may take the shared control socket.
+               "--no-control-socket"]
     # A file, not a pipe: an unread pipe fills up and blocks the workers' logging.
     log = tempfile.TemporaryFile()
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        # Four workers importing the app on two busy cores can take a while.
+        deadline = time.monotonic() + 120
         while True:
             try:
                 if httpx.get(f"{base}/login/", timeout=2).status_code == 200:
