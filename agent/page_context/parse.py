@@ -38,20 +38,13 @@ def page_context_read(*, data: Any, user: AnyUser) -> ReadPageContext:
     visibleEntityIds and selectedEntity, and the caller tells the page to refresh. An id of a task
     that exists but is not the user's to see is still refused.
     """
-    context = page_context_parse_shape(data=data)
+    context = _parse_shape(data=data)
     context, dropped = _drop_deleted_tasks(context)
     _check_visible(context=context, user=user)
     return ReadPageContext(context, dropped)
 
 
-def page_context_parse(*, data: Any, user: AnyUser) -> PageContext:
-    """Validate the payload and check that every id in it is visible to the user."""
-    context = page_context_parse_shape(data=data)
-    _check_visible(context=context, user=user)
-    return context
-
-
-def page_context_parse_shape(*, data: Any) -> PageContext:
+def _parse_shape(*, data: Any) -> PageContext:
     """Validate the payload's shape: types, enums, sizes and keys."""
     if not isinstance(data, dict):
         raise InvalidInput("page_context: must be an object.", field="page_context")
