@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
+from projects.serializers import error_responses
 
 from .page_context.text import control_character_reason
 from .service import run_as_dict, run_confirm, run_get, run_request, trace_as_dict
@@ -50,7 +51,7 @@ class RunRequestApi(APIView):
             return super().to_internal_value(data)
 
     @extend_schema(request=RunRequestInputSerializer,
-                   responses={200: RUN_SCHEMA, 400: OpenApiResponse(description="Invalid")},
+                   responses={200: RUN_SCHEMA, **error_responses(400, 413)},
                    summary="Send a message or a quick action to the assistant")
     def post(self, request: Request) -> Response:
         data = self.RunRequestInputSerializer(data=request.data)
@@ -66,7 +67,7 @@ class RunConfirmApi(APIView):
         drop_steps = serializers.ListField(child=serializers.CharField(max_length=10), required=False,
                                            max_length=50, help_text="Plan steps to leave out (a plan card only).")
 
-    @extend_schema(request=RunConfirmInputSerializer, responses={200: RUN_SCHEMA},
+    @extend_schema(request=RunConfirmInputSerializer, responses={200: RUN_SCHEMA, **error_responses(400, 404, 409)},
                    summary="Approve or reject a pending action")
     def post(self, request: Request, run_id: str) -> Response:
         data = self.RunConfirmInputSerializer(data=request.data)
@@ -77,7 +78,7 @@ class RunConfirmApi(APIView):
 
 
 class RunDetailApi(APIView):
-    @extend_schema(responses={200: RUN_SCHEMA}, summary="Read a run")
+    @extend_schema(responses={200: RUN_SCHEMA, **error_responses(404)}, summary="Read a run")
     def get(self, request: Request, run_id: str) -> Response:
         return Response(run_as_dict(run_get(user=request.user, run_id=run_id)))  # type: ignore[arg-type]
 
@@ -86,7 +87,8 @@ class RunTraceApi(APIView):
     @extend_schema(responses={200: inline_serializer("AssistantTrace", {
         "run_id": serializers.UUIDField(), "nodes": serializers.ListField(), "llm_calls": serializers.ListField(),
         "tool_calls": serializers.ListField(), "bindings": serializers.ListField(),
-        "alerts": serializers.ListField(), "events": serializers.ListField(), "audit": serializers.DictField()})},
+        "alerts": serializers.ListField(), "events": serializers.ListField(), "audit": serializers.DictField()}),
+        **error_responses(404)},
         summary="Read a run's trace")
     def get(self, request: Request, run_id: str) -> Response:
         return Response(trace_as_dict(run_get(user=request.user, run_id=run_id)))  # type: ignore[arg-type]

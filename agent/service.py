@@ -20,7 +20,7 @@ from agent.llm.client import LLMClient
 from agent.llm.providers import llm_provider_from_settings
 from agent.models import Alert, Confirmation, Run
 from agent.page_context.names import entity_names_for
-from agent.page_context.parse import page_context_parse
+from agent.page_context.parse import page_context_read
 from agent.routing.fast_path import fast_path_route
 from agent.runtime import RunContext
 from agent.state import view_alert_sink
@@ -109,7 +109,8 @@ def run_request(*, user: User, page_context: Any, message: str | None = None,
         raise InvalidInput("message: send either a message or an action, not both or neither.", field="message")
     if message is not None and len(message) > MESSAGE_MAX_CHARS:
         raise InvalidInput(f"message: at most {MESSAGE_MAX_CHARS} characters.", field="message")
-    context = page_context_parse(data=page_context, user=user)
+    read = page_context_read(data=page_context, user=user)
+    context = read.context
     assembled = context_assemble(context=context, user_id=user.pk,
                                  names=entity_names_for(context=context, user=user))
     # A quick action is routed here, once, by the table (an unknown one is refused before anything
@@ -120,7 +121,18 @@ def run_request(*, user: User, page_context: Any, message: str | None = None,
     # The views enter the graph as its input: the keep-first reducers freeze them from this write on.
     graph_input = {"message": message or "", "action": action or "", "router_ctx": assembled.router,
                    "exec_ctx": assembled.exec, "model_summary": assembled.summary, "route": route}
-    return _execute(run, graph_input, _run_context(user, run, resuming=False))
+    run = _execute(run, graph_input, _run_context(user, run, resuming=False))
+    if read.dropped_task_ids:
+        _note_stale_ids(run, read.dropped_task_ids)
+    return run
+
+
+def _note_stale_ids(run: Run, ids: tuple[int, ...]) -> None:
+    """Tell the page which of its rows name deleted tasks, so it refreshes them."""
+    notice = f"Left out {len(ids)} task{'s' if len(ids) != 1 else ''} this page still showed but that no longer " \
+        "exist: the page was out of date."
+    run.data = {**(run.data if isinstance(run.data, dict) else {}), "stale_task_ids": list(ids), "notice": notice}
+    run.save(update_fields=["data", "updated_at"])
 
 
 def run_get(*, user: User, run_id: UUID | str) -> Run:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import date, datetime
 from typing import Any
 
@@ -12,13 +13,35 @@ from django.utils.encoding import force_str
 
 from .models import Alert, Run, TraceEvent
 
+# NUL cannot be stored in PostgreSQL text or jsonb, and a lone surrogate cannot be encoded as UTF-8.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """Replace the characters no database column can hold (NUL, lone surrogates) with U+FFFD."""
+    return _UNSTORABLE.sub("\ufffd", text)
+
+
+def has_unstorable(value: Any) -> bool:
+    """Tell whether a string, or any key or string inside a JSON value, holds such a character."""
+    if isinstance(value, str):
+        return _UNSTORABLE.search(value) is not None
+    if isinstance(value, dict):
+        return any(has_unstorable(k) or has_unstorable(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(has_unstorable(v) for v in value)
+    return False
+
 
 def _jsonable(value: Any) -> Any:
+    # Model text reaches the trace as it came (the trace records what happened), made storable here.
+    if isinstance(value, str):
+        return storable(value)
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {storable(str(k)): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set)):
         return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, (bool, int, float, str)):
+    if value is None or isinstance(value, (bool, int, float)):
         return value
     if hasattr(value, "model_dump"):
         return _jsonable(value.model_dump(mode="json"))
@@ -26,7 +49,7 @@ def _jsonable(value: Any) -> Any:
         return _jsonable(dataclasses.asdict(value))
     if isinstance(value, (date, datetime)):
         return value.isoformat()
-    return force_str(value)
+    return storable(force_str(value))
 
 
 class TraceRecorder:
@@ -39,7 +62,8 @@ class TraceRecorder:
 
     def event(self, kind: str, name: str, **payload: Any) -> None:
         self._seq += 1
-        TraceEvent.objects.create(run_id=self.run_id, seq=self._seq, kind=kind, name=name, payload=_jsonable(payload))
+        TraceEvent.objects.create(run_id=self.run_id, seq=self._seq, kind=kind, name=storable(name),
+                                  payload=_jsonable(payload))
 
     def node(self, name: str, **payload: Any) -> None:
         self.event(TraceEvent.Kind.NODE, name, **payload)
@@ -60,8 +84,9 @@ class TraceRecorder:
         """Record an alert once per (kind, key) even when a node re-runs after a resume."""
         try:
             with transaction.atomic():
-                Alert.objects.create(run_id=self.run_id, kind=kind, key=key or message[:200], message=message,
-                                     details=_jsonable(details))
+                message = storable(message)
+                Alert.objects.create(run_id=self.run_id, kind=kind, key=storable(key) or message[:200],
+                                     message=message, details=_jsonable(details))
         except IntegrityError:
             return
         self.event(TraceEvent.Kind.ALERT, kind, message=message, **details)

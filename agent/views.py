@@ -9,7 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
-from pm_assistant.errors import ApplicationError, validation_payload
+from pm_assistant.errors import ApplicationError, InvalidInput, validation_payload
+from pm_assistant.json_input import JSONInputError, json_loads_bounded
 from pm_assistant.vocabulary import PAGES
 
 from .api import RunRequestApi
@@ -37,7 +38,9 @@ def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpRes
     context = {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
                "suggestions": suggested_actions(run, data.get("suggestions") or [])}
     response = render(request, "assistant/_run.html", context, status=status)
-    if run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected"):
+    changed = run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected")
+    # Rows of deleted tasks were dropped from the request: the page refreshes its list too.
+    if changed or data.get("stale_task_ids"):
         response["HX-Trigger"] = json.dumps({"tasks-changed": {"run": str(run.pk)}})
     return response
 
@@ -58,9 +61,10 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action", "").strip() or None
     asked = message or action or ""
     try:
-        raw: Any = json.loads(request.POST.get("page_context", ""))
-    except json.JSONDecodeError:
-        raw = None
+        raw: Any = json_loads_bounded(request.POST.get("page_context", ""))
+    except JSONInputError as exc:
+        error = InvalidInput(f"page_context: {exc}", field="page_context")
+        return _render_error(request, error, asked=asked)
     # The API's own input check, so the sidebar refuses exactly what the API refuses (e.g. a NUL in the message).
     sent = {name: value for name, value in (("message", message), ("action", action)) if value is not None}
     data = RunRequestApi.RunRequestInputSerializer(data={**sent, "page_context": raw})

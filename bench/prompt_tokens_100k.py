@@ -96,9 +96,9 @@ def matching_rows(user: Any) -> list[dict[str, Any]]:
 def explain_context(user: Any) -> Any:
     from agent.assembler.assemble import context_assemble
     from agent.page_context.names import entity_names_for
-    from agent.page_context.parse import page_context_parse
+    from agent.page_context.parse import page_context_read
 
-    context = page_context_parse(data=PAGE, user=user)
+    context = page_context_read(data=PAGE, user=user).context
     return context_assemble(context=context, user_id=user.pk, names=entity_names_for(context=context, user=user))
 
 

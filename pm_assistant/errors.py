@@ -54,6 +54,11 @@ class Conflict(ApplicationError):
     http_status = status.HTTP_409_CONFLICT
 
 
+class PayloadTooLarge(ApplicationError):
+    code = "too_large"
+    http_status = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+
+
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     """Turn DRF's nested error detail into ``{"a.b[0].c": [reasons]}``."""
     out: dict[str, list[str]] = {}

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "pm_assistant.body_limit.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -156,6 +157,10 @@ if ARTIFACT_S3_BUCKET:
         },
     }
 
+# Untrusted input: bodies over the size limit get 413, JSON nested deeper than the depth limit 400.
+REQUEST_BODY_MAX_BYTES = env.int("REQUEST_BODY_MAX_BYTES", default=1024 * 1024)
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -163,16 +168,25 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON with size and nesting limits (413 and 400, never a 500); form parsers for the browsable forms.
+    "DEFAULT_PARSER_CLASSES": [
+        "pm_assistant.json_input.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "pm_assistant.errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "pm_assistant.pagination.PagePagination",
     "PAGE_SIZE": 25,
     "UNAUTHENTICATED_USER": None,
 }
+# /api/schema/ and /api/docs/ for signed-in users only; the default follows production mode.
+API_SCHEMA_REQUIRES_LOGIN = env.bool("API_SCHEMA_REQUIRES_LOGIN", default=PRODUCTION)
 SPECTACULAR_SETTINGS = {
     "TITLE": "PM Assistant API",
     "DESCRIPTION": "Projects, tasks and the embedded assistant.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["pm_assistant.http_handlers.SchemaAccess"],
     "COMPONENT_SPLIT_REQUEST": True,
     # /api/docs/ serves Swagger UI from the installed package, not a CDN, so it works offline.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -201,8 +215,17 @@ OPENAI_BASE_URL = env.str("OPENAI_BASE_URL", default="") or None
 LLM_PROVIDER = env.str("LLM_PROVIDER", default="openai" if OPENAI_API_KEY else "offline")
 LLM_ROUTER_MODEL = env.str("LLM_ROUTER_MODEL", default="gpt-4o-mini")
 LLM_GENERATION_MODEL = env.str("LLM_GENERATION_MODEL", default="gpt-4o")
-LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
+# Time budgets on the wall clock: one attempt's read timeout, one call's total (retries included),
+# one run's total (every call in it). A hung or trickling model costs at most these.
+LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=10.0)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
+LLM_CALL_DEADLINE_SECONDS = env.float("LLM_CALL_DEADLINE_SECONDS", default=10.0)
+AGENT_RUN_DEADLINE_SECONDS = env.float("AGENT_RUN_DEADLINE_SECONDS", default=30.0)
+# After this many provider failures within the cool-down, model calls are refused at once for the cool-down.
+LLM_BREAKER_FAILURES = env.int("LLM_BREAKER_FAILURES", default=3)
+LLM_BREAKER_COOLDOWN_SECONDS = env.int("LLM_BREAKER_COOLDOWN_SECONDS", default=60)
+# A model answer longer than this (characters) is refused as a whole, never stored or shown cut.
+LLM_OUTPUT_MAX_CHARS = env.int("LLM_OUTPUT_MAX_CHARS", default=20000)
 ROUTER_MIN_CONFIDENCE = env.float("ROUTER_MIN_CONFIDENCE", default=0.6)
 # Checkpoints of paused runs: LangGraph's Postgres saver on PostgreSQL, else its SQLite saver.
 # A node that writes a frozen view after its first write: dropped and alerted (production), or an

@@ -70,8 +70,9 @@ class TaskFilterSerializer(serializers.Serializer):
     status = _CSVList(child=serializers.ChoiceField(choices=Task.Status.choices), required=False, max_length=4)
     assignee = AssigneeField(required=False)
     priority = _CSVList(child=serializers.ChoiceField(choices=Task.Priority.choices), required=False, max_length=4)
-    due_before = serializers.DateField(required=False)
-    due_after = serializers.DateField(required=False)
+    # An empty value (`?due_before=`, what an HTML form sends for an empty date input) means no filter.
+    due_before = serializers.DateField(required=False, help_text="YYYY-MM-DD; empty means no filter.")
+    due_after = serializers.DateField(required=False, help_text="YYYY-MM-DD; empty means no filter.")
     labels = _CSVList(child=serializers.CharField(max_length=40), required=False, max_length=20)
     search = serializers.CharField(required=False, allow_blank=True, max_length=200, trim_whitespace=True)
 

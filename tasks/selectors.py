@@ -59,6 +59,13 @@ def task_ids_visible_to_user(*, user: AnyUser, ids: list[int] | tuple[int, ...])
     return set(task_list_for_user(user=user).filter(pk__in=ids).values_list("pk", flat=True))
 
 
+def task_ids_existing(*, ids: list[int] | tuple[int, ...]) -> set[int]:
+    """Return the subset of ids that name a task at all, whoever may see it."""
+    if not ids:
+        return set()
+    return set(Task.objects.filter(pk__in=ids).values_list("pk", flat=True))
+
+
 def task_descendants(*, task: Task) -> list[Task]:
     """Return every task below this one, level by level (subtasks may have subtasks)."""
     found: list[Task] = []

@@ -121,7 +121,21 @@ class Delay:
         return self.then.render(body)
 
 
-Scripted = Completion | Error | Raw | Delay
+@dataclass(frozen=True)
+class Trickle:
+    """Send the status and headers at once, then the body one byte every `interval` seconds.
+
+    A client whose timeout bounds each read, not the whole answer, waits for all of it.
+    """
+
+    interval: float
+    then: Completion | Error | Raw
+
+    def render(self, body: dict[str, Any]) -> Raw:
+        return self.then.render(body)
+
+
+Scripted = Completion | Error | Raw | Delay | Trickle
 
 
 @dataclass(frozen=True)
@@ -170,9 +184,10 @@ class _Handler(BaseHTTPRequestHandler):
         scripted = stub._next()
         if isinstance(scripted, Delay) and stub._stopping.wait(scripted.seconds):
             return  # the server is stopping: drop the request
-        self._send(scripted.render(body))
+        interval = scripted.interval if isinstance(scripted, Trickle) else None
+        self._send(scripted.render(body), interval=interval)
 
-    def _send(self, reply: Raw) -> None:
+    def _send(self, reply: Raw, *, interval: float | None = None) -> None:
         try:
             self.send_response(reply.status)
             self.send_header("Content-Type", reply.content_type)
@@ -180,7 +195,15 @@ class _Handler(BaseHTTPRequestHandler):
             for name, value in reply.headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(reply.body)
+            if interval is None:
+                self.wfile.write(reply.body)
+                return
+            self.wfile.flush()
+            for index in range(len(reply.body)):
+                if self.server.stub._stopping.wait(interval):
+                    return  # the server is stopping: leave the answer unfinished
+                self.wfile.write(reply.body[index:index + 1])
+                self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (its timeout fired) before the answer
 
@@ -286,6 +309,13 @@ class LLMStub:
         if isinstance(follow, Delay):
             raise TypeError("a delay cannot be followed by another delay")
         return self.push(Delay(seconds, follow))
+
+    def push_trickle(self, interval: float, then: Scripted | None = None) -> LLMStub:
+        """Queue an answer whose body arrives one byte every `interval` seconds."""
+        follow = then or Completion("slow answer")
+        if isinstance(follow, (Delay, Trickle)):
+            raise TypeError("a trickle sends a plain answer slowly")
+        return self.push(Trickle(interval, follow))
 
     def push_malformed(self, content: str = "not json {") -> LLMStub:
         """Queue a valid completion whose content is not valid JSON."""

@@ -1,6 +1,7 @@
 """REST API: scoping, filters, pagination, errors that name the field, auth, and the schema."""
 from __future__ import annotations
 
+import re
 from datetime import date
 from io import StringIO
 from pathlib import Path
@@ -400,7 +401,11 @@ def test_schema_and_docs_are_served(client_for: Any, alice: User) -> None:
     assert docs.status_code == 200
     html = docs.content.decode()
     assert "drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html  # served locally, works offline
-    assert "cdn" not in html.lower()
+    # Every script and stylesheet comes from this server: relative URLs, no other host (a random CSP
+    # nonce may spell "cdn", so the page's text as a whole proves nothing).
+    urls = re.findall(r'<(?:script|link)\b[^>]*?\b(?:src|href)="([^"]*)"', html) + \
+        re.findall(r'\b(?:src|href)\s*[:=]\s*["\']((?:https?:)?//[^"\']+)', html)
+    assert urls and all(not re.match(r"(?:https?:)?//", url) for url in urls), urls
 
 
 def test_list_queries_do_not_grow_with_the_page(client_for: Any, alice: User, website: Project,
@@ -410,3 +415,48 @@ def test_list_queries_do_not_grow_with_the_page(client_for: Any, alice: User, we
     client = client_for(alice)
     with django_assert_max_num_queries(4):  # count, page, labels of the page, and nothing per row
         assert len(client.get("/api/tasks/", {"page_size": 30}).json()["results"]) == 30
+
+
+@pytest.mark.parametrize("path", ["/api/tasks/abc/", "/api/projects/1.5/", "/api/assistant/runs/not-a-uuid/",
+                                  "/api/nothing-here/"])
+def test_an_unmatched_api_path_is_a_json_404(client_for: Any, alice: User, path: str) -> None:
+    response = client_for(alice).get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"error": {"code": "not_found", "message": "Not found.", "fields": {}}}
+
+
+def test_an_unmatched_page_is_still_an_html_404(client_for: Any, alice: User) -> None:
+    response = client_for(alice).get("/tasks/abc/")
+    assert response.status_code == 404 and "text/html" in response["Content-Type"]
+
+
+def test_empty_due_dates_mean_no_filter(client_for: Any, alice: User, tasks: dict[str, Task]) -> None:
+    client = client_for(alice)
+    everything = _titles(client.get("/api/tasks/"))
+    assert _titles(client.get("/api/tasks/", {"due_before": "", "due_after": ""})) == everything
+    assert _titles(client.get("/api/tasks/", {"due_before": "2026-03-05"})) != everything
+    bad = client.get("/api/tasks/", {"due_before": "soon"})
+    assert bad.status_code == 400 and "due_before" in bad.json()["error"]["fields"]
+
+
+def test_the_schema_requires_login_when_configured(client_for: Any, alice: User, settings: Any) -> None:
+    settings.API_SCHEMA_REQUIRES_LOGIN = False
+    assert client_for(None).get("/api/schema/").status_code == 200
+    settings.API_SCHEMA_REQUIRES_LOGIN = True
+    for path in ("/api/schema/", "/api/docs/"):
+        assert client_for(None).get(path).status_code in (401, 403)
+    assert client_for(alice).get("/api/schema/").status_code == 200
+
+
+def test_schema_lists_the_assistant_error_answers(tmp_path: Path) -> None:
+    import yaml
+
+    target = tmp_path / "schema.yml"
+    call_command("spectacular", "--file", str(target))
+    paths = yaml.safe_load(target.read_text())["paths"]
+    assert {"400", "404", "409"} <= set(paths["/api/assistant/runs/{run_id}/confirm/"]["post"]["responses"])
+    assert {"400", "413"} <= set(paths["/api/assistant/requests/"]["post"]["responses"])
+    assert "404" in paths["/api/assistant/runs/{run_id}/"]["get"]["responses"]
+    due = [p for p in paths["/api/tasks/"]["get"]["parameters"] if p["name"] == "due_before"]
+    assert "empty means no filter" in due[0]["description"]

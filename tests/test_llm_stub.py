@@ -13,7 +13,7 @@ from openai.types.chat import ChatCompletionMessageFunctionToolCall  # noqa: TID
 from openai.types.shared_params import ResponseFormatJSONSchema  # noqa: TID251
 from pydantic import BaseModel
 
-from tests.llm_stub import Completion, LLMStub
+from tests.llm_stub import Completion, Delay, LLMStub
 
 ROUTE_SCHEMA: ResponseFormatJSONSchema = {
     "type": "json_schema",
@@ -285,3 +285,19 @@ def test_openai_settings_point_at_the_stub(openai_settings: LLMStub, settings: A
     assert client.chat.completions.create(model="m", messages=MESSAGES).choices[0].message.content == "hello"
     assert openai_settings.requests[0].headers["authorization"] == "Bearer test-key"
 
+
+
+def test_trickle_outlasts_a_per_read_timeout(llm_stub: LLMStub) -> None:
+    llm_stub.push_trickle(0.004, Completion("slow but whole"))
+    started = time.monotonic()
+
+    completion = _client(llm_stub, max_retries=0, timeout=0.3).chat.completions.create(model="m", messages=MESSAGES)
+
+    # Each byte arrives well within the read timeout, so the SDK waits for all of them.
+    assert completion.choices[0].message.content == "slow but whole"
+    assert time.monotonic() - started > 0.6
+
+
+def test_trickle_cannot_follow_a_delay(llm_stub: LLMStub) -> None:
+    with pytest.raises(TypeError):
+        llm_stub.push_trickle(0.1, Delay(1, Completion("x")))  # type: ignore[arg-type]

@@ -6,7 +6,6 @@ prompt as an excerpt of the artifact, in place of its summary: one source, one f
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ from agent.models import TraceEvent
 from agent.prompting.assembler import PromptPart
 from agent.runtime import RunContext
 from pm_assistant.errors import ApplicationError
+from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 
 def _tool(name: str, description: str, properties: dict[str, Any]) -> dict[str, Any]:
@@ -88,8 +88,8 @@ def inspect_once(runtime: Runtime[RunContext], *, user: User, ref: str, name: st
     """Run one inspection the model asked for; None when the request is not usable."""
     recorder = runtime.context.recorder
     try:
-        arguments = json.loads(arguments_json or "{}")
-    except json.JSONDecodeError:
+        arguments = json_loads_bounded(arguments_json or "{}")
+    except JSONInputError:
         return None
     if name not in _RUN or not isinstance(arguments, dict) or set(arguments) - _ALLOWED_ARGS[name]:
         return None

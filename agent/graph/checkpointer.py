@@ -4,7 +4,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +35,28 @@ def postgres_conninfo(db: Mapping[str, Any]) -> str:
     return make_conninfo("", **{k: v for k, v in parts.items() if v})
 
 
-@cache
-def _postgres_ready(conninfo: str) -> bool:
-    from langgraph.checkpoint.postgres import PostgresSaver
+# Any fixed number, the same in every process: holders of this advisory lock run the saver's setup one at a time.
+_SETUP_LOCK = 0x706D_636B_7074  # "pmckpt"
 
-    with PostgresSaver.from_conn_string(conninfo) as saver:
-        saver.setup()
-    return True
+
+def postgres_checkpointer_setup(db: Mapping[str, Any]) -> None:
+    """Create or upgrade the Postgres saver's tables, one process at a time (run by migrate, never a request).
+
+    The saver's setup() is not safe to run concurrently (two processes insert the same version
+    into checkpoint_migrations), and some of its steps create indexes CONCURRENTLY, which must run
+    outside a transaction: so its own autocommit connection, under a session advisory lock.
+    """
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from psycopg import Connection
+    from psycopg.rows import dict_row
+
+    with Connection.connect(postgres_conninfo(db), autocommit=True, prepare_threshold=0,
+                            row_factory=dict_row) as pg:
+        pg.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+        try:
+            PostgresSaver(pg).setup()
+        finally:
+            pg.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
 
 
 @contextmanager
@@ -53,8 +67,8 @@ def checkpointer() -> Iterator[BaseCheckpointSaver[Any]]:
         from psycopg import Connection
         from psycopg.rows import dict_row
 
+        # The tables exist: migration agent 0004 created them.
         conninfo = postgres_conninfo(connection.settings_dict)
-        _postgres_ready(conninfo)
         with Connection.connect(conninfo, autocommit=True, prepare_threshold=0, row_factory=dict_row) as pg:
             yield PostgresSaver(pg, serde=_serde())
         return

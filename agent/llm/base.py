@@ -40,9 +40,12 @@ class LLMUnavailable(LLMError):
 class LLMProvider(Protocol):
     name: str
     offline: bool
+    # Where the provider's calls go: failures are counted per endpoint (agent/llm/breaker.py).
+    endpoint: str
 
     def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
-                 schema_name: str = "answer", tools: list[dict[str, Any]] | None = None) -> LLMReply:
-        """Return the model's answer; with json_schema the text is JSON shaped by it; with tools it may
-        ask for function calls instead."""
+                 schema_name: str = "answer", tools: list[dict[str, Any]] | None = None,
+                 budget: float = 30.0) -> LLMReply:
+        """Return the model's answer within `budget` seconds; with json_schema the text is JSON shaped by
+        it; with tools it may ask for function calls instead."""
         ...

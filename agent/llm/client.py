@@ -1,23 +1,35 @@
-"""The one door to the model: assembled prompts in, replies out, every call traced and counted."""
+"""The one door to the model: assembled prompts in, replies out, every call traced, counted and timed."""
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db.models import F
 
 from agent.models import Run, TraceEvent
 from agent.prompting.assembler import AssembledPrompt
-from agent.trace import TraceRecorder
+from agent.trace import TraceRecorder, has_unstorable
+from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
-from .base import LLMError, LLMProvider, LLMReply, Role
+from .base import LLMError, LLMProvider, LLMReply, LLMUnavailable, Role
+from .breaker import CircuitBreaker
+from .deadline import Deadline
+
+UNAVAILABLE = "The model is unavailable right now."
+
+
+def _run_deadline() -> Deadline:
+    return Deadline(settings.AGENT_RUN_DEADLINE_SECONDS)
 
 
 @dataclass
 class LLMClient:
     provider: LLMProvider
     recorder: TraceRecorder
+    # The run's whole budget: every call gets what is left of it, at most LLM_CALL_DEADLINE_SECONDS.
+    deadline: Deadline = field(default_factory=_run_deadline)
 
     @property
     def offline(self) -> bool:
@@ -25,27 +37,45 @@ class LLMClient:
 
     def complete(self, *, purpose: str, role: Role, prompt: AssembledPrompt,
                  json_schema: dict[str, Any] | None = None, tools: list[dict[str, Any]] | None = None) -> LLMReply:
-        """Send the prompt, record messages and usage, and return the reply."""
+        """Send the prompt within the budget, record messages and usage, and return a storable reply."""
+        breaker = CircuitBreaker(f"{self.provider.name}:{self.provider.endpoint}")
+        if not self.provider.offline and breaker.is_open():
+            # Refused before any network: the model failed repeatedly and is left alone for its cool-down.
+            raise LLMUnavailable(f"{UNAVAILABLE} It failed repeatedly; it will be tried again in a minute.")
+        budget = self.deadline.within(settings.LLM_CALL_DEADLINE_SECONDS).remaining()
+        if budget <= 0:
+            raise LLMUnavailable("The request's time for the model is spent.")
+        started = time.monotonic()
         try:
             reply = self.provider.complete(role=role, messages=prompt.messages, json_schema=json_schema,
-                                           schema_name=purpose, tools=tools)
+                                           schema_name=purpose, tools=tools, budget=budget)
         except LLMError as exc:
-            self._record(purpose, role, prompt, None, error=str(exc))
+            if isinstance(exc, LLMUnavailable) and not self.provider.offline:
+                breaker.record_failure()
+            self._record(purpose, role, prompt, None, error=str(exc), seconds=time.monotonic() - started)
             raise
-        self._record(purpose, role, prompt, reply)
+        if not self.provider.offline:
+            breaker.record_success()
+        self._record(purpose, role, prompt, reply, seconds=time.monotonic() - started)
+        if has_unstorable(reply.text) or any(has_unstorable(c.arguments) for c in reply.tool_calls):
+            raise LLMError("The model's answer held characters that cannot be stored (NUL or a lone surrogate).")
         return reply
 
     def complete_json(self, *, purpose: str, role: Role, prompt: AssembledPrompt,
                       json_schema: dict[str, Any]) -> Any:
-        """Send the prompt with a JSON schema and parse the answer; bad JSON raises LLMError."""
+        """Send the prompt with a JSON schema and parse the answer; bad or unstorable JSON raises LLMError."""
         reply = self.complete(purpose=purpose, role=role, prompt=prompt, json_schema=json_schema)
         try:
-            return json.loads(reply.text)
-        except json.JSONDecodeError as exc:
+            value = json_loads_bounded(reply.text)
+        except JSONInputError as exc:
             raise LLMError("The model's answer was not valid JSON.") from exc
+        # An escaped "\u0000" is clean text until decoded; a slot holding it would break every write of it.
+        if has_unstorable(value):
+            raise LLMError("The model's answer held characters that cannot be stored (NUL or a lone surrogate).")
+        return value
 
     def _record(self, purpose: str, role: Role, prompt: AssembledPrompt, reply: LLMReply | None,
-                error: str = "") -> None:
+                error: str = "", seconds: float = 0.0) -> None:
         Run.objects.filter(pk=self.recorder.run_id).update(
             llm_calls=F("llm_calls") + 1,
             prompt_tokens=F("prompt_tokens") + (reply.prompt_tokens if reply else 0),
@@ -54,7 +84,7 @@ class LLMClient:
         self.recorder.event(
             TraceEvent.Kind.LLM_CALL, purpose, provider=self.provider.name, role=role,
             model=reply.model if reply else "", messages=prompt.messages, parts=prompt.manifest(),
-            reply=reply.text if reply else "", error=error,
+            reply=reply.text if reply else "", error=error, seconds=round(seconds, 3),
             tool_calls=[{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] if reply else [],
             usage={"prompt_tokens": reply.prompt_tokens if reply else 0,
                    "completion_tokens": reply.completion_tokens if reply else 0},

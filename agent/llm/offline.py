@@ -86,9 +86,11 @@ def _classify(message: str) -> dict[str, Any]:
 class OfflineProvider:
     name = "offline"
     offline = True
+    endpoint = "offline"
 
     def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
-                 schema_name: str = "answer", tools: list[dict[str, Any]] | None = None) -> LLMReply:
+                 schema_name: str = "answer", tools: list[dict[str, Any]] | None = None,
+                 budget: float = 30.0) -> LLMReply:
         """Classify the user's message by rules; refuse to write free text."""
         if role != "router" or json_schema is None:
             raise LLMError("The offline provider does not write text; the template answer is used.")

@@ -1,11 +1,97 @@
-"""Any OpenAI-compatible endpoint, through the openai SDK (the only module that imports it)."""
+"""Any OpenAI-compatible endpoint, through the openai SDK (the only module that imports it).
+
+The SDK's timeout bounds each read, not the call: an endpoint that trickles a byte a second
+is never timed out, and its retries multiply a hang. So the SDK makes one attempt at a time
+and hands over the raw body as it streams in; this module retries within the call's deadline,
+stops reading when the deadline passes or the body outgrows the output limit, and reads the
+JSON itself, checking every field it uses: a broken or hostile endpoint yields an LLMError,
+never an AttributeError.
+"""
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from typing import Any
 
+import httpx
+import httpx2
 import openai
 
-from .base import LLMReply, LLMUnavailable, Message, Role, ToolRequest
+from pm_assistant.json_input import JSONInputError, json_loads_bounded
+
+from .base import LLMError, LLMReply, LLMUnavailable, Message, Role, ToolRequest
+from .deadline import Deadline
+
+# The SDK's transport is httpx2 (httpx when a client of it is passed in); a streamed body raises its errors.
+_READ_TIMEOUTS = (httpx2.TimeoutException, httpx.TimeoutException)
+_TRANSPORT_ERRORS = (httpx2.HTTPError, httpx.HTTPError)
+# Statuses worth another attempt, as the SDK itself retries them.
+_RETRY_STATUSES = {408, 409, 429}
+# JSON may spell one character as a 12-byte surrogate-pair escape; the rest is the envelope.
+_BYTES_PER_CHAR = 12
+_ENVELOPE_BYTES = 64 * 1024
+
+
+class _Retry(Exception):
+    """One attempt failed in a way another attempt may not."""
+
+    def __init__(self, error: LLMUnavailable) -> None:
+        self.error = error
+
+
+def _read_within(chunks: Iterator[bytes], deadline: Deadline, max_bytes: int) -> bytes:
+    """Collect the body, giving up at the deadline or past `max_bytes`."""
+    body = bytearray()
+    for chunk in chunks:
+        body += chunk
+        if len(body) > max_bytes:
+            raise LLMError("The model's answer was larger than the output limit.")
+        if deadline.remaining() <= 0:
+            raise _Retry(LLMUnavailable("The language model did not answer in time."))
+    return bytes(body)
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _tool_calls(message: dict[str, Any]) -> tuple[ToolRequest, ...]:
+    calls = message.get("tool_calls") or []
+    if not isinstance(calls, list):
+        raise LLMError("The model's tool calls could not be read.")
+    requests = []
+    for call in calls:
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str) \
+                or not isinstance(function.get("arguments") or "{}", str):
+            raise LLMError("The model asked for a tool call that could not be read.")
+        requests.append(ToolRequest(name=function["name"], arguments=function.get("arguments") or "{}"))
+    return tuple(requests)
+
+
+def reply_from_body(body: bytes, *, model: str, max_chars: int) -> LLMReply:
+    """Read a chat.completion body, refusing anything that is not one."""
+    try:
+        payload = json_loads_bounded(body)
+    except JSONInputError as exc:
+        raise LLMError("The model's answer was not a readable completion.") from exc
+    choices = payload.get("choices") if isinstance(payload, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise LLMError("The model's answer had no choices.")
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        raise LLMError("The model's answer had no message.")
+    content = message.get("content")
+    if content is not None and not isinstance(content, str):
+        raise LLMError("The model's answer had no text.")
+    text = content or ""
+    if len(text) > max_chars:
+        raise LLMError("The model's answer was larger than the output limit.")
+    usage = payload.get("usage") if isinstance(payload.get("usage"), dict) else {}
+    named = payload.get("model")
+    return LLMReply(text=text, model=named if isinstance(named, str) and named else model,
+                    prompt_tokens=_int(usage.get("prompt_tokens")),
+                    completion_tokens=_int(usage.get("completion_tokens")), tool_calls=_tool_calls(message))
 
 
 class OpenAIProvider:
@@ -13,16 +99,21 @@ class OpenAIProvider:
     offline = False
 
     def __init__(self, *, api_key: str, base_url: str | None, router_model: str, generation_model: str,
-                 timeout: float, max_retries: int) -> None:
-        # The SDK retries connection errors, 408/409/429 and 5xx with backoff; we only set the budget.
-        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
+                 timeout: float, max_retries: int, max_output_chars: int) -> None:
+        # One attempt per SDK call: the retries below stay within the call's deadline.
+        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        self._timeout = timeout
+        self._max_retries = max_retries
+        self._max_chars = max_output_chars
         self._models = {"router": router_model, "generation": generation_model}
+        self.endpoint = str(self._client.base_url)
 
     def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
-                 schema_name: str = "answer", tools: list[dict[str, Any]] | None = None) -> LLMReply:
-        """Call chat completions, with strict JSON-schema output when a schema is given."""
+                 schema_name: str = "answer", tools: list[dict[str, Any]] | None = None,
+                 budget: float = 30.0) -> LLMReply:
+        """Call chat completions within `budget` seconds, with strict JSON-schema output when a schema is given."""
         model = self._models[role]
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0}
         if json_schema is not None:
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -30,27 +121,40 @@ class OpenAIProvider:
             }
         if tools:
             kwargs["tools"] = tools
+        deadline = Deadline(budget)
+        attempt = 0
+        while True:
+            try:
+                return reply_from_body(self._attempt(kwargs, deadline), model=model, max_chars=self._max_chars)
+            except _Retry as retry:
+                attempt += 1
+                backoff = min(0.25 * attempt, deadline.remaining())
+                if attempt > self._max_retries or deadline.remaining() - backoff <= 0:
+                    raise retry.error from None
+                time.sleep(backoff)
+
+    def _attempt(self, kwargs: dict[str, Any], deadline: Deadline) -> bytes:
+        """Send one request and read its body within the deadline."""
+        remaining = deadline.remaining()
+        if remaining <= 0:
+            raise _Retry(LLMUnavailable("The language model did not answer in time."))
+        # The read timeout is per read; _read_within checks the wall clock between reads.
+        timeout = openai.Timeout(min(self._timeout, remaining))
+        client = self._client.with_options(timeout=timeout)
+        max_bytes = self._max_chars * _BYTES_PER_CHAR + _ENVELOPE_BYTES
         try:
-            response = self._client.chat.completions.create(
-                model=model, messages=messages, temperature=0, **kwargs  # type: ignore[arg-type]
-            )
-        except openai.APITimeoutError as exc:
-            raise LLMUnavailable("The language model did not answer in time.") from exc
-        except openai.APIConnectionError as exc:
-            raise LLMUnavailable("The language model could not be reached.") from exc
+            with client.chat.completions.with_streaming_response.create(**kwargs) as response:
+                return _read_within(response.iter_bytes(), deadline, max_bytes)
+        except openai.APITimeoutError:
+            raise _Retry(LLMUnavailable("The language model did not answer in time.")) from None
+        except openai.APIConnectionError:
+            raise _Retry(LLMUnavailable("The language model could not be reached.")) from None
         except openai.APIStatusError as exc:
-            raise LLMUnavailable(f"The language model answered with HTTP {exc.status_code}.") from exc
-        choice = response.choices[0] if response.choices else None
-        usage = response.usage
-        calls = tuple(
-            ToolRequest(name=call.function.name, arguments=call.function.arguments or "{}")
-            for call in ((choice.message.tool_calls or []) if choice else [])
-            if call.type == "function"
-        )
-        return LLMReply(
-            text=(choice.message.content or "") if choice else "",
-            model=response.model or model,
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
-            tool_calls=calls,
-        )
+            error = LLMUnavailable(f"The language model answered with HTTP {exc.status_code}.")
+            if exc.status_code in _RETRY_STATUSES or exc.status_code >= 500:
+                raise _Retry(error) from None
+            raise error from None
+        except _READ_TIMEOUTS:  # a read of the streamed body
+            raise _Retry(LLMUnavailable("The language model did not answer in time.")) from None
+        except _TRANSPORT_ERRORS:
+            raise _Retry(LLMUnavailable("The language model could not be reached.")) from None

@@ -19,5 +19,6 @@ def llm_provider_from_settings() -> LLMProvider:
             generation_model=settings.LLM_GENERATION_MODEL,
             timeout=settings.LLM_TIMEOUT_SECONDS,
             max_retries=settings.LLM_MAX_RETRIES,
+            max_output_chars=settings.LLM_OUTPUT_MAX_CHARS,
         )
     return OfflineProvider()

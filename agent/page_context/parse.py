@@ -1,13 +1,14 @@
 """Turn the browser's JSON into a PageContext the user is allowed to have."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
 from pm_assistant.errors import InvalidInput
 from projects.selectors import AnyUser, project_list_for_user, user_list_sharing_a_project_with
-from tasks.selectors import task_ids_visible_to_user
+from tasks.selectors import task_ids_existing, task_ids_visible_to_user
 
 from .schema import PageContext
 
@@ -22,8 +23,29 @@ def _field_path(loc: tuple[int | str, ...], *, unknown_key: bool = False) -> str
     return path
 
 
-def page_context_parse(*, data: Any, user: AnyUser) -> PageContext:
-    """Validate the payload and check that every id in it is visible to the user."""
+@dataclass(frozen=True)
+class ReadPageContext:
+    """The checked context, and the task ids dropped from it because those tasks no longer exist."""
+
+    context: PageContext
+    dropped_task_ids: tuple[int, ...] = ()
+
+
+def page_context_read(*, data: Any, user: AnyUser) -> ReadPageContext:
+    """Validate the payload, drop ids of deleted tasks from the page's lists, and check the rest is visible.
+
+    A page open in another tab may still list a task deleted since: its id is dropped from
+    visibleEntityIds and selectedEntity, and the caller tells the page to refresh. An id of a task
+    that exists but is not the user's to see is still refused.
+    """
+    context = _parse_shape(data=data)
+    context, dropped = _drop_deleted_tasks(context)
+    _check_visible(context=context, user=user)
+    return ReadPageContext(context, dropped)
+
+
+def _parse_shape(*, data: Any) -> PageContext:
+    """Validate the payload's shape: types, enums, sizes and keys."""
     if not isinstance(data, dict):
         raise InvalidInput("page_context: must be an object.", field="page_context")
     try:
@@ -33,8 +55,24 @@ def page_context_parse(*, data: Any, user: AnyUser) -> PageContext:
         first = exc.errors(include_url=False)[0]
         field = _field_path(first["loc"], unknown_key=first["type"] == "extra_forbidden")
         raise InvalidInput(f"{field}: {first['msg']}.", field=field) from None
-    _check_visible(context=context, user=user)
     return context
+
+
+def _drop_deleted_tasks(context: PageContext) -> tuple[PageContext, tuple[int, ...]]:
+    """Remove the ids of tasks that no longer exist from the visible list and the selection."""
+    selected = context.selected_entity
+    listed = set(context.visible_entity_ids)
+    if selected is not None and selected.type == "task":
+        listed.add(selected.id)
+    if not listed:
+        return context, ()
+    gone = listed - task_ids_existing(ids=list(listed))
+    if not gone:
+        return context, ()
+    update: dict[str, Any] = {"visible_entity_ids": tuple(i for i in context.visible_entity_ids if i not in gone)}
+    if selected is not None and selected.type == "task" and selected.id in gone:
+        update["selected_entity"] = None
+    return context.model_copy(update=update), tuple(sorted(gone))
 
 
 def _check_visible(*, context: PageContext, user: AnyUser) -> None:

@@ -10,7 +10,6 @@ import pytest
 from django.db import OperationalError, close_old_connections, connection
 from rest_framework.test import APIClient
 
-from agent.graph import checkpointer as checkpointer_module
 from agent.models import Alert, Artifact, Confirmation, Run, TraceEvent
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create, task_update
@@ -166,8 +165,7 @@ def test_only_the_owner_may_confirm_read_or_trace(alice: Any, carol: Any, parent
 
 def test_approve_after_a_restart(alice: Any, parent: Task) -> None:
     body = quick(alice, "delete_task", row_page(parent))
-    # Nothing survives in memory: the graph is built per request; forget the cached checkpoint setup too.
-    checkpointer_module._postgres_ready.cache_clear()
+    # Nothing survives in memory: the graph and the checkpointer's connection are made per request.
     done = confirm(_client(alice), body["run_id"]).json()
     assert done["status"] == "done", done
     assert not Task.objects.filter(pk=parent.pk).exists() and deletions("Launch checklist") == 1

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from agent.graph import checkpointer as checkpointer_module
+from agent.graph.graph import compiled_graph
 from agent.models import Confirmation, Run
 from projects.models import Project
 from tasks.models import Task
@@ -74,7 +74,7 @@ def test_reload_while_pending_shows_the_same_card_and_approval_still_works(opena
         assert again["confirmation"] == body["confirmation"]
     assert not parent.subtasks.exists()
     # Nothing survives in memory between requests: the checkpoint is all there is.
-    checkpointer_module._postgres_ready.cache_clear()
+    compiled_graph.cache_clear()
     done = confirm(alice, body["run_id"]).json()
     assert done["status"] == "done", done
     assert parent.subtasks.count() == 2 and openai_settings.calls == 1

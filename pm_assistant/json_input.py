@@ -1,0 +1,74 @@
+"""Parse JSON from outside with bounds: size, nesting depth, and no RecursionError ever escaping.
+
+Python's decoder recurses once per nesting level, so a body of 50 000 ``[`` raises
+RecursionError, which nothing upstream expects. Every JSON entry point (the API parser, the
+sidebar's form fields, a model's tool arguments) goes through ``json_loads_bounded``.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import IO, Any
+
+from django.conf import settings
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+
+class JSONInputError(ValueError):
+    """The text is not JSON this application accepts; the message says why."""
+
+
+def json_depth_exceeds(value: Any, limit: int) -> bool:
+    """Tell whether containers nest deeper than `limit` (iteratively, so any depth is safe)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def json_loads_bounded(text: str | bytes, *, max_depth: int | None = None) -> Any:
+    """Decode JSON, refusing invalid text and nesting deeper than `max_depth` with JSONInputError."""
+    limit = settings.JSON_MAX_DEPTH if max_depth is None else max_depth
+    try:
+        # NaN and Infinity are not JSON (Python accepts them by default; DRF's strict parser does not).
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise JSONInputError(f"JSON nested deeper than {limit} levels.") from None
+    except ValueError as exc:  # JSONDecodeError, and UnicodeDecodeError for bytes
+        raise JSONInputError(f"JSON parse error - {exc}") from None
+    if json_depth_exceeds(value, limit):
+        raise JSONInputError(f"JSON nested deeper than {limit} levels.")
+    return value
+
+
+class BoundedJSONParser(JSONParser):
+    """DRF's JSON parser with a size limit (413) and a nesting limit (400) instead of a 500."""
+
+    def parse(self, stream: IO[bytes], media_type: str | None = None,
+              parser_context: Mapping[str, Any] | None = None) -> Any:
+        limit = settings.REQUEST_BODY_MAX_BYTES
+        # Read one byte past the limit: the stream may be longer than any Content-Length it declared.
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            # Imported here: pm_assistant.errors imports DRF's views, which load this parser from settings.
+            from .body_limit import body_too_large_error
+
+            raise body_too_large_error()
+        try:
+            return json_loads_bounded(raw)
+        except JSONInputError as exc:
+            raise ParseError(str(exc)) from None

@@ -1,0 +1,82 @@
+"""Concurrent decisions on one confirmation card, on a live gunicorn server and PostgreSQL: one decision, one effect."""
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import httpx
+import psycopg
+
+from tests.conftest import skip_or_fail
+from tests.gunicorn_server import (
+    create_user_with_token,
+    fresh_postgres_database,
+    gunicorn,
+    manage,
+    postgres_server_url,
+    server_env,
+)
+
+ROUNDS = 50
+
+
+def _decide_at_once(base: str, headers: dict[str, str], run_id: str, decisions: list[str]) -> list[httpx.Response]:
+    """Send every decision at the same moment, each on its own connection."""
+    ready = threading.Barrier(len(decisions))
+    responses: list[httpx.Response] = [httpx.Response(0)] * len(decisions)
+
+    def send(index: int) -> None:
+        with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
+            ready.wait()
+            responses[index] = client.post(f"/api/assistant/runs/{run_id}/confirm/",
+                                           json={"decision": decisions[index]})
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(decisions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return responses
+
+
+def test_concurrent_decisions_on_one_card() -> None:
+    server = postgres_server_url()
+    if server is None:
+        skip_or_fail("DATABASE_URL is not PostgreSQL: the race test runs on a live server with PostgreSQL")
+        return
+    chance = random.Random(7)
+    with fresh_postgres_database(server, prefix="pm_race") as url:
+        env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1")
+        env.pop("REDIS_URL", None)
+        manage(env, "migrate", "--noinput")
+        headers = {"Authorization": f"Token {create_user_with_token(env)}"}
+        with gunicorn(env, workers=4, threads=4) as base, httpx.Client(base_url=base, headers=headers,
+                                                                        timeout=60) as api, \
+                psycopg.connect(url) as db:
+            projects = api.get("/api/projects/").json()
+            project = (projects["results"] if isinstance(projects, dict) else projects)[0]["id"]
+            outcomes: list[tuple[int, str, Any]] = []
+            for round_ in range(ROUNDS):
+                task = api.post("/api/tasks/", json={"project": project, "title": f"Race {round_}"}).json()["id"]
+                page = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task}}
+                card = api.post("/api/assistant/requests/", json={"action": "delete_task", "page_context": page})
+                assert card.json()["status"] == "needs_confirmation", card.text
+                run_id = card.json()["run_id"]
+                decisions = [chance.choice(["approve", "reject"]) for _ in range(chance.randint(2, 8))]
+
+                responses = _decide_at_once(base, headers, run_id, decisions)
+
+                statuses = sorted(r.status_code for r in responses)
+                assert statuses == [200] + [409] * (len(decisions) - 1), [r.text[:200] for r in responses]
+                winner = decisions[[r.status_code for r in responses].index(200)]
+                decided = db.execute("SELECT decision FROM agent_confirmation WHERE run_id = %s "
+                                     "AND decided_at IS NOT NULL", (run_id,)).fetchall()
+                deleted = db.execute("SELECT count(*) FROM tasks_taskactivity WHERE kind = 'deleted' "
+                                     "AND task_title = %s", (f"Race {round_}",)).fetchone()
+                exists = api.get(f"/api/tasks/{task}/").status_code == 200
+                outcomes.append((len(decisions), winner, (decided, deleted, exists)))
+                assert decided == [(winner,)]
+                assert (deleted, exists) == (((1,), False) if winner == "approve" else ((0,), True))
+    assert len(outcomes) == ROUNDS
+    assert {n for n, _, _ in outcomes} >= {2, 8} and {w for _, w, _ in outcomes} == {"approve", "reject"}

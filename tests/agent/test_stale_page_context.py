@@ -1,0 +1,72 @@
+"""A page that still lists a task deleted in another tab is served: the stale ids are dropped with a notice."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from rest_framework.test import APIClient
+
+from agent.models import Run
+from projects.models import Project
+from tasks.models import Task
+from tasks.services import task_create, task_delete
+
+URL = "/api/assistant/requests/"
+
+
+@pytest.fixture
+def rows(alice: User, website: Project) -> list[Task]:
+    return [task_create(actor=alice, project=website, title=f"Row {n}", assignee=alice) for n in range(3)]
+
+
+def _post(user: User, body: dict[str, Any]) -> Any:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client.post(URL, body, format="json")
+
+
+def test_deleted_visible_and_selected_ids_are_dropped_with_a_notice(alice: User, rows: list[Task]) -> None:
+    gone = rows[1]
+    task_delete(actor=alice, task=gone)
+    page = {"page": "task_list", "origin": "sidebar", "visibleEntityIds": [t.pk for t in rows],
+            "selectedEntity": {"type": "task", "id": gone.pk}}
+    response = _post(alice, {"action": "my_overdue", "page_context": {**page, "origin": "quick_button"}})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["status"] == "done"
+    assert body["data"]["stale_task_ids"] == [gone.pk]
+    assert "no longer exist" in body["data"]["notice"]
+    stored = Run.objects.get(pk=body["run_id"]).page_context
+    assert stored["visibleEntityIds"] == [rows[0].pk, rows[2].pk]
+    assert stored["selectedEntity"] is None
+
+
+def test_an_id_that_exists_but_is_hidden_is_still_refused(alice: User, bob: User, platform: Project,
+                                                          rows: list[Task]) -> None:
+    hidden = task_create(actor=bob, project=platform, title="Rotate keys")
+    page = {"page": "task_list", "origin": "quick_button", "visibleEntityIds": [rows[0].pk, hidden.pk, 987_654]}
+    response = _post(alice, {"action": "my_overdue", "page_context": page})
+    assert response.status_code == 400
+    assert response.json()["error"]["fields"] == {"page_context.visibleEntityIds[1]": [
+        f"page_context.visibleEntityIds[1]: task {hidden.pk} is not visible to you."]}
+    assert not Run.objects.exists()
+
+
+def test_the_sidebar_shows_the_notice_and_refreshes_the_list(alice: User, rows: list[Task]) -> None:
+    task_delete(actor=alice, task=rows[0])
+    client = Client()
+    client.force_login(alice)
+    page = json.dumps({"page": "task_list", "origin": "quick_button", "visibleEntityIds": [rows[0].pk, rows[1].pk]})
+    response = client.post("/assistant/request/", {"action": "my_overdue", "page_context": page})
+    assert response.status_code == 200
+    assert "no longer" in response.content.decode()
+    assert "tasks-changed" in response["HX-Trigger"]
+
+
+def test_a_fresh_page_gets_no_notice(alice: User, rows: list[Task]) -> None:
+    page = {"page": "task_list", "origin": "quick_button", "visibleEntityIds": [t.pk for t in rows]}
+    body = _post(alice, {"action": "my_overdue", "page_context": page}).json()
+    assert "notice" not in body["data"] and "stale_task_ids" not in body["data"]

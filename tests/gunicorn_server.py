@@ -1,0 +1,113 @@
+"""Run the app as production does (gunicorn on loopback) against a database made for the occasion."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import psycopg
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def postgres_server_url() -> str | None:
+    """The PostgreSQL server of DATABASE_URL without its database name, or None when not on PostgreSQL."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        return None
+    return url.rsplit("/", 1)[0]
+
+
+@contextmanager
+def fresh_postgres_database(server_url: str, prefix: str = "pm_fresh") -> Iterator[str]:
+    """Create an empty database, yield its URL, and drop it afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(f"{server_url}/postgres", autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield f"{server_url}/{name}"
+    finally:
+        with psycopg.connect(f"{server_url}/postgres", autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    """Run manage.py with the given environment; return its output, failing loudly."""
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    if done.returncode != 0:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def server_env(**overrides: str) -> dict[str, str]:
+    """The current environment without test-only variables, plus the overrides."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_SETTINGS"))}
+    env.update({"DJANGO_DEBUG": "0", "LOG_LEVEL": "WARNING", **overrides})
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(env: dict[str, str], *, workers: int = 2, threads: int = 4, timeout: int = 120) -> Iterator[str]:
+    """Serve the app with gunicorn on a free loopback port; yield its base URL; stop it by its pid."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "pm_assistant.wsgi:application", "--bind", f"127.0.0.1:{port}",
+               "--workers", str(workers), "--threads", str(threads), "--timeout", str(timeout),
+               "--graceful-timeout", "2",
+               # Several servers may run at once (tests, benches): none may take the shared control socket.
+               "--no-control-socket"]
+    # A file, not a pipe: an unread pipe fills up and blocks the workers' logging.
+    log = tempfile.TemporaryFile()
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        # Four workers importing the app on two busy cores can take a while.
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{base}/login/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError(f"gunicorn did not start: {log.read().decode(errors='replace')}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def create_user_with_token(env: dict[str, str], username: str = "alice") -> str:
+    """Create a user with a project of their own and return an API token for them."""
+    code = (
+        "from django.contrib.auth.models import User; from rest_framework.authtoken.models import Token; "
+        "from projects.models import Membership, Project; "
+        f"u = User.objects.create_user({username!r}, password='demo'); "
+        "p = Project.objects.create(owner=u, name='Website', key='WEB'); "
+        "Membership.objects.create(user=u, project=p, role='owner'); "
+        "print(Token.objects.create(user=u).key)"
+    )
+    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
