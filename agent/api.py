@@ -7,8 +7,8 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from pm_assistant.api import AuthenticatedApi
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 from projects.serializers import error_responses
 
@@ -36,7 +36,7 @@ RUN_SCHEMA = inline_serializer("AssistantRun", {
 })
 
 
-class RunRequestApi(APIView):
+class RunRequestApi(AuthenticatedApi):
     class RunRequestInputSerializer(serializers.Serializer):
         message = serializers.CharField(required=False, allow_blank=False, max_length=MESSAGE_MAX_CHARS,
                                         validators=[_message_text])
@@ -51,7 +51,7 @@ class RunRequestApi(APIView):
             return super().to_internal_value(data)
 
     @extend_schema(request=RunRequestInputSerializer,
-                   responses={200: RUN_SCHEMA, **error_responses(400, 413)},
+                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 413)},
                    summary="Send a message or a quick action to the assistant")
     def post(self, request: Request) -> Response:
         data = self.RunRequestInputSerializer(data=request.data)
@@ -61,13 +61,14 @@ class RunRequestApi(APIView):
         return Response(run_as_dict(run))
 
 
-class RunConfirmApi(APIView):
+class RunConfirmApi(AuthenticatedApi):
     class RunConfirmInputSerializer(serializers.Serializer):
         decision = serializers.ChoiceField(choices=["approve", "reject"])
         drop_steps = serializers.ListField(child=serializers.CharField(max_length=10), required=False,
                                            max_length=50, help_text="Plan steps to leave out (a plan card only).")
 
-    @extend_schema(request=RunConfirmInputSerializer, responses={200: RUN_SCHEMA, **error_responses(400, 404, 409)},
+    @extend_schema(request=RunConfirmInputSerializer,
+                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 404, 409)},
                    summary="Approve or reject a pending action")
     def post(self, request: Request, run_id: str) -> Response:
         data = self.RunConfirmInputSerializer(data=request.data)
@@ -77,18 +78,18 @@ class RunConfirmApi(APIView):
         return Response(run_as_dict(run))
 
 
-class RunDetailApi(APIView):
-    @extend_schema(responses={200: RUN_SCHEMA, **error_responses(404)}, summary="Read a run")
+class RunDetailApi(AuthenticatedApi):
+    @extend_schema(responses={200: RUN_SCHEMA, **error_responses(401, 404)}, summary="Read a run")
     def get(self, request: Request, run_id: str) -> Response:
         return Response(run_as_dict(run_get(user=request.user, run_id=run_id)))  # type: ignore[arg-type]
 
 
-class RunTraceApi(APIView):
+class RunTraceApi(AuthenticatedApi):
     @extend_schema(responses={200: inline_serializer("AssistantTrace", {
         "run_id": serializers.UUIDField(), "nodes": serializers.ListField(), "llm_calls": serializers.ListField(),
         "tool_calls": serializers.ListField(), "bindings": serializers.ListField(),
         "alerts": serializers.ListField(), "events": serializers.ListField(), "audit": serializers.DictField()}),
-        **error_responses(404)},
+        **error_responses(401, 404)},
         summary="Read a run's trace")
     def get(self, request: Request, run_id: str) -> Response:
         return Response(trace_as_dict(run_get(user=request.user, run_id=run_id)))  # type: ignore[arg-type]

@@ -12,12 +12,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import Forbidden, InvalidInput
+from pm_assistant.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 from tasks.filters import TaskFilters
 from tasks.models import Task
 from tasks.page_context import page_context_for
 from tasks.selectors import task_list_for_user
 from tasks.services import task_update
-from tasks.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 
 from .models import Project
 from .selectors import membership_role, project_members, project_progress_for_user, project_require_writer

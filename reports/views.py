@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from pm_assistant.errors import InvalidInput
+from pm_assistant.web import PageRequest, project_or_404
 from tasks.page_context import page_context_for
-from tasks.web import PageRequest, project_or_404
 
 from .figures import LISTS
 from .narrative import HEADINGS, report_markdown, report_text

@@ -12,9 +12,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pm_assistant.api import AuthenticatedApi, acting_user
 from pm_assistant.errors import InvalidInput, NotFound
 from pm_assistant.pagination import PagePagination
-from projects.api import AuthenticatedApi, acting_user
 from projects.models import Project
 from projects.selectors import project_get_for_user, project_member_get, project_require_writer
 from projects.serializers import error_responses

@@ -1,7 +1,7 @@
 """API routes for tasks, mounted at /api/: one API class per operation, routed by method."""
 from django.urls import path
 
-from projects.api import method_routes
+from pm_assistant.api import method_routes
 
 from .api import TaskCreateApi, TaskDeleteApi, TaskDetailApi, TaskListApi, TaskUpdateApi
 

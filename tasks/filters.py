@@ -23,10 +23,6 @@ class TaskFilters:
     labels: tuple[str, ...] = ()
     search: str = ""
     ids: tuple[int, ...] = field(default=())
-    top_level_only: bool = False
-
-    def is_empty(self) -> bool:
-        return self == TaskFilters()
 
 
 class _CSVList(serializers.ListField):

@@ -38,8 +38,6 @@ def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> 
         qs = qs.filter(Q(title__icontains=f.search) | Q(description__icontains=f.search))
     if f.ids:
         qs = qs.filter(pk__in=f.ids)
-    if f.top_level_only:
-        qs = qs.filter(parent__isnull=True)
     # Tasks without a due date come last on every database (SQLite would put NULLs first).
     return qs.select_related("project", "assignee").order_by(F("due_date").asc(nulls_last=True), "id")
 

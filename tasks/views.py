@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url, reswap, retarget
 
 from pm_assistant.errors import Forbidden, InvalidInput
+from pm_assistant.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 from projects.models import Project
 from projects.selectors import (
     project_ids_writable_for_user,
@@ -35,7 +36,6 @@ from .page_context import page_context_for
 from .selectors import task_activity_for_task, task_list_for_user, task_subtask_summary, workbench_for_user
 from .services import task_create as create_task
 from .services import task_update
-from .web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 
 # Labels of the fields the detail page edits in place.
 _FIELD_LABELS = {name: name.replace("_", " ").capitalize() for name in INLINE_FIELDS}

@@ -13,7 +13,8 @@ from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 
 from pm_assistant.celery import app as celery_app
-from projects.models import Membership, Project
+from projects.models import Project
+from projects.services import membership_set, project_create
 from tests.llm_stub import LLMStub
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -69,10 +70,9 @@ def dave(db: Any) -> User:
 
 
 def _project(owner: User, name: str, key: str, members: dict[User, str]) -> Project:
-    project = Project.objects.create(owner=owner, name=name, key=key)
-    Membership.objects.create(user=owner, project=project, role=Membership.Role.OWNER)
+    project = project_create(owner=owner, name=name, key=key)
     for user, role in members.items():
-        Membership.objects.create(user=user, project=project, role=role)
+        membership_set(actor=owner, project=project, user=user, role=role)
     return project
 
 

@@ -17,18 +17,14 @@ from rest_framework.test import APIClient
 from projects.models import Project
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create
+from tests.clients import api_client
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def client_for() -> Any:
-    def make(user: User | None) -> APIClient:
-        client = APIClient()
-        if user is not None:
-            client.force_authenticate(user)
-        return client
-    return make
+    return api_client
 
 
 @pytest.fixture
@@ -83,6 +79,22 @@ def test_anonymous_requests_get_401_with_a_code(url: str, allowed: set[str], cli
     _error(response, 401, "not_authenticated")
     assert response["WWW-Authenticate"] == "Token"
     assert set(response["Allow"].replace(" ", "").split(",")) - {"HEAD", "OPTIONS"} == allowed
+
+
+RUN = "00000000-0000-0000-0000-000000000000"
+
+
+@pytest.mark.parametrize(("method", "url"), [
+    ("get", "/api/projects/"), ("get", "/api/tasks/"), ("post", "/api/tasks/"),
+    ("post", "/api/assistant/requests/"), ("get", f"/api/assistant/runs/{RUN}/"),
+    ("post", f"/api/assistant/runs/{RUN}/confirm/"), ("get", f"/api/assistant/runs/{RUN}/trace/"),
+])
+def test_every_api_answers_anonymous_callers_with_the_same_401(method: str, url: str, client_for: Any) -> None:
+    """The task API and the assistant API share one base class: one status, one body, one header."""
+    response = getattr(client_for(None), method)(url, {}, format="json")
+    body = _error(response, 401, "not_authenticated")
+    assert response["WWW-Authenticate"] == "Token"
+    assert body == _error(client_for(None).get("/api/projects/"), 401, "not_authenticated")
 
 
 def test_anonymous_writes_are_refused_before_anything_is_written(client_for: Any, website: Project) -> None:

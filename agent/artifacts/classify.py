@@ -69,11 +69,6 @@ def _fits(chars: int, items: int) -> bool:
     return chars <= max_chars and items <= max_items
 
 
-def result_fits_inline(result: Any) -> bool:
-    """Return True when the result stays inline (see the module docstring for what is counted)."""
-    return _fits(*result_measure(result))
-
-
 def _flag(result: object, key: str) -> bool:
     if not isinstance(result, dict):
         return False

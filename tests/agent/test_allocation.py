@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel, ValidationError
-from rest_framework.test import APIClient
 
 from agent.assembler.assemble import AssembledContext, context_assemble
 from agent.assembler.views import EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx
@@ -17,6 +16,7 @@ from agent.page_context.names import EntityNames
 from agent.page_context.schema import KeyFilters, PageContext
 from tasks.models import Task
 from tasks.services import task_create
+from tests.clients import api_client
 
 SELECTED = 100_101
 ROUTE_TASK = 100_102
@@ -199,11 +199,6 @@ def test_key_filters_refuse_the_other_filters() -> None:
         KeyFilters.model_validate({"status": ["todo"], "due_before": "2031-01-01"})
 
 
-def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
 
 def _exec_ctx_of(run_id: str) -> ExecCtx:
     with checkpointer() as saver:
@@ -214,7 +209,7 @@ def _exec_ctx_of(run_id: str) -> ExecCtx:
 def test_exec_ctx_user_comes_from_the_authenticated_user(alice: Any, carol: Any, website: Any) -> None:
     task = task_create(actor=alice, project=website, title="Write copy", assignee=alice)
     ctx = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk}}
-    body = _client(carol).post("/api/assistant/requests/", {"action": "mark_done", "page_context": ctx},
+    body = api_client(carol).post("/api/assistant/requests/", {"action": "mark_done", "page_context": ctx},
                                format="json").json()
     assert body["status"] == "done", body
     assert _exec_ctx_of(body["run_id"]).user_id == carol.pk
@@ -236,7 +231,7 @@ def test_a_user_id_in_the_payload_is_refused(alice: Any, bob: Any, body: dict[st
         for key in ("userId", "user_id"):
             if key in holder:
                 holder[key] = bob.pk
-    response = _client(alice).post("/api/assistant/requests/", body, format="json")
+    response = api_client(alice).post("/api/assistant/requests/", body, format="json")
     assert response.status_code == 400
     assert field in response.json()["error"]["fields"]
     assert not Run.objects.exists()

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from rest_framework.test import APIClient
 
 from agent.assembler.views import ExecCtx, ModelSummary, RouterCtx
 from agent.graph.checkpointer import checkpointer
@@ -18,6 +17,7 @@ from agent.service import run_request
 from agent.state import AgentState, FrozenViewWrite, view_alert_sink
 from tasks.models import Task
 from tasks.services import task_create
+from tests.clients import api_client
 
 VIEWS = ("router_ctx", "exec_ctx", "model_summary")
 FIRST = {"router_ctx": RouterCtx(page="task_list", origin="task_row"), "exec_ctx": ExecCtx(user_id=1),
@@ -62,11 +62,6 @@ def test_without_a_sink_the_write_is_still_dropped(settings: Any) -> None:
     assert {view: result[view] for view in VIEWS} == FIRST
 
 
-def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
 
 def _state_of(run_id: str) -> dict[str, Any]:
     with checkpointer() as saver:
@@ -102,7 +97,7 @@ def test_a_capability_overwriting_a_view_is_alerted_on_the_run(monkeypatch: pyte
     task = task_create(actor=alice, project=website, title="Fix login page")
     page = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk},
             "visibleEntityIds": [task.pk]}
-    client = _client(alice)
+    client = api_client(alice)
     body = client.post("/api/assistant/requests/", {"action": "mark_done", "page_context": page},
                        format="json").json()
     assert body["status"] == "done", body
@@ -118,7 +113,7 @@ def test_a_capability_overwriting_a_view_is_alerted_on_the_run(monkeypatch: pyte
 def test_an_honest_run_raises_no_view_alert(alice: Any, website: Any) -> None:
     task = task_create(actor=alice, project=website, title="Fix login page")
     page = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk}}
-    body = _client(alice).post("/api/assistant/requests/", {"action": "mark_done", "page_context": page},
+    body = api_client(alice).post("/api/assistant/requests/", {"action": "mark_done", "page_context": page},
                                format="json").json()
     assert body["status"] == "done"
     assert not Alert.objects.filter(run_id=body["run_id"]).exists()

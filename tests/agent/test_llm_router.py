@@ -7,7 +7,6 @@ from datetime import date
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from agent.assembler.tokens import token_count
 from agent.models import Confirmation, Run
@@ -15,6 +14,7 @@ from agent.routing.decision import ROUTE_SCHEMA
 from agent.routing.fast_path import ACTIONS
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create
+from tests.clients import api_client
 from tests.llm_stub import Completion, LLMStub
 
 URL = "/api/assistant/requests/"
@@ -36,20 +36,15 @@ def route_json(capability: str, confidence: float = 0.9, **slots: Any) -> dict[s
     return {"capability": capability, "confidence": confidence, "slots": {**EMPTY_SLOTS, **slots}}
 
 
-def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
 
 def ask(user: Any, message: str, page: dict[str, Any]) -> dict[str, Any]:
-    response = _client(user).post(URL, {"message": message, "page_context": page}, format="json")
+    response = api_client(user).post(URL, {"message": message, "page_context": page}, format="json")
     assert response.status_code == 200, response.content
     return response.json()
 
 
 def trace(user: Any, run_id: str) -> dict[str, Any]:
-    return _client(user).get(f"/api/assistant/runs/{run_id}/trace/").json()
+    return api_client(user).get(f"/api/assistant/runs/{run_id}/trace/").json()
 
 
 def writes() -> tuple[int, ...]:

@@ -5,22 +5,17 @@ import re
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from agent.models import Alert, Confirmation, Run, TraceEvent
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create
 from tests.agent.test_llm_router import route_json
+from tests.clients import api_client
 from tests.llm_stub import LLMStub
 
 URL = "/api/assistant/requests/"
 FIELD = "page_context.filters.assignee"
 
-
-def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def _written() -> tuple[int, ...]:
@@ -39,7 +34,7 @@ def test_assignee_who_shares_no_project_is_a_400_naming_the_field(
     task_create(actor=bob, project=platform, title="Rotate warehouse keys", assignee=bob)
     assignee = bob.pk if who == "stranger" else 987_654
     before = _written()
-    response = _client(alice).post(URL, {"message": "what is on this list?", "page_context": _page(assignee)},
+    response = api_client(alice).post(URL, {"message": "what is on this list?", "page_context": _page(assignee)},
                                    format="json")
     assert response.status_code == 400, response.content
     error = response.json()["error"]
@@ -55,7 +50,7 @@ def test_teammate_assignee_is_named_in_the_model_summary(
     """carol shares Website Redesign with alice, so her name (quoted) describes the filter."""
     task_create(actor=alice, project=website, title="Write pricing copy", assignee=carol)
     openai_settings.push_json(route_json("query", assignee_me=False)).push_text("Carol has one task.")
-    response = _client(alice).post(URL, {"message": "what is on this list?", "page_context": _page(carol.pk)},
+    response = api_client(alice).post(URL, {"message": "what is on this list?", "page_context": _page(carol.pk)},
                                    format="json")
     assert response.status_code == 200, response.content
     explain = openai_settings.requests[1].body["messages"]

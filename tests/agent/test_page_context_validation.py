@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from agent.models import Alert, Confirmation, Run, TraceEvent
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create
+from tests.clients import api_client
 
 URL = "/api/assistant/requests/"
 Ids = dict[str, int]
@@ -126,11 +127,6 @@ CASES: list[tuple[str, Body, str]] = [
 ]
 
 
-def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
 
 def _written() -> tuple[int, ...]:
     return (Run.objects.count(), Confirmation.objects.count(), TraceEvent.objects.count(), Alert.objects.count(),
@@ -140,7 +136,7 @@ def _written() -> tuple[int, ...]:
 @pytest.mark.parametrize(("build", "field"), [(b, f) for _, b, f in CASES], ids=[name for name, _, _ in CASES])
 def test_invalid_request_is_a_400_naming_the_field(alice: Any, ids: Ids, build: Body, field: str) -> None:
     before = _written()
-    response = _client(alice).post(URL, build(ids), format="json")
+    response = api_client(alice).post(URL, build(ids), format="json")
     assert response.status_code == 400, response.content
     error = response.json()["error"]
     assert error["code"] == "invalid"
@@ -164,7 +160,7 @@ def test_invalid_request_is_a_400_naming_the_field(alice: Any, ids: Ids, build: 
 def test_unreadable_body_is_refused_without_a_500(alice: Any, ids: Ids, raw: bytes, content_type: str,
                                                   status: int, code: str) -> None:
     before = _written()
-    response = _client(alice).post(URL, raw, content_type=content_type)
+    response = api_client(alice).post(URL, raw, content_type=content_type)
     assert response.status_code == status, response.content
     assert response.json()["error"]["code"] == code
     assert _written() == before
@@ -185,6 +181,6 @@ def test_limits_themselves_are_accepted(alice: Any, website: Any) -> None:
             "filters": {"labels": ["x" * 40] * 20, "assignee": "me", "status": ["todo", "in_progress", "blocked",
                                                                              "done"]},
             "routeParams": {"projectId": website.pk}}
-    response = _client(alice).post(URL, {"action": "my_overdue", "page_context": page}, format="json")
+    response = api_client(alice).post(URL, {"action": "my_overdue", "page_context": page}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "done"

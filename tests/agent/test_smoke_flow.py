@@ -4,21 +4,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from tasks.models import Task
 from tasks.services import task_create
-
-
-def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
+from tests.clients import api_client
 
 
 def test_delete_needs_confirmation_then_approve(alice: Any, website: Any) -> None:
     task = task_create(actor=alice, project=website, title="Fix login page")
-    client = _client(alice)
+    client = api_client(alice)
     ctx = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk}}
     body = client.post("/api/assistant/requests/", {"action": "delete_task", "page_context": ctx},
                        format="json").json()
@@ -37,7 +31,7 @@ def test_delete_needs_confirmation_then_approve(alice: Any, website: Any) -> Non
 
 def test_free_text_query_offline(alice: Any, website: Any) -> None:
     task_create(actor=alice, project=website, title="Write copy", assignee=alice, status="in_progress")
-    body = _client(alice).post("/api/assistant/requests/", {
+    body = api_client(alice).post("/api/assistant/requests/", {
         "message": "show my tasks in progress", "page_context": {"page": "home", "origin": "sidebar"}},
         format="json").json()
     assert body["status"] == "done", body
@@ -46,7 +40,7 @@ def test_free_text_query_offline(alice: Any, website: Any) -> None:
 
 
 def test_snake_case_keys_are_unknown_keys(alice: Any, website: Any) -> None:
-    response = _client(alice).post("/api/assistant/requests/", {
+    response = api_client(alice).post("/api/assistant/requests/", {
         "action": "my_overdue",
         "page_context": {"page": "home", "origin": "workbench", "visible_entity_ids": [1]}}, format="json")
     assert response.status_code == 400

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from tasks.models import Task
 from tasks.services import task_create
+from tests.clients import api_client
 from tests.llm_stub import LLMStub
 
 
@@ -22,11 +23,6 @@ def route_json(capability: str, **slots: Any) -> dict[str, Any]:
     return {"capability": capability, "confidence": 0.9, "slots": {**empty, **slots}}
 
 
-def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
 
 @pytest.fixture
 def task(alice: Any, website: Any) -> Task:
@@ -38,7 +34,7 @@ def test_query_trace_has_nodes_llm_calls_and_tool_calls_in_order(openai_settings
     openai_settings.push_json(route_json("query", status_filter=["in_progress"], assignee_me=True),
                               prompt_tokens=321, completion_tokens=17)
     openai_settings.push_text("You have one task in progress.", prompt_tokens=456, completion_tokens=23)
-    client = _client(alice)
+    client = api_client(alice)
     run = client.post("/api/assistant/requests/", {"message": "what am I doing?",
                                                    "page_context": {"page": "home", "origin": "sidebar"}},
                       format="json").json()
@@ -81,7 +77,7 @@ def test_confirmed_delete_trace_shows_the_resume_the_tools_and_the_alert(openai_
                                                                          task: Task) -> None:
     openai_settings.push_json(route_json("crud", operation="delete", scope="selected",
                                          expected_title="Fix logout page"))
-    client = _client(alice)
+    client = api_client(alice)
     page = {"page": "task_list", "origin": "sidebar", "selectedEntity": {"type": "task", "id": task.pk}}
     run = client.post("/api/assistant/requests/", {"message": "delete it", "page_context": page},
                       format="json").json()
@@ -103,7 +99,7 @@ def test_confirmed_delete_trace_shows_the_resume_the_tools_and_the_alert(openai_
 
 def test_a_failed_tool_call_is_traced_with_its_error(alice: Any, bob: Any, platform: Any) -> None:
     hidden = task_create(actor=bob, project=platform, title="Rotate warehouse keys")
-    client = _client(alice)
+    client = api_client(alice)
     run = client.post("/api/assistant/requests/", {"message": f"mark task #{hidden.pk} done",
                                                    "page_context": {"page": "home", "origin": "sidebar"}},
                       format="json").json()
@@ -116,12 +112,12 @@ def test_a_failed_tool_call_is_traced_with_its_error(alice: Any, bob: Any, platf
 
 def test_only_the_owner_reads_the_trace(alice: Any, bob: Any, task: Task) -> None:
     page = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk}}
-    run = _client(alice).post("/api/assistant/requests/", {"action": "mark_done", "page_context": page},
+    run = api_client(alice).post("/api/assistant/requests/", {"action": "mark_done", "page_context": page},
                               format="json").json()
     url = f"/api/assistant/runs/{run['run_id']}/trace/"
-    assert _client(alice).get(url).status_code == 200
-    stranger = _client(bob).get(url)
+    assert api_client(alice).get(url).status_code == 200
+    stranger = api_client(bob).get(url)
     assert stranger.status_code == 404 and stranger.json()["error"]["code"] == "not_found"
     assert APIClient().get(url).status_code in (401, 403)
-    assert _client(alice).get(f"/api/assistant/runs/{uuid.uuid4()}/trace/").status_code == 404
-    assert _client(alice).get("/api/assistant/runs/not-a-uuid/trace/").status_code == 404
+    assert api_client(alice).get(f"/api/assistant/runs/{uuid.uuid4()}/trace/").status_code == 404
+    assert api_client(alice).get("/api/assistant/runs/not-a-uuid/trace/").status_code == 404

@@ -4,13 +4,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from agent.models import TraceEvent
 from agent.routing.decision import ROUTE_SCHEMA
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
+from tests.clients import api_client
 
 REQUESTS_URL = "/api/assistant/requests/"
 EMPTY_SLOTS: dict[str, Any] = {
@@ -29,30 +29,25 @@ def route_json(capability: str, confidence: float = 0.9, **slots: Any) -> dict[s
     return {"capability": capability, "confidence": confidence, "slots": {**EMPTY_SLOTS, **slots}}
 
 
-def client_for(user: User) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
 
 def post_request(user: User, page: dict[str, Any], *, message: str | None = None,
                  action: str | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"page_context": page}
     body.update({"message": message} if message is not None else {"action": action})
-    response = client_for(user).post(REQUESTS_URL, body, format="json")
+    response = api_client(user).post(REQUESTS_URL, body, format="json")
     assert response.status_code == 200, response.content
     return response.json()
 
 
 def confirm(user: User, run_id: str, decision: str = "approve") -> dict[str, Any]:
-    response = client_for(user).post(f"/api/assistant/runs/{run_id}/confirm/", {"decision": decision},
+    response = api_client(user).post(f"/api/assistant/runs/{run_id}/confirm/", {"decision": decision},
                                      format="json")
     assert response.status_code == 200, response.content
     return response.json()
 
 
 def trace_of(user: User, run_id: str) -> dict[str, Any]:
-    response = client_for(user).get(f"/api/assistant/runs/{run_id}/trace/")
+    response = api_client(user).get(f"/api/assistant/runs/{run_id}/trace/")
     assert response.status_code == 200, response.content
     return response.json()
 

@@ -13,7 +13,8 @@ from django.core.management import call_command
 from agent.models import Run, TraceEvent
 from agent.service import run_continue, runs_fail_stale
 from pm_assistant.celery import app as celery_app
-from tests.data_layer.helpers import client_for, post_request
+from tests.clients import api_client
+from tests.data_layer.helpers import post_request
 
 from .fixture import NOW, Seeded, clock_at
 
@@ -89,7 +90,7 @@ def test_a_real_worker_takes_the_run_from_running_to_done_with_rising_progress(
         body = first
         while body["status"] == "running" and time.monotonic() < deadline:
             time.sleep(0.05)
-            body = client_for(alice).get(f"/api/assistant/runs/{first['run_id']}/").json()
+            body = api_client(alice).get(f"/api/assistant/runs/{first['run_id']}/").json()
             seen.append(body["progress"])
     finally:
         celery_app.conf.task_default_queue = saved_queue

@@ -21,6 +21,7 @@ from django.db.models import Field, Model
 from django.utils import timezone
 
 from projects.models import Membership, Project
+from projects.services import membership_set, project_create
 from tasks.demo_data import DEMO_PASSWORD, PROJECTS, USERS, PlannedTask, ProjectSpec, plan_batch, plan_project
 from tasks.models import Label, Task, TaskActivity
 
@@ -169,14 +170,12 @@ class Command(BaseCommand):
         return users
 
     def _project(self, spec: ProjectSpec, users: dict[str, User]) -> Project:
-        project, _ = Project.objects.get_or_create(
-            key=spec.key, defaults={"name": spec.name, "owner": users[spec.owner], "description": spec.description}
-        )
-        Membership.objects.get_or_create(user=users[spec.owner], project=project,
-                                         defaults={"role": Membership.Role.OWNER})
+        owner = users[spec.owner]
+        project = Project.objects.filter(key=spec.key).first() or project_create(
+            owner=owner, name=spec.name, key=spec.key, description=spec.description)
         for name in spec.members:
-            Membership.objects.get_or_create(user=users[name], project=project,
-                                             defaults={"role": Membership.Role.MEMBER})
+            if not project.memberships.filter(user=users[name]).exists():
+                membership_set(actor=owner, project=project, user=users[name], role=Membership.Role.MEMBER)
         existing = set(project.labels.values_list("name", flat=True))
         Label.objects.bulk_create([Label(project=project, name=n) for n in spec.labels if n not in existing])
         return project

@@ -13,7 +13,7 @@ from agent.artifacts.lifecycle import artifact_archive
 from agent.artifacts.store import artifact_open, artifact_storage
 from agent.models import Artifact
 from projects.models import Project
-from tests.artifacts.conftest import classify_rows, task_rows
+from tests.agent.artifacts.conftest import classify_rows, task_rows
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from agent.artifacts.classify import Classified, result_classify, result_fits_inline, result_measure
+from agent.artifacts.classify import Classified, result_classify, result_measure
 from agent.artifacts.preview import preview_check
 from agent.artifacts.refs import canonical_json, sha256_hex
 from agent.artifacts.store import artifact_storage
@@ -21,7 +21,7 @@ from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
 from pm_assistant.errors import NotFound
 from projects.models import Project
 from tasks.filters import TaskFilters
-from tests.artifacts.conftest import classify_rows, stored_bytes, task_rows
+from tests.agent.artifacts.conftest import classify_rows, stored_bytes, task_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -84,8 +84,8 @@ def test_ten_items_stay_inline_and_eleven_are_externalized(alice: User) -> None:
 
 
 def test_a_bare_list_counts_its_elements(alice: User) -> None:
-    assert result_fits_inline(list(range(10)))
-    assert not result_fits_inline(list(range(11)))
+    assert result_measure(list(range(10)))[1] == 10
+    assert classify(alice, list(range(10))).form == "full"
     assert classify(alice, list(range(11))).form == "summary"
 
 
@@ -145,7 +145,7 @@ def test_stored_content_hash_schema_and_meta(artifact_root: Path, alice: User, w
     assert artifact.schema["fields"]["id"] == "int"
     assert artifact.source_args == {"filters": {
         "project_id": None, "status": ["todo"], "assignee": None, "priority": [], "due_before": "2026-01-02",
-        "due_after": None, "labels": [], "search": "", "ids": [], "top_level_only": False}}
+        "due_after": None, "labels": [], "search": "", "ids": []}}
     assert artifact.project_ids == [website.pk]
     assert artifact.owner == alice
     assert not (artifact.truncated or artifact.incomplete or artifact.is_summary)

@@ -9,7 +9,7 @@ from django.test import Client
 
 from agent.models import Alert, Artifact, Confirmation, Run, TraceEvent
 from projects.models import Project
-from tests.artifacts.conftest import classify_rows, task_rows
+from tests.agent.artifacts.conftest import classify_rows, task_rows
 
 pytestmark = pytest.mark.django_db
 

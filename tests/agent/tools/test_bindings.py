@@ -18,8 +18,7 @@ from agent.trace import TraceRecorder
 from pm_assistant.errors import NotFound
 from projects.models import Project
 from tasks.models import Task
-
-from .helpers import confirm, events, make_tasks, post_request, visible_page
+from tests.data_layer.helpers import confirm, events, make_tasks, post_request, visible_page
 
 
 def stored_rows(artifact: Artifact) -> list[dict[str, Any]]:

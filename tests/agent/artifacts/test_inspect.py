@@ -26,7 +26,7 @@ from agent.artifacts.inspect import (
 from agent.models import Artifact
 from pm_assistant.errors import InvalidInput, NotFound
 from projects.models import Membership, Project
-from tests.artifacts.conftest import classify_rows, stored_bytes, task_rows
+from tests.agent.artifacts.conftest import classify_rows, stored_bytes, task_rows
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from agent.artifacts.inspect import artifact_head
 from agent.jobs import artifacts_expire
 from agent.models import Artifact
-from tests.artifacts.conftest import classify_rows, task_rows
+from tests.agent.artifacts.conftest import classify_rows, task_rows
 
 NOTHING = {"expired": 0, "archived": 0, "missing": 0}
 

@@ -1,4 +1,4 @@
-"""Helpers the page views share: 404 outside the user's projects, refusals, partial responses."""
+"""Helpers every page view shares: 404 outside the user's projects, refusals, partial responses."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,9 +12,8 @@ from django_htmx.middleware import HtmxDetails
 from pm_assistant.errors import ApplicationError, NotFound
 from projects.models import Membership, Project
 from projects.selectors import AnyUser, membership_role, project_get_for_user
-
-from .models import Task
-from .selectors import task_get_for_user
+from tasks.models import Task
+from tasks.selectors import task_get_for_user
 
 
 class PageRequest(HttpRequest):
