@@ -21,7 +21,7 @@ from projects.models import Project
 from tests.llm_stub import LLMStub
 
 from .helpers import events, make_tasks, post_request, route_json, trace_of
-from .scenarios import EXPECTED_STATUS, run_scenarios
+from .scenarios import EXPECTED_STATUS
 
 STRAY_ID = 987_654
 
@@ -32,11 +32,6 @@ def passed_points(run_id: str) -> list[bool]:
 
 def findings(run_id: str, number: int) -> list[str]:
     return run_audit(Run.objects.get(pk=run_id)).points[number - 1].findings
-
-
-@pytest.fixture
-def suite(openai_settings: LLMStub, alice: User, website: Project, mobile: Project) -> dict[str, str]:
-    return run_scenarios(openai_settings, alice, website, mobile)
 
 
 def test_every_clean_run_passes_all_four_points(suite: dict[str, str]) -> None:

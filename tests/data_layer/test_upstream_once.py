@@ -9,15 +9,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from django.contrib.auth.models import User
 
 from agent.artifacts.refs import canonical_json
 from agent.graph.graph import CAPABILITY_NODES
 from agent.models import TraceEvent
-from projects.models import Project
-from tests.llm_stub import LLMStub
-
-from .scenarios import run_scenarios
 
 WRITING_TOOLS = frozenset({"create_task", "update_task", "delete_task", "bulk_set_status"})
 CONFIRMED = ("delete", "bulk_6", "bulk_15")
@@ -39,11 +34,6 @@ def passes(run_id: str) -> list[list[Call]]:
 
 def repeated(calls: list[Call]) -> list[Call]:
     return [call for call, n in Counter(calls).items() if n > 1]
-
-
-@pytest.fixture
-def suite(openai_settings: LLMStub, alice: User, website: Project, mobile: Project) -> dict[str, str]:
-    return run_scenarios(openai_settings, alice, website, mobile)
 
 
 def test_no_pass_of_any_run_fetches_the_same_source_twice(suite: dict[str, str]) -> None:
