@@ -181,6 +181,11 @@
     var target = event.detail.target;
     if (!target) return;
     if (target.id === "assistant-transcript") {
+      var trigger = event.detail.requestConfig && event.detail.requestConfig.elt;
+      if (trigger && trigger.closest && trigger.closest(".assistant-conversation-bar")) {
+        onConversationShown();
+        return;
+      }
       var run = latestRun(target);
       var origin = pendingRow;
       pendingRow = null;
@@ -188,6 +193,26 @@
       return;
     }
   });
+
+  // Another conversation (or a new one) replaced the transcript: show its end and where to go on.
+  function onConversationShown() {
+    var history = document.getElementById("assistant-history");
+    if (history) history.open = false;
+    scrollToBottom();
+    markPending();
+    var cards = document.querySelectorAll("#assistant-transcript .confirm-card");
+    if (cards.length) focusCard(cards[cards.length - 1].closest(".run"));
+    else { var input = document.getElementById("assistant-message"); if (input) input.focus(); }
+  }
+
+  // The toggle says when cards are waiting, so a closed assistant still shows it needs the user.
+  function markPending() {
+    var toggle = document.getElementById("assistant-toggle");
+    if (!toggle) return;
+    var count = document.querySelectorAll("#assistant-transcript .confirm-card").length;
+    toggle.textContent = count ? "Assistant (" + count + " waiting)" : "Assistant";
+  }
+  document.addEventListener("htmx:afterSettle", markPending);
 
   // A decided card is swapped out (outerHTML): htmx reports the new run as the swap's element.
   document.addEventListener("htmx:afterSettle", function (event) {
@@ -271,14 +296,22 @@
     }, 0);
   });
 
+  function storedCollapsed() {
+    try { return window.localStorage.getItem("pm.assistantCollapsed") === "1"; } catch (e) { return false; }
+  }
+
+  // A window narrowed to drawer size closes the drawer rather than covering the page; widened, the
+  // column comes back as the user last left it.
   NARROW.addEventListener("change", function () {
-    document.body.classList.toggle("assistant-drawer-open", isOpen() && NARROW.matches);
+    setOpen(!NARROW.matches && !storedCollapsed());
   });
 
   function init() {
-    // app.js decided the starting state; a narrow open assistant is the drawer.
-    document.body.classList.toggle("assistant-drawer-open", isOpen() && NARROW.matches);
+    // On narrow screens a page starts with the drawer closed: a drawer over the page it just opened
+    // would hide it.
+    if (NARROW.matches) setOpen(false);
     followNewContent();
+    markPending();
   }
 
   window.pmAssistant = { open: openAssistant, close: closeAssistant, scrollToBottom: scrollToBottom };
