@@ -164,7 +164,7 @@
     }
     var closedBefore = !isOpen() || (NARROW.matches && !document.body.classList.contains("assistant-drawer-open"));
     if (origin && closedBefore) toastReply(run);
-    if (origin) returnFocusToRow(origin);
+    if (origin) refocusAfterRefresh(origin);
   }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -246,12 +246,21 @@
     });
   });
 
+  // A reply that changed tasks makes the page reload its rows (page_context.js): focus waits for the new
+  // rows; otherwise it waits only for the request's own clean-up to re-enable the row's buttons.
+  var refreshing = false;
+  document.body.addEventListener("tasks-changed", function () { refreshing = true; });
+
   function refocusAfterRefresh(origin) {
     var done = false;
     function go() { if (!done) { done = true; returnFocusToRow(origin); } }
-    document.addEventListener("pm:content-refreshed", go, { once: true });
-    // A reply that changed nothing on the page does not refresh it.
-    window.setTimeout(go, 1500);
+    if (refreshing) {
+      refreshing = false;
+      document.addEventListener("pm:content-refreshed", go, { once: true });
+      window.setTimeout(go, 3000);
+    } else {
+      window.setTimeout(go, 0);
+    }
   }
 
   // ---- Opening and closing by hand ---------------------------------------------------------------
