@@ -18,8 +18,9 @@
   }
 
   function controls() {
+    // Switching conversations mid-request would land the answer in the wrong transcript.
     return document.querySelectorAll("[data-assistant-action], #assistant .assistant-quick .chip, "
-      + "#assistant .assistant-form button[type=submit]");
+      + "#assistant .assistant-form button[type=submit], #assistant-new-conversation");
   }
 
   function setBusy(busy, typed) {

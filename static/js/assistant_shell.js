@@ -1,14 +1,13 @@
 // The assistant's shell: opening it (a drawer on narrow screens), where replies land and where focus goes.
 // A reply that needs the user opens the assistant and takes focus; a row action's reply while the
-// assistant is closed becomes a toast; the transcript follows new messages unless the user scrolled up.
+// assistant is closed becomes a toast that opens it; after a row action focus goes back to the row.
 (function () {
   "use strict";
 
   var NARROW = window.matchMedia("(max-width: 1180px)");
-  var NEAR_BOTTOM_PX = 48;
 
   function panel() { return document.getElementById("assistant"); }
-  function transcript() { return document.getElementById("assistant-transcript"); }
+  function scrollToBottom() { window.pmAssistantFollow.scrollToBottom(); }
   function isOpen() { return !document.body.classList.contains("assistant-collapsed"); }
 
   // The toggle in app.js owns the remembered preference; opening for a card does not change it.
@@ -17,51 +16,6 @@
     document.body.classList.toggle("assistant-drawer-open", open && NARROW.matches);
     var toggle = document.getElementById("assistant-toggle");
     if (toggle) toggle.setAttribute("aria-expanded", String(open));
-  }
-
-  // ---- Following the newest message --------------------------------------------------------
-  var pinned = true;
-
-  function atBottom(box) { return box.scrollHeight - box.scrollTop - box.clientHeight < NEAR_BOTTOM_PX; }
-
-  function scrollToBottom() {
-    var box = transcript();
-    if (!box) return;
-    box.scrollTop = box.scrollHeight;
-    pinned = true;
-    showPill(false);
-  }
-
-  function showPill(shown) {
-    var pill = document.getElementById("assistant-new-pill");
-    if (pill) pill.hidden = !shown;
-  }
-
-  function followNewContent() {
-    var box = transcript();
-    if (!box || box.dataset.followed) return;
-    box.dataset.followed = "1";
-    box.addEventListener("scroll", function () {
-      pinned = atBottom(box);
-      if (pinned) showPill(false);
-    }, { passive: true });
-    // Every way a message arrives (a swap, a poll, an echo) changes the transcript's children; only a
-    // run not seen before is news (a polling run replaces itself every second).
-    var seen = new Set(Array.prototype.map.call(box.querySelectorAll(".run[id]"), function (r) { return r.id; }));
-    new MutationObserver(function (mutations) {
-      var news = mutations.some(function (m) {
-        return Array.prototype.some.call(m.addedNodes, function (node) {
-          if (!node.classList || !node.classList.contains("run")) return false;
-          if (!node.id) return true;
-          var fresh = !seen.has(node.id);
-          seen.add(node.id);
-          return fresh;
-        });
-      });
-      if (pinned) scrollToBottom();
-      else if (news) showPill(true);
-    }).observe(box, { childList: true, subtree: true });
-    scrollToBottom();
   }
 
   // ---- Opening the assistant ------------------------------------------------------------------
@@ -286,7 +240,6 @@
       return;
     }
     if (event.target.closest("[data-close-assistant]")) closeAssistant();
-    if (event.target.closest("#assistant-new-pill")) scrollToBottom();
   });
 
   document.addEventListener("keydown", function (event) {
@@ -319,7 +272,6 @@
     // On narrow screens a page starts with the drawer closed: a drawer over the page it just opened
     // would hide it.
     if (NARROW.matches) setOpen(false);
-    followNewContent();
     markPending();
   }
 

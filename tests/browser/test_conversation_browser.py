@@ -87,7 +87,7 @@ def test_a_new_conversation_starts_empty_and_the_recent_list_reopens_the_old_one
     log_in(page, live_server.url, "alice")
     open_assistant(page)
     send(page, "show my tasks")
-    expect(page.locator("#assistant-transcript .run")).to_have_count(1)
+    expect(page.locator("#assistant-transcript .run-done")).to_have_count(1)
 
     page.click("#assistant-new-conversation")
     expect(page.locator("#assistant-transcript .run")).to_have_count(0)

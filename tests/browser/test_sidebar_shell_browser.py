@@ -1,6 +1,7 @@
 """The assistant shell at phone and desktop widths: replies that need the user, toasts, the newest reply in view."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -10,6 +11,8 @@ from playwright.sync_api import Page, expect
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
+from tests.agent.test_trace_api import route_json
+from tests.llm_stub import Completion, LLMStub
 
 from .shell import VIEWPORTS, assert_accessible, focused, shot, transcript_at_bottom
 from .test_pages_browser import log_in
@@ -99,15 +102,22 @@ def test_a_row_done_with_the_assistant_closed_answers_in_a_toast_that_opens_it(
 
 
 def test_new_replies_scroll_into_view_unless_the_user_scrolled_up(
-        page: Page, live_server: Any, width: str, three_tasks: list[Task]) -> None:
+        page: Page, live_server: Any, width: str, three_tasks: list[Task], openai_settings: LLMStub,
+        settings: Any) -> None:
+    settings.LLM_TIMEOUT_SECONDS = 5.0
+    route = Completion(json.dumps(route_json("query", assignee_me=False)))
+    for _ in range(7):
+        openai_settings.push(route).push_text("Here are the tasks you can see.")
+    # The eighth answer is slow: the user scrolls up to read while it is on its way.
+    openai_settings.push_delay(2.0, then=route).push_text("Here they are again.")
     log_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/tasks/")
     if not page.locator("#assistant").is_visible():
         page.click("#assistant-toggle")
     transcript = page.locator("#assistant-transcript")
     for n in range(1, 8):
-        page.fill("#assistant-message", "show my tasks")
-        page.click(".assistant-form button[type=submit]")
+        page.fill("#assistant-message", "show the tasks")
+        page.press("#assistant-message", "Enter")
         expect(transcript.locator(".run-done")).to_have_count(n)
         page.wait_for_function("() => { const t = document.getElementById('assistant-transcript');"
                                " return t.scrollHeight - t.scrollTop - t.clientHeight < 4; }")
@@ -115,10 +125,12 @@ def test_new_replies_scroll_into_view_unless_the_user_scrolled_up(
                          " return t.scrollHeight > t.clientHeight; }"), "the transcript should overflow by now"
     shot(page, f"transcript-newest-in-view-{width}")
 
+    page.fill("#assistant-message", "show the tasks")
+    page.press("#assistant-message", "Enter")
+    expect(transcript.locator(".run-pending")).to_have_count(1)
+    assert transcript_at_bottom(page), "the user's own message is always shown"
     transcript.evaluate("t => { t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); }")
-    page.fill("#assistant-message", "show my tasks")
-    page.click(".assistant-form button[type=submit]")
-    expect(transcript.locator(".run-done")).to_have_count(8)
+    expect(transcript.locator(".run-done")).to_have_count(8, timeout=10_000)
     pill = page.locator("#assistant-new-pill")
     expect(pill).to_be_visible()
     assert transcript.evaluate("t => t.scrollTop") < 50, "reading the top, the user is not moved"
@@ -127,3 +139,4 @@ def test_new_replies_scroll_into_view_unless_the_user_scrolled_up(
     pill.click()
     expect(pill).to_be_hidden()
     assert transcript_at_bottom(page)
+    expect(transcript.locator(".run-done").last).to_be_in_viewport()
