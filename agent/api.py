@@ -12,6 +12,7 @@ from pm_assistant.api import AuthenticatedApi
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 from projects.serializers import error_responses
 
+from .conversations import conversation_for_request
 from .page_context.text import control_character_reason
 from .service import run_as_dict, run_confirm, run_get, run_request, trace_as_dict
 
@@ -25,6 +26,7 @@ def _message_text(value: str) -> None:
 
 RUN_SCHEMA = inline_serializer("AssistantRun", {
     "run_id": serializers.UUIDField(),
+    "conversation_id": serializers.UUIDField(allow_null=True),
     "status": serializers.ChoiceField(["done", "needs_confirmation", "needs_clarification", "running", "error"]),
     "route": serializers.DictField(allow_null=True),
     "reply": serializers.CharField(),
@@ -42,6 +44,8 @@ class RunRequestApi(AuthenticatedApi):
                                         validators=[_message_text])
         action = serializers.CharField(required=False, allow_blank=False, max_length=40)
         page_context = serializers.DictField(help_text="The PageContext of DESIGN §2 (camelCase keys).")
+        conversation_id = serializers.UUIDField(required=False, help_text="Continue this conversation; "
+                                                "without it the run starts a new one.")
 
         def to_internal_value(self, data: Any) -> Any:
             if isinstance(data, dict):
@@ -51,13 +55,16 @@ class RunRequestApi(AuthenticatedApi):
             return super().to_internal_value(data)
 
     @extend_schema(request=RunRequestInputSerializer,
-                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 413)},
+                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 404, 413)},
                    summary="Send a message or a quick action to the assistant")
     def post(self, request: Request) -> Response:
         data = self.RunRequestInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        conversation = conversation_for_request(user=request.user,  # type: ignore[arg-type]
+                                                conversation_id=data.validated_data.get("conversation_id"))
         run = run_request(user=request.user, page_context=data.validated_data["page_context"],  # type: ignore[arg-type]
-                          message=data.validated_data.get("message"), action=data.validated_data.get("action"))
+                          message=data.validated_data.get("message"), action=data.validated_data.get("action"),
+                          conversation=conversation)
         return Response(run_as_dict(run))
 
 

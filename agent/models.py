@@ -1,10 +1,27 @@
-"""Assistant runs, their confirmations, traces and alerts, and externalized artifacts."""
+"""Assistant conversations and runs, their confirmations, traces and alerts, and externalized artifacts."""
 from __future__ import annotations
 
 import uuid
 
 from django.conf import settings
 from django.db import models
+
+
+class Conversation(models.Model):
+    """A thread of runs one user had with the assistant; the sidebar shows the current one."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assistant_conversations")
+    title = models.CharField(max_length=120, blank=True, help_text="The first request, shortened.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True, help_text="When a run was last added.")
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["user", "updated_at"], name="conversation_user_time")]
+
+    def __str__(self) -> str:
+        return self.title or f"conversation {self.id}"
 
 
 class Run(models.Model):
@@ -17,6 +34,9 @@ class Run(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assistant_runs")
+    # Null for runs made before conversations existed; a run keeps its trace if its conversation goes.
+    conversation = models.ForeignKey(Conversation, null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="runs")
     status = models.CharField(max_length=24, choices=Status.choices, default=Status.RUNNING)
     message = models.TextField(blank=True)
     action = models.CharField(max_length=40, blank=True)

@@ -14,11 +14,12 @@ from langgraph.types import Command
 
 from agent.assembler.assemble import context_assemble
 from agent.audit import run_audit
+from agent.conversations import conversation_note_run, conversation_store
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import graph_for
 from agent.llm.client import LLMClient
 from agent.llm.providers import llm_provider_from_settings
-from agent.models import Alert, Confirmation, Run
+from agent.models import Alert, Confirmation, Conversation, Run
 from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_read
 from agent.routing.fast_path import fast_path_route
@@ -103,8 +104,8 @@ def _run_context(user: User, run: Run, *, resuming: bool) -> RunContext:
 
 
 def run_request(*, user: User, page_context: Any, message: str | None = None,
-                action: str | None = None) -> Run:
-    """Validate a sidebar or quick-button request and run it through the graph."""
+                action: str | None = None, conversation: Conversation | None = None) -> Run:
+    """Validate a sidebar or quick-button request and run it through the graph, as part of the conversation."""
     if bool(message) == bool(action):
         raise InvalidInput("message: send either a message or an action, not both or neither.", field="message")
     if message is not None and len(message) > MESSAGE_MAX_CHARS:
@@ -116,8 +117,12 @@ def run_request(*, user: User, page_context: Any, message: str | None = None,
     # A quick action is routed here, once, by the table (an unknown one is refused before anything
     # is written); free text is routed in the graph by the router model.
     route = fast_path_route(origin=assembled.router.origin, action=action) if action else None
-    run = Run.objects.create(user=user, message=message or "", action=action or "",
+    if conversation is not None:
+        conversation_store(conversation=conversation)
+    run = Run.objects.create(user=user, message=message or "", action=action or "", conversation=conversation,
                              page_context=context.model_dump(mode="json", by_alias=True))
+    if conversation is not None:
+        conversation_note_run(conversation=conversation, run=run)
     # The views enter the graph as its input: the keep-first reducers freeze them from this write on.
     graph_input = {"message": message or "", "action": action or "", "router_ctx": assembled.router,
                    "exec_ctx": assembled.exec, "model_summary": assembled.summary, "route": route}
@@ -181,6 +186,7 @@ def run_as_dict(run: Run) -> dict[str, Any]:
         if run.status == Run.Status.NEEDS_CONFIRMATION else None
     return {
         "run_id": str(run.pk),
+        "conversation_id": str(run.conversation_id) if run.conversation_id else None,
         "status": run.status,
         "route": {"capability": run.capability, "via": run.via} if run.capability else None,
         "reply": run.reply,

@@ -11,32 +11,20 @@ from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import ApplicationError, InvalidInput, validation_payload
 from pm_assistant.json_input import JSONInputError, json_loads_bounded
-from pm_assistant.vocabulary import PAGES
 
 from .api import RunRequestApi
 from .models import Run
-from .routing.quick_actions import QuickAction, quick_actions_for
-from .service import run_as_dict, run_confirm, run_get, run_request
+from .run_view import run_view_context
+from .service import run_confirm, run_get, run_request
+from .sidebar_conversation import current_or_new_conversation
 
 # Capabilities whose success changes what the page shows, so the page refreshes its list.
 _CHANGES_TASKS = {"crud", "decompose"}
 
 
-def suggested_actions(run: Run, suggestions: list[dict[str, Any]]) -> list[QuickAction]:
-    """The quick actions clarify suggested, as the page's table declares them (with their origin)."""
-    page = run.page_context.get("page")
-    if page not in PAGES:
-        return []
-    offered = {entry.action: entry for entry in quick_actions_for(page)}
-    return [offered[s["action"]] for s in suggestions if s.get("action") in offered]
-
-
 def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpResponse:
-    view = run_as_dict(run)
-    data = view["data"] if isinstance(view["data"], dict) else {}
-    # Passed by name: in a template, data.items would find dict.items() when the key is absent.
-    context = {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
-               "suggestions": suggested_actions(run, data.get("suggestions") or [])}
+    context = run_view_context(run)
+    data = context["view"]["data"] if isinstance(context["view"]["data"], dict) else {}
     response = render(request, "assistant/_run.html", context, status=status)
     changed = run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected")
     # Rows of deleted tasks were dropped from the request: the page refreshes its list too.
@@ -45,7 +33,8 @@ def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpRes
     return response
 
 
-def _render_error(request: HttpRequest, exc: ApplicationError, *, asked: str) -> HttpResponse:
+def render_error(request: HttpRequest, exc: ApplicationError, *, asked: str) -> HttpResponse:
+    """Render an application error as the sidebar's error bubble."""
     return _render_error_payload(request, exc.as_dict(), asked=asked, status=exc.http_status)
 
 
@@ -64,7 +53,7 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
         raw: Any = json_loads_bounded(request.POST.get("page_context", ""))
     except JSONInputError as exc:
         error = InvalidInput(f"page_context: {exc}", field="page_context")
-        return _render_error(request, error, asked=asked)
+        return render_error(request, error, asked=asked)
     # The API's own input check, so the sidebar refuses exactly what the API refuses (e.g. a NUL in the message).
     sent = {name: value for name, value in (("message", message), ("action", action)) if value is not None}
     data = RunRequestApi.RunRequestInputSerializer(data={**sent, "page_context": raw})
@@ -72,9 +61,10 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
         return _render_error_payload(request, validation_payload(data.errors), asked=asked, status=400)
     try:
         run = run_request(user=request.user, page_context=data.validated_data["page_context"],  # type: ignore[arg-type]
-                          message=data.validated_data.get("message"), action=data.validated_data.get("action"))
+                          message=data.validated_data.get("message"), action=data.validated_data.get("action"),
+                          conversation=current_or_new_conversation(request))
     except ApplicationError as exc:
-        return _render_error(request, exc, asked=asked)
+        return render_error(request, exc, asked=asked)
     return _render_run(request, run)
 
 
@@ -87,7 +77,7 @@ def sidebar_confirm(request: HttpRequest, run_id: str) -> HttpResponse:
         run = run_confirm(user=request.user, run_id=run_id, decision=request.POST.get("decision", ""),  # type: ignore[arg-type]
                           drop_steps=dropped)
     except ApplicationError as exc:
-        return _render_error(request, exc, asked="")
+        return render_error(request, exc, asked="")
     return _render_run(request, run)
 
 
@@ -98,5 +88,5 @@ def sidebar_run(request: HttpRequest, run_id: str) -> HttpResponse:
     try:
         run = run_get(user=request.user, run_id=run_id)  # type: ignore[arg-type]
     except ApplicationError as exc:
-        return _render_error(request, exc, asked="")
+        return render_error(request, exc, asked="")
     return _render_run(request, run)

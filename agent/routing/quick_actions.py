@@ -82,3 +82,13 @@ assert all(entry.capability in BY_NAME for entries in QUICK_ACTIONS.values() for
 def quick_actions_for(page: Page, *, rows: bool = False) -> tuple[QuickAction, ...]:
     """Return a page's sidebar buttons, or with rows=True the buttons each of its task rows shows."""
     return tuple(entry for entry in QUICK_ACTIONS[page] if entry.on_rows == rows)
+
+
+# A run names the action it was asked for; a sidebar label wins over a row's shorter one.
+_ACTION_LABELS = {entry.action: entry.label
+                  for entries in QUICK_ACTIONS.values() for entry in sorted(entries, key=lambda e: not e.on_rows)}
+
+
+def quick_action_label(action: str) -> str:
+    """Return the button label of a quick action (an unknown one in words)."""
+    return _ACTION_LABELS.get(action, action.replace("_", " ").capitalize())

@@ -1,23 +1,15 @@
 """Template helpers for the assistant sidebar and the row buttons."""
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django import template
-from django.conf import settings
-from django.utils import timezone
 
-from agent.models import Run
-from agent.routing.quick_actions import QUICK_ACTIONS, QuickAction, quick_actions_for
-from agent.service import run_as_dict
+from agent.routing.quick_actions import QuickAction, quick_action_label, quick_actions_for
+from agent.sidebar_conversation import transcript_runs
 from pm_assistant.vocabulary import PAGES, Page
 
 register = template.Library()
-
-# A run's bubble names the action it was asked for; a sidebar label wins over a row's shorter one.
-ACTION_LABELS = {entry.action: entry.label
-                 for entries in QUICK_ACTIONS.values() for entry in sorted(entries, key=lambda e: not e.on_rows)}
 
 
 def _page(page_context: Any) -> Page | None:
@@ -41,20 +33,16 @@ def assistant_row_actions(page_context: Any) -> tuple[QuickAction, ...]:
 
 
 @register.simple_tag(takes_context=True)
-def assistant_running_runs(context: Any) -> list[dict[str, Any]]:
-    """The user's runs still working in the background, so a reload shows them progressing."""
-    user = getattr(context.get("request"), "user", None)
-    if user is None or not user.is_authenticated:
-        return []
-    since = timezone.now() - timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS)
-    runs = Run.objects.filter(user=user, status=Run.Status.RUNNING, created_at__gte=since).order_by("created_at")
-    return [{"run": run, "view": run_as_dict(run)} for run in runs[:5]]
+def assistant_transcript(context: Any) -> list[dict[str, Any]]:
+    """The current conversation's runs (pending cards included) and other runs still working, to render."""
+    request = context.get("request")
+    return transcript_runs(request) if request is not None else []
 
 
 @register.filter
 def action_label(action: str) -> str:
     """Return the button label of a quick action."""
-    return ACTION_LABELS.get(action, action.replace("_", " ").capitalize())
+    return quick_action_label(action)
 
 
 @register.filter

@@ -12,8 +12,8 @@ from agent.models import Run
 from agent.registry import BY_NAME
 from agent.routing.fast_path import FAST_PATH, fast_path_route
 from agent.routing.quick_actions import QUICK_ACTIONS, quick_actions_for
+from agent.run_view import suggested_actions
 from agent.templatetags.assistant import action_label, assistant_quick_actions, assistant_row_actions
-from agent.views import suggested_actions
 from pm_assistant.vocabulary import PAGES
 
 

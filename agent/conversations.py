@@ -1,0 +1,88 @@
+"""Conversations: start one, add a run to one, read the user's recent ones and one with its runs (DESIGN §7)."""
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from agent.models import Conversation, Run
+from agent.routing.quick_actions import quick_action_label
+from pm_assistant.errors import NotFound
+
+RECENT_CONVERSATIONS = 10
+# The transcript shows this many of a conversation's latest runs; older ones stay in the API.
+TRANSCRIPT_RUNS = 50
+TITLE_MAX_CHARS = 80
+
+
+def conversation_start(*, user: User) -> Conversation:
+    """Start an empty conversation for the user."""
+    return Conversation.objects.create(user=user)
+
+
+def conversation_get(*, user: User, conversation_id: UUID | str) -> Conversation:
+    """Return the user's own conversation; anyone else's is not found."""
+    try:
+        return Conversation.objects.get(pk=conversation_id, user=user)
+    except (Conversation.DoesNotExist, ValueError):
+        raise NotFound("This conversation was not found.", field="conversation_id") from None
+
+
+def conversation_unsaved(*, user: User) -> Conversation:
+    """Return a new conversation that is stored only with its first run, so a refused request leaves none."""
+    return Conversation(user=user)
+
+
+def conversation_for_request(*, user: User, conversation_id: UUID | str | None) -> Conversation:
+    """The conversation a request continues: the one named (the user's own), else a new one."""
+    if conversation_id is None:
+        return conversation_unsaved(user=user)
+    return conversation_get(user=user, conversation_id=conversation_id)
+
+
+def conversation_store(*, conversation: Conversation) -> None:
+    """Store a conversation not stored yet (its first run is about to be)."""
+    if conversation._state.adding:
+        conversation.save()
+
+
+def conversation_note_run(*, conversation: Conversation, run: Run) -> None:
+    """Title an untitled conversation after its first request and mark it as just used."""
+    if not conversation.title:
+        asked = run.message.strip() or quick_action_label(run.action)
+        conversation.title = asked if len(asked) <= TITLE_MAX_CHARS else asked[:TITLE_MAX_CHARS - 1] + "\u2026"
+    conversation.updated_at = timezone.now()
+    conversation.save(update_fields=["title", "updated_at"])
+
+
+def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS) -> list[Conversation]:
+    """Return the user's latest conversations that have runs, newest first, each with its run count."""
+    rows = Conversation.objects.filter(user=user).annotate(
+        run_count=Count("runs"),
+        pending_count=Count("runs", filter=Q(runs__status=Run.Status.NEEDS_CONFIRMATION)))
+    return list(rows.filter(run_count__gt=0).order_by("-updated_at")[:limit])
+
+
+def conversation_runs(*, conversation: Conversation, limit: int | None = TRANSCRIPT_RUNS) -> list[Run]:
+    """Return the conversation's latest runs (all with limit=None), oldest first as a transcript reads."""
+    newest_first = conversation.runs.order_by("-created_at")
+    latest = list(newest_first[:limit] if limit is not None else newest_first)
+    return latest[::-1]
+
+
+def conversation_as_dict(conversation: Conversation) -> dict[str, Any]:
+    """Return a conversation as the list shows it."""
+    run_count = getattr(conversation, "run_count", None)
+    pending = getattr(conversation, "pending_count", None)
+    return {
+        "conversation_id": str(conversation.pk),
+        "title": conversation.title,
+        "created_at": conversation.created_at.isoformat(),
+        "updated_at": conversation.updated_at.isoformat(),
+        "run_count": run_count if run_count is not None else conversation.runs.count(),
+        "pending_confirmations": pending if pending is not None
+        else conversation.runs.filter(status=Run.Status.NEEDS_CONFIRMATION).count(),
+    }

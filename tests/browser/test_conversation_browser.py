@@ -1,0 +1,109 @@
+"""Conversations in a real Chromium: reload and navigation keep the transcript, a pending card survives reload,
+a new conversation starts empty and the recent list opens an earlier one."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from agent.models import Conversation
+from projects.models import Project
+from tasks.models import Task
+from tasks.services import task_create
+
+from .shell import VIEWPORTS, assert_accessible, shot, transcript_at_bottom
+from .test_pages_browser import log_in
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def width(request: Any, page: Page) -> str:
+    page.set_viewport_size(VIEWPORTS[request.param])
+    return str(request.param)
+
+
+def open_assistant(page: Page) -> None:
+    if not page.locator("#assistant").is_visible():
+        page.click("#assistant-toggle")
+    expect(page.locator("#assistant")).to_be_visible()
+
+
+def send(page: Page, message: str) -> None:
+    page.fill("#assistant-message", message)
+    page.click(".assistant-form button[type=submit]")
+
+
+def test_reload_and_navigation_keep_the_transcript(page: Page, live_server: Any, width: str, alice: User,
+                                                  website: Project) -> None:
+    task_create(actor=alice, project=website, title="Write the release notes", assignee=alice)
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    send(page, "show my tasks")
+    expect(page.locator("#assistant-transcript .run-done")).to_have_count(1)
+    send(page, "show my blocked tasks")
+    expect(page.locator("#assistant-transcript .run-done")).to_have_count(2)
+
+    page.reload()
+    open_assistant(page)
+    bubbles = page.locator("#assistant-transcript .bubble-user")
+    expect(bubbles).to_have_text(["show my tasks", "show my blocked tasks"])
+    page.wait_for_function("() => { const t = document.getElementById('assistant-transcript');"
+                           " return t.scrollHeight - t.scrollTop - t.clientHeight < 4; }")
+
+    page.goto(f"{live_server.url}/tasks/")
+    open_assistant(page)
+    expect(bubbles).to_have_text(["show my tasks", "show my blocked tasks"])
+    assert transcript_at_bottom(page)
+    shot(page, f"conversation-after-navigation-{width}")
+    assert_accessible(page)
+
+
+def test_a_pending_card_survives_a_reload_and_still_works(page: Page, live_server: Any, width: str, alice: User,
+                                                         website: Project) -> None:
+    doomed = task_create(actor=alice, project=website, title="Retire the old blog")
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    send(page, f"delete task #{doomed.pk}")
+    expect(page.locator("#assistant .confirm-card")).to_be_focused()
+
+    page.reload()
+    expect(page.locator("#assistant-toggle")).to_have_text("Assistant (1 waiting)")
+    open_assistant(page)
+    card = page.locator("#assistant .confirm-card")
+    expect(card).to_contain_text("Retire the old blog")
+    shot(page, f"pending-card-after-reload-{width}")
+    assert_accessible(page)
+    card.locator("button:has-text('Approve')").click()
+    expect(page.locator("#assistant-transcript .run-done .run-reply").last).to_contain_text("Deleted")
+    expect(page.locator("#assistant-toggle")).to_have_text("Assistant")
+    assert not Task.objects.filter(pk=doomed.pk).exists()
+
+
+def test_a_new_conversation_starts_empty_and_the_recent_list_reopens_the_old_one(
+        page: Page, live_server: Any, width: str, alice: User) -> None:
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    send(page, "show my tasks")
+    expect(page.locator("#assistant-transcript .run-done")).to_have_count(1)
+
+    page.click("#assistant-new-conversation")
+    expect(page.locator("#assistant-transcript .run")).to_have_count(0)
+    expect(page.locator("#assistant-message")).to_be_focused()
+    send(page, "show my blocked tasks")
+    expect(page.locator("#assistant-transcript .bubble-user")).to_have_text(["show my blocked tasks"])
+    assert Conversation.objects.filter(user=alice).count() == 2
+
+    page.click("#assistant-history summary")
+    item = page.locator(".history-item", has_text="show my tasks")
+    expect(item).to_be_visible()
+    expect(page.locator(".history-item[aria-current=true]")).to_contain_text("show my blocked tasks")
+    shot(page, f"recent-conversations-{width}")
+    assert_accessible(page)
+    item.click()
+    expect(page.locator("#assistant-transcript .bubble-user")).to_have_text(["show my tasks"])
+    page.reload()
+    open_assistant(page)
+    expect(page.locator("#assistant-transcript .bubble-user")).to_have_text(["show my tasks"])
