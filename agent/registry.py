@@ -31,6 +31,8 @@ class CapabilitySpec:
     # that select this capability, with the slots they set. Empty: the offline rules have their own.
     keywords: tuple[str, ...] = ()
     keyword_slots: Mapping[str, Any] = field(default_factory=dict)
+    # A request a user may type for it, as help shows it ("" for capabilities help does not offer).
+    example: str = ""
 
     def matches(self, text: str) -> bool:
         """Tell whether the offline rules read this capability in a lower-cased message."""
@@ -42,28 +44,44 @@ CAPABILITIES: tuple[CapabilitySpec, ...] = (
     CapabilitySpec(
         "crud", "agent.capabilities.crud:crud",
         "create, update or delete tasks (set operation; for updates the new status/priority/due date).",
-        "Changing tasks", writes=True),
+        "Changing tasks", writes=True, example='create task "Write release notes" due 2026-12-15 P1'),
     CapabilitySpec(
         "query", "agent.capabilities.query:query",
-        "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue).",
-        "Finding tasks", writes=False),
+        "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue), or describe "
+        'one task (scope "selected"); project_name or scope "project" narrows to one project.',
+        "Finding tasks", writes=False, example="what is overdue in Website Redesign?"),
     CapabilitySpec(
         "decompose", "agent.capabilities.decompose:decompose", "break a task into subtasks.", "Task breakdown",
         writes=True,
-        keywords=("breakdown", "decompose", "split", "subtasks", r"break\b.{0,30}\bdown", "拆解", "拆分", "分解"),
-        keyword_slots={"scope": "selected"}),
+        keywords=("breakdown", "decompose", "split", "subtasks", r"break\b.{0,30}\bdown", "拆解", "拆分", "分解",
+                  "子任务"),
+        keyword_slots={"scope": "selected"}, example="break this task down"),
     CapabilitySpec(
         "weekly_report", "agent.capabilities.weekly_report:weekly_report",
         'write a weekly progress report (week: an ISO week like 2026-W48, "this" or "last").',
         "The weekly report", writes=False,
-        keywords=("weekly report", "week report", "status report", "report", "周报")),
+        keywords=("weekly report", "week report", "status report", "report", "周报", "报告"),
+        example="weekly report for last week"),
     CapabilitySpec(
         "risk", "agent.capabilities.risk:risk", "find tasks likely to be late.", "Delay-risk analysis", writes=False,
-        keywords=("risk", "at risk", "slip", "slipping", "delay", "delayed", "风险", "延期")),
+        keywords=("risk", "at risk", "slip", "slipping", "delay", "delays", "delayed", "风险", "延期", "延误", "拖期"),
+        example="which tasks are at risk?"),
+    CapabilitySpec(
+        "help", "agent.capabilities.clarify:page_help",
+        'the user greets you or asks what you can do ("help", "hello", "what can you do?").',
+        "Help", writes=False,
+        # A greeting or a plea for help only when it is the whole message: "help me delete task 4" is a delete.
+        keywords=(r"^\W*(?:help|hello|hi|hey|good (?:morning|afternoon|evening)|你好|您好|帮助|帮忙|救命)\W*$",
+                  r"what (?:can|could|do) you do", r"what are you able to do", r"how (?:do|can|should) i use",
+                  r"what can i (?:ask|do) here", r"what (?:do|does) (?:this|the) assistant do", r"^\W*help me\W*$",
+                  "你能做什么", "你可以做什么", "能做什么", "能干什么", "怎么用", "如何使用", "有什么功能",
+                  "能帮我什么", "使用说明")),
     CapabilitySpec(
         "clarify", "agent.capabilities.clarify:clarify",
         "the request is unclear or outside these capabilities.", "Asking back", writes=False),
 )
+# What help offers in words, besides the page's quick actions: every capability with an example.
+HELP_EXAMPLES: tuple[CapabilitySpec, ...] = tuple(spec for spec in CAPABILITIES if spec.example)
 BY_NAME: Mapping[str, CapabilitySpec] = MappingProxyType({spec.name: spec for spec in CAPABILITIES})
 NAMES: tuple[str, ...] = tuple(BY_NAME)
 assert len(NAMES) == len(CAPABILITIES), "capability names are unique"

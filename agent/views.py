@@ -13,6 +13,7 @@ from pm_assistant.errors import ApplicationError, InvalidInput, validation_paylo
 from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 from .api import RunRequestApi
+from .error_words import error_words
 from .models import Run
 from .run_view import run_view_context
 from .service import run_confirm, run_get, run_request
@@ -39,7 +40,13 @@ def render_error(request: HttpRequest, exc: ApplicationError, *, asked: str) -> 
 
 
 def _render_error_payload(request: HttpRequest, error: dict[str, Any], *, asked: str, status: int) -> HttpResponse:
-    return render(request, "assistant/_error.html", {"error": error, "asked": asked}, status=status)
+    """Render a refused request in words a person reads; a stale task row makes the page refresh its list."""
+    words, stale = error_words(error)
+    response = render(request, "assistant/_error.html", {"error": {**error, "message": words}, "asked": asked},
+                      status=status)
+    if stale:
+        response["HX-Trigger"] = json.dumps({"tasks-changed": {}})
+    return response
 
 
 @login_required

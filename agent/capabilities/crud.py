@@ -18,8 +18,10 @@ from agent.tools.facts import fact, values_digest
 from pm_assistant.errors import ApplicationError
 
 from .outcome import ask_approval, clarify, done, failed
+from .task_keys import wrong_typed_key
 
-_TYPED_NUMBER = re.compile(r"(?<![\w-])#?(\d{1,12})(?![\w-])")
+# A task number the user typed: "42", "#42", "task 42", "任务42" or the number of a key such as "WEB-42".
+_TYPED_NUMBER = re.compile(r"(?:(?<![\w-])#?|(?<=[A-Za-z]-)|(?<=任务)|(?<=任务#))(\d{1,12})(?![A-Za-z0-9_-])")
 
 
 class CrudInput(TypedDict):
@@ -160,14 +162,17 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         if slots.operation not in ("update", "delete"):
             return clarify("Do you want to create, change or delete a task?")
         if slots.operation == "delete" and slots.scope == "visible":
-            return clarify("I delete one task at a time, after you confirm. Select it, or give its number "
-                           "like #42.")
+            return clarify("I delete one task at a time, after you confirm. Select it, or give its key "
+                           "like WEB-42.")
         try:
             task_id = target_task_id(runtime, ctx, slots, state.get("message", ""))
         except UntypedId:
-            return clarify("Which task do you mean? Select it on the page or type its number, like #42.")
+            return clarify("Which task do you mean? Select it on the page or type its key, like WEB-42.")
         if task_id is None:
-            return clarify("Which task? Select it on the page or give its number, like #42.")
+            return clarify("Which task? Select it on the page or give its key, like WEB-42.")
+        wrong = wrong_typed_key(runtime, state.get("message", ""), task_id)
+        if wrong:
+            return failed(f"There is no task {wrong} among your projects, so nothing was changed.", "not_found")
         if slots.operation == "update":
             return _update_one(runtime, slots, task_id)
         return _delete(runtime, slots, task_id)

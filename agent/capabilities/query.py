@@ -1,8 +1,11 @@
 """query: find tasks with the page's full filters, then explain the result in words."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, TypedDict
+from urllib.parse import urlencode
 
+from django.urls import reverse
 from langgraph.runtime import Runtime
 
 from agent.artifacts.classify import Classified
@@ -19,7 +22,9 @@ from pm_assistant.errors import ApplicationError
 from tasks.filters import TaskFilters
 
 from .inspection import INSPECT_TOOLS, inspect_once
-from .outcome import assemble_checked, done, failed
+from .outcome import assemble_checked, clarify, done, failed
+from .scope import ScopeUnclear, request_project_id
+from .task_brief import task_brief
 
 SHOWN = 10
 
@@ -31,11 +36,13 @@ class QueryInput(TypedDict):
     route: Route
 
 
-def query_filters(ctx: ExecCtx, slots: Slots) -> TaskFilters:
-    """The page's filters, narrowed by what the request asked for."""
+def query_filters(ctx: ExecCtx, slots: Slots, *, project_id: int | None = None) -> TaskFilters:
+    """The page's filters, narrowed by what the request asked for (and to the project it names)."""
     if slots.preset == "my_overdue":
-        return tools.my_overdue_filters()
-    overrides: dict[str, Any] = {}
+        # "My overdue" spans all the user's projects unless the request named one or said "here".
+        named = slots.project_name is not None or slots.scope == "project"
+        return replace(tools.my_overdue_filters(), project_id=project_id if named else None)
+    overrides: dict[str, Any] = {"project_id": project_id} if project_id is not None else {}
     if slots.status_filter:
         overrides["status"] = slots.status_filter
     if slots.priority_filter:
@@ -43,6 +50,15 @@ def query_filters(ctx: ExecCtx, slots: Slots) -> TaskFilters:
     if slots.assignee_me:
         overrides["assignee"] = "me"
     return tools.filters_from_ctx(ctx, **overrides)
+
+
+def task_list_url(filters: TaskFilters) -> str:
+    """The task list page showing the same tasks: each filter as the page's own query parameter."""
+    params = {"project": filters.project_id, "status": ",".join(filters.status), "assignee": filters.assignee,
+              "priority": ",".join(filters.priority), "due_before": filters.due_before,
+              "due_after": filters.due_after, "labels": ",".join(filters.labels), "search": filters.search}
+    query = urlencode({name: str(value) for name, value in params.items() if value not in (None, "")})
+    return f"{reverse('task-list')}?{query}" if query else reverse("task-list")
 
 
 def row_words(row: dict[str, Any]) -> str:
@@ -116,10 +132,17 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
 def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Run query_tasks with ExecCtx filters and explain what was found."""
     ctx, route = state["exec_ctx"], state["route"]
+    if route.slots.scope == "selected":
+        return task_brief(runtime, ctx, route.slots, state.get("message") or "")
     steps = runtime.context.tools
     try:
+        project_id = request_project_id(runtime, ctx, route.slots)
+    except ScopeUnclear as exc:
+        return clarify(str(exc))
+    filters = query_filters(ctx, route.slots, project_id=project_id)
+    try:
         classified = steps.read("s1", "query_tasks", tools.query_tasks, scope=tools.rows_project_ids,
-                                filters=query_filters(ctx, route.slots))
+                                filters=filters)
     except ApplicationError as exc:
         return failed(f"The query failed: {exc.message}", exc.code)
     rows = steps.shown["s1"]
@@ -131,7 +154,7 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     except PromptRefused as exc:
         return failed(str(exc), exc.code)
     artifact = classified.artifact.as_dict() if classified.artifact else None
-    return done(reply, count=count, items=rows, artifact=artifact)
+    return done(reply, count=count, items=rows, artifact=artifact, list_url=task_list_url(filters))
 
 
 def _artifact_count(classified: Classified) -> int:

@@ -19,15 +19,19 @@ from reports.risk.score import risk_score
 from reports.risk.text import risk_figures, risk_text
 
 from .fidelity import Allowed
-from .outcome import done, failed
+from .outcome import clarify, done, failed
 from .polish import ReportInput, polish
+from .scope import ScopeUnclear, request_project_id
 
 
 def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Score the delay risk of the page's project (or all the user's projects) and explain the top of it."""
     ctx = state["exec_ctx"]
     recorder, steps = runtime.context.recorder, runtime.context.tools
-    project_id = ctx.route_params.project_id
+    try:
+        project_id = request_project_id(runtime, ctx, state["route"].slots)
+    except ScopeUnclear as exc:
+        return clarify(str(exc))
     today = timezone.localdate()
     try:
         scope = report_scope(steps.user, project_id)

@@ -26,8 +26,9 @@ from reports.narrative import figures_words, report_headline, report_text
 from reports.pipeline import FiguresDisagree, report_verify, windows_now
 
 from .fidelity import Allowed
-from .outcome import done, failed
+from .outcome import clarify, done, failed
 from .polish import ReportInput, polish
+from .scope import ScopeUnclear, request_project_id
 
 
 def report_url(report: WeeklyReport) -> str:
@@ -77,7 +78,10 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
     ctx, route = state["exec_ctx"], state["route"]
     recorder, steps = runtime.context.recorder, runtime.context.tools
     now = timezone.now()
-    project_id = ctx.route_params.project_id
+    try:
+        project_id = request_project_id(runtime, ctx, state["route"].slots)
+    except ScopeUnclear as exc:
+        return clarify(str(exc))
     try:
         windows = windows_now(route.slots.week, now=now)
         scope = report_scope(steps.user, project_id)

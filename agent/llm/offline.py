@@ -1,7 +1,9 @@
 """The offline provider: keyword rules stand in for the router model; no text generation.
 
 It needs no key and no network, so the demo works anywhere. Its router answers in the same
-JSON shape as a real model and goes through the same validation.
+JSON shape as a real model and goes through the same validation. It reads English and Chinese:
+capabilities that a word alone selects declare their keywords in the registry; the rules below
+read the writes and queries, whose slots come from the wording.
 """
 from __future__ import annotations
 
@@ -13,19 +15,56 @@ from agent.registry import CAPABILITIES
 
 from .base import LLMError, LLMReply, Message, Role
 
-_TASK_REF = re.compile(r"(?:#|\btask\s+#?)(\d{1,12})\b", re.IGNORECASE)
-_QUOTED = re.compile(r"[\"“'‘]([^\"”'’]{1,300})[\"”'’]")
-_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
-_PRIORITY = re.compile(r"\b(P[0-3])\b", re.IGNORECASE)
+# "#42", "task 42", "任务 42" and a task key such as "WEB-42" (the number is the task's).
+_TASK_REF = re.compile(r"(?:#|\btask\s+#?|任务\s*#?|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{0,9}-)(\d{1,12})(?!\d)",
+                       re.IGNORECASE)
+_QUOTED = re.compile(r"[\"“'‘「『]([^\"”'’」』]{1,300})[\"”'’」』]")
+_DATE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
+# Not \b: in "P1任务" the Han character is a word character too.
+_PRIORITY = re.compile(r"(?<![A-Za-z0-9])(P[0-3])(?![A-Za-z0-9])", re.IGNORECASE)
 _STATUS_WORDS = {"in progress": "in_progress", "blocked": "blocked", "to do": "todo", "todo": "todo",
-                 "done": "done", "completed": "done"}
+                 "done": "done", "completed": "done", "进行中": "in_progress", "阻塞": "blocked", "受阻": "blocked",
+                 "卡住": "blocked", "待办": "todo", "未开始": "todo", "已完成": "done", "完成的": "done"}
+_ISO_WEEK = re.compile(r"\b(\d{4}-W\d{2})\b", re.IGNORECASE)
 # Every slot key present, as a strict structured-output answer has them (ROUTE_SCHEMA).
 _EMPTY_SLOTS: dict[str, Any] = {
     "operation": None, "task_id": None, "title": None, "status": None, "priority": None, "due_date": None,
-    "scope": None, "expected_title": None, "expected_status": None, "status_filter": [], "priority_filter": [],
-    "assignee_me": False, "preset": None, "week": None,
+    "scope": None, "project_name": None, "expected_title": None, "expected_status": None, "status_filter": [],
+    "priority_filter": [], "assignee_me": False, "preset": None, "week": None,
 }
-_ISO_WEEK = re.compile(r"\b(\d{4}-W\d{2})\b", re.IGNORECASE)
+
+_DELETE = ("delete", "remove", "删除", "删掉", "移除", "删了")
+_PLURAL = ("these", "all", "visible", "every", "这些", "所有", "全部", "可见", "都")
+_CREATE = ("create", "add", "new task", "创建", "新建", "添加", "新增", "加一个", "建一个")
+_OVERDUE = ("overdue", "late", "past due", "逾期", "过期", "超期", "到期未完成")
+_ABOUT_TASKS = ("task", "tasks", "work", "todo", "to do", "in progress", "blocked", "任务", "待办", "工作", "进行中",
+                "阻塞")
+_ASKING = ("show", "list", "find", "which", "what", "how many", "my", "all", "tasks", "哪些", "列出", "显示", "查找",
+           "找", "多少", "我的", "所有", "看看", "有什么", "有哪些", "查询", "查看")
+_ME = ("my", "mine", "me", "i", "我")
+_THIS_TASK = ("this task", "the selected task", "this one", "这个任务", "该任务", "此任务", "当前任务", "这项任务")
+_ABOUT = ("about", "describe", "details", "tell me", "summary", "summarize", "status of", "what is", "what's",
+          "是什么", "关于", "介绍", "详情", "情况", "怎么样", "讲什么", "说说")
+_HERE = ("here", "this project", "in the project", "这个项目", "本项目", "该项目", "此项目", "当前项目", "这里")
+# Mark-done in English needs a verb and a done-word; in Chinese a verb of setting before 完成, or 完成 leading.
+_DONE_VERB = ("mark", "complete", "finish", "close", "set")
+_DONE_WORD = ("done", "complete", "completed", "finish", "finished")
+_ZH_DONE = re.compile(r"(?:标记|标为|设为|设置为|改为|改成|置为|标成)[^，。？]{0,4}?(?:已?完成|done)"
+                      r"|^(?:请)?完成(?!的)|做完了")
+# "…in Website Redesign?", "for project Apollo", "在 Website Redesign 项目里": a project named by the user.
+# The last "in"/"for" wins ("tasks in progress in Website Redesign"): the leading .* is greedy.
+_EN_PROJECT = re.compile(r".*\b(?:in|for|on|of|within)\s+(?:the\s+)?(?:project\s+)?[\"“]?"
+                         r"(?P<name>[A-Za-z0-9][^?!.,;\"”]{0,99}?)[\"”]?(?:\s+project)?\s*[?!.？！。]*$", re.IGNORECASE)
+_ZH_PROJECT = (re.compile(r"在\s*[“\"「]?(?P<name>[^，。？?“”\"「」]{1,60}?)[”\"」]?\s*(?:项目)?\s*(?:里|中|内)"),
+               re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9 _-]{0,59}?)\s*项目\s*(?:里|中|内|的)"))
+# Words after "in"/"for" that are not project names.
+_NOT_PROJECTS = re.compile(r"^(?:progress|review|this .*|last .*|next .*|the .*|it|me|my .*|all .*|here|there|"
+                           r"\d.*|week|today|tomorrow|p[0-3]|general|detail|short|words|english|chinese)$", re.I)
+
+
+def _has(text: str, *words: str) -> bool:
+    """Tell whether any word occurs: Latin words whole, Chinese anywhere (it has no spaces)."""
+    return any(re.search(rf"(?<![a-z0-9_]){re.escape(w)}(?![a-z0-9_])", text) for w in words)
 
 
 def _week(message: str, text: str) -> str | None:
@@ -33,53 +72,72 @@ def _week(message: str, text: str) -> str | None:
     iso = _ISO_WEEK.search(message)
     if iso:
         return iso.group(1).upper()
-    if "this week" in text or "本周" in text:
+    if _has(text, "this week", "本周", "这周", "这一周"):
         return "this"
-    return "last" if "last week" in text or "上周" in text else None
+    return "last" if _has(text, "last week", "上周", "上一周") else None
 
 
-def _has(text: str, *words: str) -> bool:
-    return any(re.search(rf"\b{re.escape(w)}\b", text) for w in words)
+def _project_name(message: str, text: str) -> str | None:
+    """The project the user named in the message, as written; the server resolves it against their projects."""
+    if _has(text, *_HERE):
+        return None
+    found = _EN_PROJECT.match(message) or next(filter(None, (p.search(message) for p in _ZH_PROJECT)), None)
+    if not found:
+        return None
+    name = found.group("name").strip()
+    return None if _NOT_PROJECTS.match(name) or not name else name
+
+
+def _title(message: str) -> str | None:
+    """A new task's title: the quoted text, else what follows the create word."""
+    quoted = _QUOTED.search(message)
+    if quoted:
+        return quoted.group(1).strip()
+    rest = re.sub(r"(?i)^.*?(?:(?:\b(?:a|an|new|task|create|add)\b|任务|创建|新建|添加|新增|一个)[:：\s]*)+", "",
+                  message).strip()
+    return rest or None
 
 
 def _classify(message: str) -> dict[str, Any]:
     text = message.lower()
+    # A quoted title is the user's data, not their request: "create 'Risk review'" is no risk analysis.
+    request = _QUOTED.sub(" ", text)
     slots = dict(_EMPTY_SLOTS)
     ref = _TASK_REF.search(message)
     if ref:
         slots["task_id"] = int(ref.group(1))
     slots["week"] = _week(message, text)
-    plural = _has(text, "these", "all", "visible", "every")
+    slots["project_name"] = _project_name(message, text)
+    plural = _has(request, *_PLURAL)
     scope = "visible" if plural else ("selected" if not ref else None)
 
     def route(capability: str, confidence: float = 0.9, **extra: Any) -> dict[str, Any]:
         return {"capability": capability, "confidence": confidence, "slots": {**slots, **extra}}
 
-    if _has(text, "delete", "remove"):
+    if _has(request, *_DELETE):
         return route("crud", operation="delete", scope=scope)
     # Capabilities that declare their own keywords in the registry, in the registry's order.
     for spec in CAPABILITIES:
-        if spec.matches(text):
+        if spec.matches(request):
             return route(spec.name, **spec.keyword_slots)
-    if _has(text, "mark", "complete", "finish", "close") and _has(text, "done", "complete", "completed", "finish"):
+    if (_has(request, *_DONE_VERB) and _has(request, *_DONE_WORD)) or _ZH_DONE.search(request):
         return route("crud", operation="update", status="done", scope=scope)
-    if _has(text, "create", "add", "new task"):
-        quoted = _QUOTED.search(message)
-        title = quoted.group(1) if quoted else re.sub(r"(?i)^.*?\b(?:task|create|add)\b[:\s]*", "", message).strip()
-        due = _DATE.search(message)
-        priority = _PRIORITY.search(message)
-        return route("crud", operation="create", title=title or None, due_date=due.group(1) if due else None,
-                     priority=priority.group(1).upper() if priority else None)
-    if _has(text, "overdue", "late"):
-        return route("query", preset="my_overdue", assignee_me=True)
+    if _has(request, *_CREATE):
+        due, priority = _DATE.search(message), _PRIORITY.search(message)
+        return route("crud", operation="create", title=_title(message), due_date=due.group(1) if due else None,
+                     priority=priority.group(1).upper() if priority else None, project_name=None)
+    here = "project" if _has(request, *_HERE) else None
+    if _has(request, *_OVERDUE):
+        return route("query", preset="my_overdue", assignee_me=True, scope=here)
+    if _has(request, *_ABOUT) and (ref or _has(request, *_THIS_TASK)):
+        return route("query", scope="selected")
     # A question word alone is not a query ("what is the weather"): it must be about tasks.
-    about_tasks = _has(text, "task", "tasks", "work", "todo", "to do", "in progress", "blocked") or \
-        bool(_PRIORITY.search(message))
-    if about_tasks and _has(text, "show", "list", "find", "which", "what", "how many", "my", "all", "tasks"):
-        statuses = sorted({v for k, v in _STATUS_WORDS.items() if k in text})
+    about_tasks = _has(request, *_ABOUT_TASKS) or bool(_PRIORITY.search(message))
+    if about_tasks and _has(request, *_ASKING):
+        statuses = sorted({v for k, v in _STATUS_WORDS.items() if _has(request, k)})
         priorities = sorted({p.upper() for p in _PRIORITY.findall(message)})
         return route("query", status_filter=statuses, priority_filter=priorities,
-                     assignee_me=_has(text, "my", "mine", "me", "i"))
+                     assignee_me=_has(request, *_ME), scope=here)
     return route("clarify", confidence=0.2)
 
 

@@ -23,7 +23,10 @@ class Slots(BaseModel):
     status: Status | None = None
     priority: Priority | None = None
     due_date: date | None = Field(default=None, description="YYYY-MM-DD")
-    scope: Literal["selected", "visible"] | None = None
+    # selected: the task on the page (or the one typed); visible: the rows shown; project: the page's project.
+    scope: Literal["selected", "visible", "project"] | None = None
+    project_name: str | None = Field(default=None, max_length=100,
+                                     description="A project the user named, as they wrote it.")
     expected_title: str | None = Field(default=None, max_length=300,
                                        description="The title you believe the target has.")
     expected_status: Status | None = None

@@ -70,3 +70,17 @@ def test_a_fresh_page_gets_no_notice(alice: User, rows: list[Task]) -> None:
     page = {"page": "task_list", "origin": "quick_button", "visibleEntityIds": [t.pk for t in rows]}
     body = _post(alice, {"action": "my_overdue", "page_context": page}).json()
     assert "notice" not in body["data"] and "stale_task_ids" not in body["data"]
+
+
+def test_the_sidebar_says_a_hidden_task_is_gone_in_words_and_refreshes(alice: User, bob: User, platform: Project,
+                                                                       rows: list[Task]) -> None:
+    hidden = task_create(actor=bob, project=platform, title="Rotate keys")
+    client = Client()
+    client.force_login(alice)
+    page = {"page": "task_detail", "origin": "sidebar", "selectedEntity": {"type": "task", "id": hidden.pk}}
+    response = client.post("/assistant/request/", {"message": "mark this done", "page_context": json.dumps(page)})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "That task no longer exists — it may have been deleted in another tab." in html
+    assert "page_context" not in html and "selectedEntity" not in html and "is not visible" not in html
+    assert "tasks-changed" in response["HX-Trigger"]

@@ -15,7 +15,7 @@ from tests.clients import api_client
 REQUESTS_URL = "/api/assistant/requests/"
 EMPTY_SLOTS: dict[str, Any] = {
     "operation": None, "task_id": None, "title": None, "status": None, "priority": None, "due_date": None,
-    "scope": None, "expected_title": None, "expected_status": None, "status_filter": [],
+    "scope": None, "project_name": None, "expected_title": None, "expected_status": None, "status_filter": [],
     "priority_filter": [], "assignee_me": False, "preset": None, "week": None,
 }
 # The router's schema is strict: a scripted answer must carry every slot key, no more and no fewer.

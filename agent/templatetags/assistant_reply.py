@@ -1,0 +1,73 @@
+"""Template helpers for a reply's body: sanitised Markdown with links, list rows as pages show them, the footer."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+
+from agent.models import Run, TraceEvent
+from pm_assistant.markdown import markdown_html
+from pm_assistant.vocabulary import STATUS_LABELS
+
+register = template.Library()
+
+
+def _mentioned(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tasks a run's data names, each with its id and key (rows, one task, the risk list)."""
+    rows = list(data.get("items") or [])
+    if isinstance(data.get("task"), dict):
+        rows.append(data["task"])
+    if isinstance(data.get("risk"), dict):
+        rows.extend(data["risk"].get("top") or [])
+    return [row for row in rows if isinstance(row, dict) and isinstance(row.get("id"), int) and row.get("key")]
+
+
+def reply_links(data: dict[str, Any]) -> dict[str, str]:
+    """Every task key and project name the run's data holds, with the page it links to."""
+    links: dict[str, str] = {}
+    for row in _mentioned(data):
+        links[str(row["key"])] = reverse("task-detail", args=[row["id"]])
+        if row.get("project") and isinstance(row.get("project_id"), int):
+            links[str(row["project"])] = reverse("project-detail", args=[row["project_id"]])
+    return links
+
+
+@register.simple_tag
+def reply_html(view: dict[str, Any]) -> SafeString:
+    """The reply as sanitised Markdown, tasks and projects it names linked to their pages."""
+    data = view.get("data") if isinstance(view.get("data"), dict) else {}
+    html = markdown_html(str(view.get("reply") or ""), links=reply_links(data or {}))
+    return mark_safe(html)  # noqa: S308 - nh3 cleaned it with an allow-list
+
+
+@register.filter
+def status_label(status: str) -> str:
+    """A status as the task pages show it ("To do")."""
+    return STATUS_LABELS.get(status, status)  # type: ignore[call-overload]
+
+
+@register.filter
+def item_overdue(item: dict[str, Any]) -> bool:
+    """Tell whether a reply's task row is past its due date and still open, by the server's clock."""
+    due = item.get("due_date")
+    return bool(due) and item.get("status") != "done" and str(due) < timezone.localdate().isoformat()
+
+
+@register.simple_tag
+def run_footer(run: Run) -> dict[str, Any]:
+    """What the footer says: which model answered (or that none did) and how long the run took."""
+    seconds = max((run.updated_at - run.created_at).total_seconds(), 0.0)
+    if settings.LLM_PROVIDER == "offline":
+        model = "Offline model"
+    elif not run.llm_calls:
+        model = "No model needed"
+    else:
+        calls = TraceEvent.objects.filter(run=run, kind=TraceEvent.Kind.LLM_CALL).values_list("payload", flat=True)
+        names = sorted({str(p.get("model") or "") for p in calls} - {""})
+        providers = {str(p.get("provider") or "") for p in calls}
+        model = "Offline model" if providers == {"offline"} else (", ".join(names) or "Model")
+    return {"model": model, "seconds": f"{seconds:.1f}", "trace_url": reverse("assistant-trace", args=[run.pk])}

@@ -1,0 +1,27 @@
+"""Project tools: resolve a project the user named, only among the projects they are a member of."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from pm_assistant.errors import NotFound
+from projects.selectors import project_list_for_user
+
+
+def project_by_name(*, user: User, name: str) -> dict[str, Any]:
+    """Return the user's project with this name or key (case-insensitive), else NotFound.
+
+    An exact name or key wins; otherwise a single project whose name contains the words. Two or
+    more candidates are not guessed between: the user is asked which one.
+    """
+    wanted = " ".join(name.split()).casefold()
+    projects = list(project_list_for_user(user=user, include_archived=True))
+    exact = [p for p in projects if wanted in (p.name.casefold(), p.key.casefold())]
+    found = exact or [p for p in projects if wanted in p.name.casefold()]
+    if len(found) != 1:
+        names = ", ".join(f"“{p.name}”" for p in found[:5])
+        reason = f"Several of your projects match: {names}." if found else "None of your projects has that name."
+        raise NotFound(reason, field="project_name")
+    project = found[0]
+    return {"id": project.pk, "name": project.name, "key": project.key}

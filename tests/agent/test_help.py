@@ -1,0 +1,61 @@
+"""Help and clarify answer with what works on the page: its quick actions as buttons, and examples."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from agent.registry import HELP_EXAMPLES
+from agent.routing.quick_actions import quick_actions_for
+from pm_assistant.vocabulary import PAGES
+from tasks.models import Task
+from tasks.services import task_create
+
+
+def _context(page: str, task: Task) -> dict[str, Any]:
+    route = {"project_detail": {"projectId": task.project_id}, "task_detail": {"taskId": task.pk}}.get(page, {})
+    return {"page": page, "origin": "sidebar", "routeParams": route}
+
+
+def _ask(user: Any, message: str, context: dict[str, Any]) -> dict[str, Any]:
+    client = APIClient()
+    client.force_authenticate(user)
+    response = client.post("/api/assistant/requests/", {"message": message, "page_context": context}, format="json")
+    assert response.status_code == 200, response.content
+    body: dict[str, Any] = response.json()
+    return body
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("message", ["what can you do?", "help", "hello"])
+def test_help_lists_the_pages_quick_actions_as_buttons(alice: Any, website: Any, page: str, message: str) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login page")
+    body = _ask(alice, message, _context(page, task))
+    assert body["status"] == "done"
+    assert body["route"]["capability"] == "help"
+    offered = quick_actions_for(page)  # type: ignore[arg-type]
+    assert [s["action"] for s in body["data"]["suggestions"]] == [entry.action for entry in offered]
+    for entry in offered:
+        assert f"“{entry.label}”" in body["reply"]
+    for spec in HELP_EXAMPLES:
+        assert spec.example in body["reply"]
+    assert Task.objects.count() == 1
+
+
+def test_help_in_chinese_answers_in_chinese(alice: Any, website: Any) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login page")
+    body = _ask(alice, "你能做什么？", _context("task_detail", task))
+    assert body["route"]["capability"] == "help"
+    assert "本页的快捷操作" in body["reply"] and "“Mark done”" in body["reply"]
+
+
+@pytest.mark.parametrize(("message", "opening"), [("what is the weather", "not clear enough"),
+                                                  ("今天天气怎么样", "我没太明白")])
+def test_an_unclear_message_says_what_works_here(alice: Any, website: Any, message: str, opening: str) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login page")
+    body = _ask(alice, message, _context("home", task))
+    assert body["status"] == "needs_clarification"
+    assert opening in body["reply"]
+    assert [s["action"] for s in body["data"]["suggestions"]] == [e.action for e in quick_actions_for("home")]
+    assert "“My overdue tasks”" in body["reply"]

@@ -1,0 +1,122 @@
+"""Replies in the sidebar: model Markdown sanitised, every task and project named linked, rows as pages show them.
+
+The hostile reply comes from the scripted model over real HTTP through the openai SDK; the sidebar
+renders it through the same template a user sees.
+"""
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from pm_assistant.markdown import markdown_html
+from tasks.models import Task
+from tasks.services import task_create
+from tests.data_layer.helpers import route_json
+from tests.llm_stub import LLMStub
+
+SIDEBAR = "/assistant/request/"
+HOSTILE = (
+    "Found **one** task: {key}.\n\n<script>alert('x')</script>\n"
+    "<img src=x onerror=\"alert(1)\">\n[click me](javascript:alert(document.cookie)) "
+    "[data](data:text/html,<b>x</b>) <a href=\"javascript:alert(2)\" onclick=\"alert(3)\">raw</a>\n\n"
+    "- see [docs](https://example.com/help)"
+)
+
+
+class _Tags(HTMLParser):
+    """Every real element and attribute of an HTML fragment (escaped text is not an element)."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, {name: value or "" for name, value in attrs}))
+
+
+def assert_inert(html: str) -> None:
+    """No script-capable element, no event handler, no link with a script or data scheme."""
+    for tag, attrs in _Tags(html).tags:
+        assert tag not in {"script", "img", "svg", "iframe", "style", "object", "embed"}, tag
+        assert not [name for name in attrs if name.startswith("on")], (tag, attrs)
+        href = attrs.get("href", "").strip().lower()
+        assert not href.startswith(("javascript:", "vbscript:", "data:")), href
+
+
+def _sidebar(user: Any, message: str, page: dict[str, Any]) -> str:
+    client = Client()
+    client.force_login(user)
+    response = client.post(SIDEBAR, {"message": message, "page_context": json.dumps(page)})
+    assert response.status_code == 200, response.content
+    return response.content.decode()
+
+
+def _reply_body(html: str) -> str:
+    found = re.search(r'<div class="run-reply" hx-disable>(.*?)</div>', html, re.S)
+    assert found, html
+    return found.group(1)
+
+
+@pytest.mark.parametrize("text", [
+    "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "[x](javascript:alert(1))",
+    "[x](JaVaScRiPt:alert(1))", "[x](vbscript:msgbox(1))", "<a href='javascript:x'>a</a>",
+    "[x](data:text/html;base64,PHNjcmlwdD4=)", "<svg onload=alert(1)>", "<iframe src=//evil>",
+])
+def test_the_sanitiser_strips_scripts_handlers_and_script_links(text: str) -> None:
+    assert_inert(markdown_html(text))
+
+
+def test_a_hostile_model_reply_renders_as_inert_markdown(alice: Any, website: Any,
+                                                         openai_settings: LLMStub) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login page")
+    openai_settings.push_json(route_json("query", status_filter=["todo"]))
+    openai_settings.push_text(HOSTILE.format(key=task.key))
+    body = _reply_body(_sidebar(alice, "show todo tasks", {"page": "task_list", "origin": "sidebar"}))
+    assert "<strong>one</strong>" in body
+    assert f'<a href="/tasks/{task.pk}/" rel="noopener noreferrer nofollow">{task.key}</a>' in body
+    assert '<a href="https://example.com/help"' in body
+    assert_inert(body)
+    assert "&lt;script&gt;" in body  # shown as text, never run
+
+
+def test_a_list_reply_links_every_task_and_project_and_the_full_list(alice: Any, website: Any,
+                                                                     mobile: Any) -> None:
+    late = timezone.localdate() - timedelta(days=2)
+    tasks = [task_create(actor=alice, project=project, title=f"Late {n}", assignee=alice, due_date=late)
+             for project in (website, mobile) for n in range(6)]
+    html = _sidebar(alice, "what is overdue?", {"page": "home", "origin": "sidebar"})
+    row = r'<li><span class="run-item-title"><span class="key">([A-Z]+-\d+)</span> <a href="/tasks/(\d+)/">'
+    shown = re.findall(row, html)
+    assert len(shown) == 10
+    by_id = {t.pk: t for t in tasks}
+    assert all(by_id[int(pk)].key == key for key, pk in shown)
+    assert html.count('class="due overdue"') == 10
+    assert f'href="/projects/{website.pk}/"' in html and f'href="/projects/{mobile.pk}/"' in html
+    more = re.search(r'<a href="([^"]+)">Showing 10 of 12</a>', html)
+    assert more, html
+    assert more.group(1).startswith("/tasks/?") and "assignee=me" in more.group(1)
+    # The reply's own words link the tasks they name (the template names the first three).
+    body = _reply_body(html)
+    named = re.findall(r"[A-Z]+-\d+", re.sub(r"<[^>]+>", "", body))
+    assert len(named) == 3
+    for key in named:
+        pk = next(t.pk for t in tasks if t.key == key)
+        assert f'<a href="/tasks/{pk}/" rel="noopener noreferrer nofollow">{key}</a>' in body
+
+
+def test_the_footer_names_the_model_and_hides_the_route_behind_details(alice: Any, website: Any) -> None:
+    task_create(actor=alice, project=website, title="Fix login page", status=Task.Status.BLOCKED)
+    html = _sidebar(alice, "show blocked tasks", {"page": "task_list", "origin": "sidebar"})
+    footer = re.search(r'<footer class="run-meta">(.*?)</footer>', html, re.S)
+    assert footer
+    assert re.search(r"Offline model · \d+\.\d s", footer.group(1))
+    details = re.search(r"<details class=\"run-details\">(.*?)</details>", footer.group(1), re.S)
+    assert details and "tokens" in details.group(1) and "/trace/" in details.group(1)

@@ -1,0 +1,47 @@
+"""The offline router on a table of English and Chinese requests: every row routes as written.
+
+The table (data/router_table.jsonl) holds one request a line with its expected capability and the
+slots that matter (scope, project name, typed task number, filters); a slot left out is not checked.
+Each answer also passes the same validation as a model's (Slots), so the table proves what the
+service would act on.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent.llm.offline import OfflineProvider
+from agent.routing.decision import ROUTE_SCHEMA, Slots
+
+TABLE = [json.loads(line) for line in (Path(__file__).parent / "data" / "router_table.jsonl").read_text(
+    encoding="utf-8").splitlines() if line.strip()]
+
+
+def _route(message: str) -> dict[str, Any]:
+    reply = OfflineProvider().complete(role="router", messages=[{"role": "user", "content": message}],
+                                       json_schema=ROUTE_SCHEMA)
+    answer: dict[str, Any] = json.loads(reply.text)
+    return answer
+
+
+def test_the_table_covers_both_languages_and_every_capability() -> None:
+    languages = Counter(row["lang"] for row in TABLE)
+    assert languages["en"] >= 80 and languages["zh"] >= 40
+    for lang in ("en", "zh"):
+        assert {row["capability"] for row in TABLE if row["lang"] == lang} == {
+            "help", "clarify", "query", "crud", "decompose", "weekly_report", "risk"}
+    assert len({row["message"] for row in TABLE}) == len(TABLE), "each request appears once"
+
+
+@pytest.mark.parametrize("row", TABLE, ids=[f"{row['lang']}:{row['message']}" for row in TABLE])
+def test_offline_router_routes_the_row(row: dict[str, Any]) -> None:
+    answer = _route(row["message"])
+    assert answer["capability"] == row["capability"]
+    assert {key: answer["slots"][key] for key in row["slots"]} == row["slots"]
+    Slots.model_validate({k: v for k, v in answer["slots"].items() if v is not None})
+    # An unclear request is below the confidence floor, so the service asks back with the page's buttons.
+    assert (answer["confidence"] < 0.5) == (row["capability"] == "clarify")
