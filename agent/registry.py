@@ -10,10 +10,23 @@ To add a capability: add a row here and write its node; nothing else lists capab
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
+
+
+def _never(slots: Any) -> bool:
+    return False
+
+
+def _always(slots: Any) -> bool:
+    return True
+
+
+def _crud_asks(slots: Any) -> bool:
+    # A delete asks first; a change to the visible rows asks above the bulk threshold.
+    return slots is None or slots.operation == "delete" or slots.scope == "visible"
 
 
 @dataclass(frozen=True)
@@ -31,6 +44,9 @@ class CapabilitySpec:
     # that select this capability, with the slots they set. Empty: the offline rules have their own.
     keywords: tuple[str, ...] = ()
     keyword_slots: Mapping[str, Any] = field(default_factory=dict)
+    # Whether a run with these slots may pause (an approval card, a background hand-off) and so must
+    # be checkpointed to resume; a run that cannot pause is served without a checkpointer.
+    may_interrupt: Callable[[Any], bool] = _always
 
     def matches(self, text: str) -> bool:
         """Tell whether the offline rules read this capability in a lower-cased message."""
@@ -42,11 +58,11 @@ CAPABILITIES: tuple[CapabilitySpec, ...] = (
     CapabilitySpec(
         "crud", "agent.capabilities.crud:crud",
         "create, update or delete tasks (set operation; for updates the new status/priority/due date).",
-        "Changing tasks", writes=True),
+        "Changing tasks", writes=True, may_interrupt=_crud_asks),
     CapabilitySpec(
         "query", "agent.capabilities.query:query",
         "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue).",
-        "Finding tasks", writes=False),
+        "Finding tasks", writes=False, may_interrupt=_never),
     CapabilitySpec(
         "decompose", "agent.capabilities.decompose:decompose", "break a task into subtasks.", "Task breakdown",
         writes=True,
@@ -59,10 +75,12 @@ CAPABILITIES: tuple[CapabilitySpec, ...] = (
         keywords=("weekly report", "week report", "status report", "report", "周报")),
     CapabilitySpec(
         "risk", "agent.capabilities.risk:risk", "find tasks likely to be late.", "Delay-risk analysis", writes=False,
+        may_interrupt=_never,
         keywords=("risk", "at risk", "slip", "slipping", "delay", "delayed", "风险", "延期")),
     CapabilitySpec(
         "clarify", "agent.capabilities.clarify:clarify",
-        "the request is unclear or outside these capabilities.", "Asking back", writes=False),
+        "the request is unclear or outside these capabilities.", "Asking back", writes=False,
+        may_interrupt=_never),
 )
 BY_NAME: Mapping[str, CapabilitySpec] = MappingProxyType({spec.name: spec for spec in CAPABILITIES})
 NAMES: tuple[str, ...] = tuple(BY_NAME)

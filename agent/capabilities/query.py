@@ -117,9 +117,12 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Run query_tasks with ExecCtx filters and explain what was found."""
     ctx, route = state["exec_ctx"], state["route"]
     steps = runtime.context.tools
+    # A quick action is answered from the template: no model reads the rows, so the count and the
+    # rows shown are all it needs (COUNT + LIMIT), and no artifact is stored for the rest.
+    limit = SHOWN if route.via == "fast_path" else tools.QUERY_MAX_ROWS
     try:
         classified = steps.read("s1", "query_tasks", tools.query_tasks, scope=tools.rows_project_ids,
-                                filters=query_filters(ctx, route.slots))
+                                filters=query_filters(ctx, route.slots), limit=limit)
     except ApplicationError as exc:
         return failed(f"The query failed: {exc.message}", exc.code)
     rows = steps.shown["s1"]
