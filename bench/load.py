@@ -75,7 +75,7 @@ def served(env: dict[str, str]) -> Iterator[str]:
     # Loopback only, and no shared control socket (other servers may run on this machine).
     command = [sys.executable, "-m", "gunicorn", *argv[1:], "--no-control-socket"]
     env = {**env, "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_ACCESS_LOG": "/dev/null"}
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command,  # noqa: S603 - our own interpreter and the Dockerfile's arguments cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -107,6 +107,9 @@ def mix(client: httpx.Client, token: str, project_id: int, todo: Iterator[int],
     def button(body: dict[str, object]) -> httpx.Response:
         return client.post("/api/assistant/requests/", json=body, headers=api)
 
+    def overdue() -> httpx.Response:
+        return button({"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}})
+
     def done() -> httpx.Response:
         with lock:
             task_id = next(todo)
@@ -119,7 +122,7 @@ def mix(client: httpx.Client, token: str, project_id: int, todo: Iterator[int],
         ("task list page 10", lambda: client.get("/tasks/?page=10")),
         ("project page", lambda: client.get(f"/projects/{project_id}/")),
         ("task page", lambda: client.get("/tasks/1/")),
-        ("my_overdue", lambda: button({"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}})),
+        ("my_overdue", overdue),
         ("mark_done", done),
     ]
 
