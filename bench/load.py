@@ -75,7 +75,8 @@ def served(env: dict[str, str]) -> Iterator[str]:
     # Loopback only, and no shared control socket (other servers may run on this machine).
     command = [sys.executable, "-m", "gunicorn", *argv[1:], "--no-control-socket"]
     env = {**env, "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_ACCESS_LOG": "/dev/null"}
-    process = subprocess.Popen(command,  # noqa: S603 - our own interpreter and the Dockerfile's arguments cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Our own interpreter with the Dockerfile's arguments.
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
