@@ -23,5 +23,5 @@ RUN DJANGO_PRODUCTION=1 DJANGO_SECRET_KEY=collectstatic-build-step-only \
 
 USER app
 EXPOSE 8000
-CMD ["gunicorn", "pm_assistant.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--timeout", "120", "--access-logfile", "-"]
+# Preloaded and warmed in the master, gthread workers: pm_assistant/gunicorn_conf.py says how many and why.
+CMD ["gunicorn", "pm_assistant.wsgi:application", "--config", "python:pm_assistant.gunicorn_conf"]

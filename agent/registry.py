@@ -10,10 +10,23 @@ To add a capability: add a row here and write its node; nothing else lists capab
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
+
+
+def _never(slots: Any) -> bool:
+    return False
+
+
+def _always(slots: Any) -> bool:
+    return True
+
+
+def _crud_asks(slots: Any) -> bool:
+    # A delete asks first; a change to the visible rows asks above the bulk threshold.
+    return slots is None or slots.operation == "delete" or slots.scope == "visible"
 
 
 @dataclass(frozen=True)
@@ -33,6 +46,9 @@ class CapabilitySpec:
     keyword_slots: Mapping[str, Any] = field(default_factory=dict)
     # A request a user may type for it, as help shows it ("" for capabilities help does not offer).
     example: str = ""
+    # Whether a run with these slots may pause (an approval card, a background hand-off) and so must
+    # be checkpointed to resume; a run that cannot pause is served without a checkpointer.
+    may_interrupt: Callable[[Any], bool] = _always
 
     def matches(self, text: str) -> bool:
         """Tell whether the offline rules read this capability in a lower-cased message."""
@@ -44,12 +60,14 @@ CAPABILITIES: tuple[CapabilitySpec, ...] = (
     CapabilitySpec(
         "crud", "agent.capabilities.crud:crud",
         "create, update or delete tasks (set operation; for updates the new status/priority/due date).",
-        "Changing tasks", writes=True, example='create task "Write release notes" due 2026-12-15 P1'),
+        "Changing tasks", writes=True, example='create task "Write release notes" due 2026-12-15 P1',
+        may_interrupt=_crud_asks),
     CapabilitySpec(
         "query", "agent.capabilities.query:query",
         "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue), or describe "
         'one task (scope "selected"); project_name or scope "project" narrows to one project.',
-        "Finding tasks", writes=False, example="what is overdue in Website Redesign?"),
+        "Finding tasks", writes=False, example="what is overdue in Website Redesign?",
+        may_interrupt=_never),
     CapabilitySpec(
         "decompose", "agent.capabilities.decompose:decompose", "break a task into subtasks.", "Task breakdown",
         writes=True,
@@ -65,11 +83,11 @@ CAPABILITIES: tuple[CapabilitySpec, ...] = (
     CapabilitySpec(
         "risk", "agent.capabilities.risk:risk", "find tasks likely to be late.", "Delay-risk analysis", writes=False,
         keywords=("risk", "at risk", "slip", "slipping", "delay", "delays", "delayed", "风险", "延期", "延误", "拖期"),
-        example="which tasks are at risk?"),
+        example="which tasks are at risk?", may_interrupt=_never),
     CapabilitySpec(
         "help", "agent.capabilities.clarify:page_help",
         'the user greets you or asks what you can do ("help", "hello", "what can you do?").',
-        "Help", writes=False,
+        "Help", writes=False, may_interrupt=_never,
         # A greeting or a plea for help only when it is the whole message: "help me delete task 4" is a delete.
         keywords=(r"^\W*(?:help|hello|hi|hey|good (?:morning|afternoon|evening)|你好|您好|帮助|帮忙|救命)\W*$",
                   r"what (?:can|could|do) you do", r"what are you able to do", r"how (?:do|can|should) i use",
@@ -78,7 +96,8 @@ CAPABILITIES: tuple[CapabilitySpec, ...] = (
                   "能帮我什么", "使用说明")),
     CapabilitySpec(
         "clarify", "agent.capabilities.clarify:clarify",
-        "the request is unclear or outside these capabilities.", "Asking back", writes=False),
+        "the request is unclear or outside these capabilities.", "Asking back", writes=False,
+        may_interrupt=_never),
 )
 # What help offers in words, besides the page's quick actions: every capability with an example.
 HELP_EXAMPLES: tuple[CapabilitySpec, ...] = tuple(spec for spec in CAPABILITIES if spec.example)

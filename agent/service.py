@@ -1,6 +1,8 @@
 """The run service: the one entry for the API and the sidebar (request, confirm, read)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 from uuid import UUID, uuid4
@@ -10,6 +12,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
 from agent.assembler.assemble import context_assemble
@@ -22,6 +25,7 @@ from agent.llm.providers import llm_provider_from_settings
 from agent.models import Alert, Confirmation, Conversation, Run
 from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_read
+from agent.registry import BY_NAME
 from agent.routing.fast_path import fast_path_route
 from agent.runtime import RunContext
 from agent.state import view_alert_sink
@@ -31,7 +35,17 @@ from pm_assistant.errors import Conflict, InvalidInput, NotFound
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 
 
-def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
+@contextmanager
+def _saver_for(may_interrupt: bool) -> Iterator[BaseCheckpointSaver[Any] | None]:
+    """The run's checkpointer; a run that cannot pause is never resumed, so it needs none."""
+    if not may_interrupt:
+        yield None
+        return
+    with checkpointer() as saver:
+        yield saver
+
+
+def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: bool = True) -> Run:
     """Invoke the graph for the run's thread and store what it ended with."""
     recorder = context.recorder
 
@@ -42,7 +56,7 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
     token = view_alert_sink.set(on_view_write)
     finished = False
     try:
-        with checkpointer() as saver:
+        with _saver_for(may_interrupt) as saver:
             graph = graph_for(saver)
             config: RunnableConfig = {"configurable": {"thread_id": str(run.pk)}}
             result = graph.invoke(graph_input, config=config, context=context)
@@ -50,30 +64,43 @@ def _execute(run: Run, graph_input: Any, context: RunContext) -> Run:
     finally:
         view_alert_sink.reset(token)
         if not finished:
-            # Whatever went wrong propagates; the run is not left looking as if it were still going.
-            Run.objects.filter(pk=run.pk).update(status=Run.Status.ERROR, error_code="internal",
-                                                 reply="Something went wrong; nothing more was done.")
-    run.refresh_from_db()
+            # Whatever went wrong propagates; the run keeps the trace it had and is not left looking
+            # as if it were still going.
+            with transaction.atomic():
+                recorder.flush()
+                Run.objects.filter(pk=run.pk).update(status=Run.Status.ERROR, error_code="internal",
+                                                     reply="Something went wrong; nothing more was done.",
+                                                     updated_at=timezone.now())
+    # Only what the graph may have changed behind this object: the usage counters and the progress.
+    if context.llm.calls or context.resuming:
+        run.refresh_from_db(fields=["llm_calls", "prompt_tokens", "completion_tokens", "progress"])
     # The graph worded everything: an approval request (capabilities.outcome.ask_approval) or the
     # final outcome (the respond node). The service only stores it.
     interrupts = result.get("__interrupt__") if isinstance(result, dict) else None
     request: dict[str, Any] = interrupts[0].value if interrupts else {}
     background = request.get("action") == "background"
+    fields = ["status", "reply", "capability", "via", "updated_at"]
     if background:
         facts = request["facts"]
         run.status, run.progress = Run.Status.RUNNING, {"stage": "queued", "done": 0, "total": facts["stages"]}
         run.reply = f"Working on it: {facts['tasks']} tasks to read. This answer updates when the report is ready."
+        fields.append("progress")
     elif interrupts:
-        Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
         run.status, run.reply = Run.Status.NEEDS_CONFIRMATION, request["reply"]
     else:
         outcome = result["outcome"]
         run.status, run.reply, run.data = outcome["status"], outcome["reply"], outcome["data"]
         run.error_code = outcome["error_code"]
+        fields += ["data", "error_code"]
     decided = result.get("route")
     if decided is not None:
         run.capability, run.via = decided.capability, decided.via
-    run.save()
+    # The run's own writes (its trace, the card, its outcome) commit together.
+    with transaction.atomic():
+        recorder.flush()
+        if interrupts and not background:
+            Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
+        run.save(update_fields=fields)
     if background:
         # By name, so the service does not import the job that imports it; eager Celery runs it right here.
         signature("agent.jobs.run_continue", args=[str(run.pk)]).apply_async()
@@ -98,7 +125,7 @@ def runs_fail_stale(*, older_than: timedelta) -> int:
 
 
 def _run_context(user: User, run: Run, *, resuming: bool) -> RunContext:
-    recorder = TraceRecorder(run)
+    recorder = TraceRecorder.for_run(run, resuming=resuming)
     return RunContext(recorder=recorder, llm=LLMClient(provider=llm_provider_from_settings(), recorder=recorder),
                       tools=ToolRunner(user=user, run_id=run.pk, recorder=recorder), resuming=resuming)
 
@@ -126,7 +153,9 @@ def run_request(*, user: User, page_context: Any, message: str | None = None,
     # The views enter the graph as its input: the keep-first reducers freeze them from this write on.
     graph_input = {"message": message or "", "action": action or "", "router_ctx": assembled.router,
                    "exec_ctx": assembled.exec, "model_summary": assembled.summary, "route": route}
-    run = _execute(run, graph_input, _run_context(user, run, resuming=False))
+    # A fast-path route is known now: whether its capability can pause decides the checkpointer.
+    may_interrupt = route is None or BY_NAME[route.capability].may_interrupt(route.slots)
+    run = _execute(run, graph_input, _run_context(user, run, resuming=False), may_interrupt=may_interrupt)
     if read.dropped_task_ids:
         _note_stale_ids(run, read.dropped_task_ids)
     return run

@@ -1,4 +1,9 @@
-"""The run's trace: nodes, LLM calls, tool calls, bindings and alerts, stored as they happen."""
+"""The run's trace: nodes, LLM calls, tool calls, bindings and alerts, in order.
+
+A run's recorder buffers its events and writes them in one bulk INSERT when the graph stops (at
+the end or at an interrupt; the service flushes in ``finally``, so a run that crashes still
+records what it had). Events that guard an effect against re-running are written at once.
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -53,20 +58,42 @@ def _jsonable(value: Any) -> Any:
 
 
 class TraceRecorder:
-    """Append events to one run's trace; alerts are also stored as Alert rows for admin."""
+    """Append events to one run's trace; alerts are also stored as Alert rows for admin.
 
-    def __init__(self, run: Run) -> None:
+    Built directly it writes each event as it comes; ``for_run`` builds the buffered one a run uses.
+    """
+
+    def __init__(self, run: Run, *, buffered: bool = False, last_seq: int | None = None) -> None:
         # Only the id: nodes reach the recorder, and the Run row holds the whole page context.
         self.run_id = run.pk
-        self._seq = TraceEvent.objects.filter(run_id=run.pk).aggregate(m=Max("seq"))["m"] or 0
+        self._buffered = buffered
+        self._pending: list[TraceEvent] = []
+        if last_seq is None:
+            last_seq = TraceEvent.objects.filter(run_id=run.pk).aggregate(m=Max("seq"))["m"] or 0
+        self._seq = last_seq
 
-    def event(self, kind: str, name: str, **payload: Any) -> None:
+    @classmethod
+    def for_run(cls, run: Run, *, resuming: bool) -> TraceRecorder:
+        """A buffered recorder; a new run's trace is empty, so only a resumed run reads where it stopped."""
+        return cls(run, buffered=True, last_seq=None if resuming else 0)
+
+    def event(self, kind: str, name: str, *, durable: bool = False, **payload: Any) -> None:
+        """Add an event; durable=True writes it (and all before it) now, as an effect's idempotency record."""
         self._seq += 1
-        TraceEvent.objects.create(run_id=self.run_id, seq=self._seq, kind=kind, name=storable(name),
-                                  payload=_jsonable(payload))
+        self._pending.append(TraceEvent(run_id=self.run_id, seq=self._seq, kind=kind, name=storable(name),
+                                        payload=_jsonable(payload)))
+        if durable or not self._buffered:
+            self.flush()
 
-    def node(self, name: str, **payload: Any) -> None:
-        self.event(TraceEvent.Kind.NODE, name, **payload)
+    def flush(self) -> None:
+        """Write the buffered events in one INSERT; nothing when none are pending."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        TraceEvent.objects.bulk_create(pending)
+
+    def node(self, name: str, *, durable: bool = False, **payload: Any) -> None:
+        self.event(TraceEvent.Kind.NODE, name, durable=durable, **payload)
 
     def tool_call(self, name: str, *, arguments: dict[str, Any], result: Any = None, error: str = "",
                   facts: dict[str, Any] | None = None, bound: dict[str, Any] | None = None) -> None:
@@ -75,7 +102,7 @@ class TraceRecorder:
 
     def progress(self, stage: str, done: int, total: int) -> None:
         """Store how far a background run has got (its ``progress``) and put the step on the trace."""
-        value = {"stage": stage, "done": done, "total": total}
+        value: dict[str, Any] = {"stage": stage, "done": done, "total": total}
         # updated_at moves too: it is the heartbeat the stale-run sweeper reads.
         Run.objects.filter(pk=self.run_id).update(progress=value, updated_at=timezone.now())
         self.event(TraceEvent.Kind.NODE, "progress", **value)

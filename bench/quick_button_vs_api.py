@@ -1,12 +1,18 @@
-"""Benchmark a quick button against the plain task-list API doing the same query.
+"""Benchmark quick buttons against the plain task API doing the same work, interleaved.
 
 Creates a throwaway database (SQLite in a temp dir, or a test database next to DATABASE_URL),
-seeds a few hundred tasks, then measures in one run the server time of N "my overdue" quick
-actions from the workbench (POST /api/assistant/requests/: page context, views, graph, trace,
-checkpoint) and of N calls of GET /api/tasks/ with the same filters, in-process through
-django.test.Client, and prints both medians and their ratio.
+seeds `--tasks` tasks, then times in one process, in alternating rounds A B A B …:
 
-    .venv/bin/python bench/quick_button_vs_api.py [--n 50] [--tasks 400]
+- my_overdue: POST /api/assistant/requests/ {"action": "my_overdue"} (page context, views,
+  graph, trace, checkpoint) against GET /api/tasks/ with the same filters;
+- mark_done: the task row's Done button against PATCH /api/tasks/<id>/ {"status": "done"},
+  each round on a fresh todo task.
+
+Each figure is the median of the per-round ratios B/A, so drift of a shared machine between
+rounds cancels out. Requests go through django.test.Client in-process.
+
+    .venv/bin/python bench/quick_button_vs_api.py [--rounds 30] [--tasks 400]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/pm_bench .venv/bin/python bench/quick_button_vs_api.py
 """
 from __future__ import annotations
 
@@ -16,23 +22,39 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 STATUSES = ("todo", "in_progress", "blocked", "done")
+BATCH = 5_000
 
 
-def timed(fn: Callable[[], Any], n: int) -> list[float]:
-    """Run fn n times; return each run's wall time in milliseconds."""
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return times
+def elapsed_ms(fn: Callable[[], Any]) -> float:
+    """Run fn once; return its wall time in milliseconds."""
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
+def interleaved(quick: Callable[[], Any], plain: Callable[[], Any], rounds: int) -> dict[str, float]:
+    """Time quick and plain in alternating rounds; return their medians and the median per-round ratio."""
+    quick_ms, plain_ms, ratios = [], [], []
+    for i in range(rounds):
+        # Alternate which goes first, so neither always runs on a warmer cache.
+        if i % 2:
+            b = elapsed_ms(plain)
+            a = elapsed_ms(quick)
+        else:
+            a = elapsed_ms(quick)
+            b = elapsed_ms(plain)
+        quick_ms.append(a)
+        plain_ms.append(b)
+        ratios.append(a / b)
+    return {"quick": statistics.median(quick_ms), "plain": statistics.median(plain_ms),
+            "ratio": statistics.median(ratios)}
 
 
 def seed(count: int) -> Any:
@@ -52,18 +74,21 @@ def seed(count: int) -> Any:
         Membership.objects.create(user=alice, project=project, role=Membership.Role.OWNER)
         Membership.objects.create(user=bob, project=project, role=Membership.Role.MEMBER)
         projects.append(project)
-    Task.objects.bulk_create(
-        Task(project=projects[i % 2], title=f"Task {i}", status=STATUSES[i % 4], priority=f"P{i % 4}",
-             assignee=(alice, bob, None)[i % 3], due_date=today + timedelta(days=(i % 41) - 20), created_by=alice)
-        for i in range(count)
-    )
+
+    def rows() -> Iterator[Task]:
+        for i in range(count):
+            yield Task(project=projects[i % 2], title=f"Task {i}", status=STATUSES[i % 4], priority=f"P{i % 4}",
+                       assignee=(alice, bob, None)[i % 3], due_date=today + timedelta(days=(i % 41) - 20),
+                       created_by=alice)
+
+    Task.objects.bulk_create(rows(), batch_size=BATCH)
     return alice
 
 
 def main(work: Path) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=50)
-    parser.add_argument("--tasks", type=int, default=400)
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--tasks", type=int, default=400, help="tasks to seed (400, 100000, ...)")
     args = parser.parse_args()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pm_assistant.settings")
@@ -79,8 +104,10 @@ def main(work: Path) -> None:
     from django.test.utils import setup_test_environment, teardown_test_environment
     from django.utils import timezone
 
+    from tasks.models import Task
+
     settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = (
-        str(work / "bench.sqlite3") if connection.vendor == "sqlite" else "bench_pm_assistant")
+        str(work / "bench.sqlite3") if connection.vendor == "sqlite" else f"{settings.DATABASES['default']['NAME']}")
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
@@ -88,36 +115,54 @@ def main(work: Path) -> None:
         client = Client()
         client.force_login(alice)
         yesterday = timezone.localdate() - timedelta(days=1)
-        quick_body = {"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}
+        overdue_body = {"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}
         api_url = f"/api/tasks/?assignee=me&status=todo,in_progress,blocked&due_before={yesterday.isoformat()}"
+        todo = iter(Task.objects.filter(status="todo").order_by("pk").values_list("pk", flat=True)
+                    [: 2 * args.rounds + 4])
 
-        def quick() -> dict[str, Any]:
-            response = client.post("/api/assistant/requests/", quick_body, content_type="application/json")
+        def post(body: dict[str, Any]) -> dict[str, Any]:
+            response = client.post("/api/assistant/requests/", body, content_type="application/json")
             assert response.status_code == 200, response.content
             return response.json()
 
-        def plain() -> dict[str, Any]:
+        def quick_overdue() -> dict[str, Any]:
+            return post(overdue_body)
+
+        def plain_overdue() -> dict[str, Any]:
             response = client.get(api_url)
             assert response.status_code == 200, response.content
             return response.json()
 
-        run, page = quick(), plain()  # warm up (imports, encodings, checkpoint tables) and check they agree
+        def quick_done() -> dict[str, Any]:
+            task_id = next(todo)
+            run = post({"action": "mark_done", "page_context": {
+                "page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task_id}}})
+            assert run["status"] == "done", run
+            return run
+
+        def plain_done() -> dict[str, Any]:
+            response = client.patch(f"/api/tasks/{next(todo)}/", {"status": "done"}, content_type="application/json")
+            assert response.status_code == 200, response.content
+            return response.json()
+
+        # Warm up (imports, encodings, checkpoint tables) and check the two sides agree.
+        run, page = quick_overdue(), plain_overdue()
         assert run["status"] == "done" and run["route"]["via"] == "fast_path" and run["usage"]["llm_calls"] == 0
         assert run["data"]["count"] == page["count"], (run["data"]["count"], page["count"])
-        quick_ms = timed(quick, args.n)
-        plain_ms = timed(plain, args.n)
+        quick_done(), plain_done()
+        figures = {"my_overdue": interleaved(quick_overdue, plain_overdue, args.rounds),
+                   "mark_done": interleaved(quick_done, plain_done, args.rounds)}
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         teardown_test_environment()
 
-    quick_median, plain_median = statistics.median(quick_ms), statistics.median(plain_ms)
     print(f"database: {connection.vendor}, {args.tasks} tasks, {page['count']} overdue for the user, "
-          f"n={args.n} each, django.test.Client in-process")
-    print(f"quick button  POST /api/assistant/requests/ (my_overdue): median {quick_median:7.2f} ms  "
-          f"(p90 {statistics.quantiles(quick_ms, n=10)[-1]:.2f} ms)")
-    print(f"plain API     GET /api/tasks/?assignee=me&status=...&due_before=: median {plain_median:7.2f} ms  "
-          f"(p90 {statistics.quantiles(plain_ms, n=10)[-1]:.2f} ms)")
-    print(f"ratio quick button / plain API: {quick_median / plain_median:.1f}x  (LLM calls: 0)")
+          f"{args.rounds} interleaved rounds, django.test.Client in-process, LLM calls: 0")
+    labels = {"my_overdue": "GET /api/tasks/?assignee=me&status=...&due_before=",
+              "mark_done": "PATCH /api/tasks/<id>/ {status: done}"}
+    for name, f in figures.items():
+        print(f"{name:<11} quick {f['quick']:8.2f} ms   {labels[name]} {f['plain']:8.2f} ms   "
+              f"median ratio {f['ratio']:.2f}x")
 
 
 if __name__ == "__main__":

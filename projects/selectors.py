@@ -45,6 +45,17 @@ def project_require_writer(*, user: AnyUser, project: Project) -> None:
         raise Forbidden("Viewers cannot change tasks in this project.", field="project")
 
 
+def project_require_writer_of(*, user: AnyUser, project_ids: set[int]) -> None:
+    """Raise unless the user may change tasks in every one of these projects: one query for all."""
+    roles: dict[int, str] = dict(Membership.objects.filter(user=user, project_id__in=project_ids)
+                                 .values_list("project_id", "role")) if user.is_authenticated else {}
+    for project_id in sorted(project_ids):
+        if project_id not in roles:
+            raise NotFound(f"Project {project_id} was not found.", field="project")
+        if roles[project_id] == Membership.Role.VIEWER:
+            raise Forbidden("Viewers cannot change tasks in this project.", field="project")
+
+
 def project_progress_for_user(*, user: AnyUser) -> list[dict[str, object]]:
     """Return per-project task counts and completion percentage for the workbench."""
     rows = project_list_for_user(user=user).annotate(

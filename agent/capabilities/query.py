@@ -135,6 +135,9 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     if route.slots.scope == "selected":
         return task_brief(runtime, ctx, route.slots, state.get("message") or "")
     steps = runtime.context.tools
+    # A quick action is answered from the template: no model reads the rows, so the count and the
+    # rows shown are all it needs (COUNT + LIMIT), and no artifact is stored for the rest.
+    limit = SHOWN if route.via == "fast_path" else tools.QUERY_MAX_ROWS
     try:
         project_id = request_project_id(runtime, ctx, route.slots)
     except ScopeUnclear as exc:
@@ -142,7 +145,7 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     filters = query_filters(ctx, route.slots, project_id=project_id)
     try:
         classified = steps.read("s1", "query_tasks", tools.query_tasks, scope=tools.rows_project_ids,
-                                filters=filters)
+                                filters=filters, limit=limit)
     except ApplicationError as exc:
         return failed(f"The query failed: {exc.message}", exc.code)
     rows = steps.shown["s1"]

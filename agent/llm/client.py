@@ -30,6 +30,8 @@ class LLMClient:
     recorder: TraceRecorder
     # The run's whole budget: every call gets what is left of it, at most LLM_CALL_DEADLINE_SECONDS.
     deadline: Deadline = field(default_factory=_run_deadline)
+    # Calls recorded on the run so far: none means the run's usage counters are still zero.
+    calls: int = 0
 
     @property
     def offline(self) -> bool:
@@ -76,6 +78,7 @@ class LLMClient:
 
     def _record(self, purpose: str, role: Role, prompt: AssembledPrompt, reply: LLMReply | None,
                 error: str = "", seconds: float = 0.0) -> None:
+        self.calls += 1
         Run.objects.filter(pk=self.recorder.run_id).update(
             llm_calls=F("llm_calls") + 1,
             prompt_tokens=F("prompt_tokens") + (reply.prompt_tokens if reply else 0),

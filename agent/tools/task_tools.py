@@ -66,11 +66,11 @@ def filters_from_ctx(ctx: ExecCtx, **overrides: Any) -> TaskFilters:
     return TaskFilters(**values)
 
 
-def query_tasks(*, user: User, filters: TaskFilters) -> dict[str, Any]:
-    """Return the matching tasks (up to QUERY_MAX_ROWS) with the total count."""
+def query_tasks(*, user: User, filters: TaskFilters, limit: int = QUERY_MAX_ROWS) -> dict[str, Any]:
+    """Return the first `limit` matching tasks (at most QUERY_MAX_ROWS) with the total count."""
     qs: QuerySet[Task] = task_list_for_user(user=user, filters=filters)
     total = qs.count()
-    rows = [task_row(t) for t in qs[:QUERY_MAX_ROWS]]
+    rows = [task_row(t) for t in qs[:min(limit, QUERY_MAX_ROWS)]]
     return {"count": total, "items": rows, "truncated": total > len(rows)}
 
 

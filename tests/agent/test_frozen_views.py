@@ -98,7 +98,8 @@ def test_a_capability_overwriting_a_view_is_alerted_on_the_run(monkeypatch: pyte
     page = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk},
             "visibleEntityIds": [task.pk]}
     client = api_client(alice)
-    body = client.post("/api/assistant/requests/", {"action": "mark_done", "page_context": page},
+    # Typed, not the button: a run the router routes is checkpointed, so its final state can be read.
+    body = client.post("/api/assistant/requests/", {"message": f"mark task #{task.pk} done", "page_context": page},
                        format="json").json()
     assert body["status"] == "done", body
     assert Task.objects.get(pk=task.pk).status == "done"

@@ -133,6 +133,6 @@ def plan_execute(runtime: Runtime[RunContext], ctx: ExecCtx, plan: Plan, *, pare
                       key=f"{step.id}:{key[:12]}", step=step.id, code=entry["code"])
         rec.node(STEP_EVENT, step=step.id, tool=step.tool, input=dict(step.args), bindings=resolved,
                  output=entry.get("result"), status=entry["status"], reason=entry.get("reason", ""),
-                 idempotency_key=key)
+                 idempotency_key=key, durable=True)  # written now: a rerun must find the step done
         log.append(entry)
     return outputs, log

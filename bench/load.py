@@ -1,0 +1,202 @@
+"""Load test: the Dockerfile's gunicorn on loopback under a fixed mix of pages and quick buttons.
+
+Seeds a fresh database (PostgreSQL next to DATABASE_URL, else SQLite in a temp dir) with one user,
+two projects and `--tasks` tasks, starts gunicorn with the command line of the Dockerfile's CMD
+(bound to a free loopback port), warms it up, then lets `--clients` clients loop over the mix
+for `--seconds` and prints throughput, p50/p95/p99 and the errors (any non-2xx; 0 required).
+
+The mix, per client round: home, task list, a deep task-list page, a project page, a task page,
+the "my overdue" quick button and the Done row button on a fresh task.
+
+    .venv/bin/python bench/load.py [--seconds 30] [--clients 8] [--tasks 1000] [--workers 3] [--threads 4]
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.outage import database, logged_in  # noqa: E402
+from tests.gunicorn_server import free_port, manage, server_env  # noqa: E402
+
+SEED = """
+from datetime import timedelta
+from django.contrib.auth.models import User
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from projects.models import Membership, Project
+from tasks.models import Task
+alice = User.objects.create_user("alice", password="demo")
+today = timezone.localdate()
+projects = []
+for name, key in (("Website Redesign", "WEB"), ("Mobile App", "MOB")):
+    p = Project.objects.create(owner=alice, name=name, key=key)
+    Membership.objects.create(user=alice, project=p, role="owner")
+    projects.append(p)
+statuses = ("todo", "in_progress", "blocked", "done")
+Task.objects.bulk_create([Task(project=projects[i % 2], title=f"Task {{i}}", status=statuses[i % 4],
+    priority=f"P{{i % 4}}", assignee=alice if i % 3 else None, due_date=today + timedelta(days=(i % 41) - 20),
+    created_by=alice) for i in range({tasks})], batch_size=5000)
+print(Token.objects.create(user=alice).key, projects[0].pk,
+      *Task.objects.filter(status="todo").order_by("pk").values_list("pk", flat=True))
+"""
+
+
+def dockerfile_command() -> list[str]:
+    """The CMD of the Dockerfile, as an argv list."""
+    for line in reversed((ROOT / "Dockerfile").read_text().replace("\\\n", " ").splitlines()):
+        if line.startswith("CMD "):
+            argv: list[str] = json.loads(line[4:])
+            return argv
+    raise RuntimeError("the Dockerfile has no CMD")
+
+
+@contextmanager
+def served(env: dict[str, str]) -> Iterator[str]:
+    """Run the Dockerfile's gunicorn command on a free loopback port; yield its base URL."""
+    import subprocess
+
+    port = free_port()
+    argv = dockerfile_command()
+    assert argv[0] == "gunicorn", argv
+    # Loopback only, and no shared control socket (other servers may run on this machine).
+    command = [sys.executable, "-m", "gunicorn", *argv[1:], "--no-control-socket"]
+    env = {**env, "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_ACCESS_LOG": "/dev/null"}
+    # Our own interpreter with the Dockerfile's arguments.
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"{base}/login/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn did not start: {' '.join(command)}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def mix(client: httpx.Client, token: str, project_id: int, todo: Iterator[int],
+        lock: threading.Lock) -> list[tuple[str, Callable[[], httpx.Response]]]:
+    """The fixed round of requests one client sends, named for the error report."""
+    # As the sidebar sends them: the session cookie and its CSRF token.
+    api = {"X-CSRFToken": client.cookies.get("csrftoken") or ""}
+
+    def button(body: dict[str, object]) -> httpx.Response:
+        return client.post("/api/assistant/requests/", json=body, headers=api)
+
+    def overdue() -> httpx.Response:
+        return button({"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}})
+
+    def done() -> httpx.Response:
+        with lock:
+            task_id = next(todo)
+        return button({"action": "mark_done", "page_context": {
+            "page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task_id}}})
+
+    return [
+        ("home", lambda: client.get("/")),
+        ("task list", lambda: client.get("/tasks/")),
+        ("task list page 10", lambda: client.get("/tasks/?page=10")),
+        ("project page", lambda: client.get(f"/projects/{project_id}/")),
+        ("task page", lambda: client.get("/tasks/1/")),
+        ("my_overdue", overdue),
+        ("mark_done", done),
+    ]
+
+
+def drive(clients: list[httpx.Client], token: str, project_id: int, todo: Iterator[int], *,
+          seconds: float) -> tuple[list[float], list[str], float]:
+    """Run the clients for `seconds`; return every request's time in ms, the errors and the wall time."""
+    times: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    until = time.monotonic() + seconds
+
+    def client_loop(client: httpx.Client) -> None:
+        for name, request in itertools.cycle(mix(client, token, project_id, todo, lock)):
+            if time.monotonic() >= until:
+                return
+            started = time.monotonic()
+            try:
+                response = request()
+                failed = "" if response.is_success else f"{name}: HTTP {response.status_code}"
+            except httpx.HTTPError as exc:
+                failed = f"{name}: {type(exc).__name__}"
+            with lock:
+                times.append((time.monotonic() - started) * 1000)
+                if failed:
+                    errors.append(failed)
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=client_loop, args=(client,)) for client in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return times, errors, time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--tasks", type=int, default=1000)
+    parser.add_argument("--workers", type=int, help="GUNICORN_WORKERS (default: the config's)")
+    parser.add_argument("--threads", type=int, help="GUNICORN_THREADS (default: the config's)")
+    args = parser.parse_args()
+    with database() as url:
+        extra = {"GUNICORN_WORKERS": str(args.workers)} if args.workers else {}
+        extra |= {"GUNICORN_THREADS": str(args.threads)} if args.threads else {}
+        env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1", **extra)
+        manage(env, "migrate", "--noinput")
+        # The last line: the shell may print a note of its own first.
+        output = manage(env, "shell", "-c", SEED.format(tasks=args.tasks)).strip().splitlines()[-1]
+        token, project, *todo_ids = output.split()
+        todo = iter(int(pk) for pk in todo_ids)
+        with served(env) as base:
+            # Logged in once (password hashing is slow on purpose), outside the timed part.
+            clients = [logged_in(base) for _ in range(args.clients)]
+            try:
+                drive(clients, token, int(project), todo, seconds=3)  # every worker connects
+                times, errors, wall = drive(clients, token, int(project), todo, seconds=args.seconds)
+            finally:
+                for client in clients:
+                    client.close()
+    cuts = statistics.quantiles(times, n=100)
+    workers = os.environ.get("GUNICORN_WORKERS", args.workers or "config")
+    print(f"gunicorn ({' '.join(dockerfile_command()[1:])}; workers {workers}, threads {args.threads or 'config'}), "
+          f"{args.clients} clients, {args.tasks} tasks, {args.seconds:.0f} s, database {url.split(':')[0]}")
+    print(f"throughput {len(times) / wall:.1f} req/s ({len(times)} requests)   p50 {cuts[49]:.0f} ms   "
+          f"p95 {cuts[94]:.0f} ms   p99 {cuts[98]:.0f} ms   errors {len(errors)}")
+    for error in sorted(set(errors)):
+        print(f"  error: {error} x{errors.count(error)}")
+    if errors:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

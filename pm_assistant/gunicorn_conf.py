@@ -1,0 +1,26 @@
+"""gunicorn settings of the production image (Dockerfile): a preloaded, warmed app in gthread workers.
+
+Workers x threads come from bench/load.py on the 2-core reference machine (README, Benchmarks):
+each worker is a process holding the compiled graph and the tokenizer, threads overlap the time a
+request waits on PostgreSQL, Redis or the model. GUNICORN_WORKERS / GUNICORN_THREADS override them.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+worker_class = "gthread"
+# The app is imported once in the master and forked: workers start with it in memory (copy on write).
+preload_app = True
+timeout = 120
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+
+
+def when_ready(server: Any) -> None:
+    """Warm the preloaded app in the master, before any worker is forked."""
+    from pm_assistant.warmup import warm_up
+
+    warm_up()

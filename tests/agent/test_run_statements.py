@@ -1,0 +1,137 @@
+"""The SQL a run costs: a trace in at most two INSERTs, no checkpoint for runs that cannot pause,
+and quick actions whose statement count does not grow with the data."""
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from langgraph.runtime import Runtime
+from rest_framework.test import APIClient
+
+from agent.graph.checkpointer import checkpointer
+from agent.graph.graph import CAPABILITY_NODES, build_graph
+from agent.models import Run, TraceEvent
+from agent.runtime import RunContext
+from agent.service import run_request
+from tasks.models import Task
+from tasks.services import task_create
+
+TRACE_INSERT = f'INSERT INTO "{TraceEvent._meta.db_table}"'
+
+
+def _client(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def _post(client: APIClient, body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/assistant/requests/", body, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def _overdue(alice: Any, website: Any, count: int) -> None:
+    past = timezone.localdate() - timedelta(days=3)
+    Task.objects.bulk_create(Task(project=website, title=f"Late {i}", assignee=alice, due_date=past,
+                                  created_by=alice) for i in range(count))
+
+
+def _trace_inserts(captured: CaptureQueriesContext) -> int:
+    return sum(q["sql"].startswith(TRACE_INSERT) for q in captured.captured_queries)
+
+
+def _checkpoint_values(run_id: str) -> dict[str, Any]:
+    with checkpointer() as saver:
+        return build_graph(saver).get_state({"configurable": {"thread_id": run_id}}).values
+
+
+OVERDUE = {"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}
+
+
+def _row(task: Task, action: str) -> dict[str, Any]:
+    return {"action": action, "page_context": {"page": "task_list", "origin": "task_row",
+                                               "selectedEntity": {"type": "task", "id": task.pk}}}
+
+
+def test_a_fast_path_query_writes_its_trace_in_one_insert_and_no_checkpoint(alice: Any, website: Any) -> None:
+    _overdue(alice, website, 3)
+    client = _client(alice)
+    with CaptureQueriesContext(connection) as captured:
+        run = _post(client, OVERDUE)
+    assert run["status"] == "done" and run["data"]["count"] == 3
+    assert _trace_inserts(captured) == 1
+    assert _checkpoint_values(run["run_id"]) == {}
+    trace = client.get(f"/api/assistant/runs/{run['run_id']}/trace/").json()
+    seqs = [e["seq"] for e in trace["events"]]
+    assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= 3
+    assert "query" in [n["name"] for n in trace["nodes"]]
+    assert trace["tool_calls"][0]["name"] == "query_tasks"
+    assert trace["audit"]["passed"], trace["audit"]
+
+
+def test_a_run_that_pauses_is_checkpointed_and_traced_in_two_inserts(alice: Any, website: Any) -> None:
+    task = task_create(actor=alice, project=website, title="Old draft")
+    client = _client(alice)
+    with CaptureQueriesContext(connection) as captured:
+        asked = _post(client, _row(task, "delete_task"))
+        assert asked["status"] == "needs_confirmation"
+        assert _checkpoint_values(asked["run_id"]) != {}
+        decided = client.post(f"/api/assistant/runs/{asked['run_id']}/confirm/", {"decision": "approve"},
+                              format="json").json()
+    assert decided["status"] == "done", decided
+    assert not Task.objects.filter(pk=task.pk).exists()
+    assert _trace_inserts(captured) == 2
+    events = client.get(f"/api/assistant/runs/{asked['run_id']}/trace/").json()["events"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert [e["name"] for e in events if e["kind"] == "tool_call"] == ["task_facts", "task_facts", "delete_task"]
+
+
+def test_a_crashing_run_still_records_the_trace_it_had(monkeypatch: pytest.MonkeyPatch, alice: Any,
+                                                       website: Any) -> None:
+    def crashing(state: Any, runtime: Runtime[RunContext]) -> dict[str, Any]:
+        runtime.context.recorder.node("before_the_crash", step=1)
+        raise RuntimeError("boom")
+
+    nodes = {**CAPABILITY_NODES, "query": crashing}
+    monkeypatch.setattr("agent.graph.graph.compiled_graph", lambda: build_graph(nodes=nodes))
+    with pytest.raises(RuntimeError, match="boom"):
+        run_request(user=alice, page_context=OVERDUE["page_context"], action="my_overdue")
+    run = Run.objects.get()
+    assert run.status == Run.Status.ERROR
+    names = list(run.events.values_list("name", flat=True))
+    assert names[-2:] == ["query", "before_the_crash"]
+    assert list(run.events.values_list("seq", flat=True)) == list(range(1, len(names) + 1))
+
+
+def _statements(client: APIClient, body: dict[str, Any]) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        assert _post(client, body)["status"] == "done"
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def test_my_overdue_costs_the_same_statements_for_5_and_for_50_tasks(alice: Any, website: Any) -> None:
+    client = _client(alice)
+    _post(client, OVERDUE)  # warm: the session, content types and the like are read once
+    _overdue(alice, website, 5)
+    few = _statements(client, OVERDUE)
+    _overdue(alice, website, 45)
+    many = _statements(client, OVERDUE)
+    assert len(few) == len(many), "\n".join(many)
+
+
+def test_mark_done_costs_the_same_statements_for_any_task(alice: Any, website: Any) -> None:
+    client = _client(alice)
+    first, second, busy = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two", "Busy"))
+    _post(client, _row(first, "mark_done"))  # warm
+    _overdue(alice, website, 40)
+    for i in range(5):
+        task_create(actor=alice, project=website, title=f"Sub {i}", parent=busy)
+    quiet = _statements(client, _row(second, "mark_done"))
+    loud = _statements(client, _row(busy, "mark_done"))
+    assert len(quiet) == len(loud), "\n".join(loud)
+    assert Task.objects.get(pk=busy.pk).status == "done"

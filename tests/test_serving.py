@@ -1,0 +1,37 @@
+"""Serving: the image's gunicorn preloads and warms the app in the master; connections persist."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.db import connections
+
+from agent.assembler import tokens
+from agent.graph import graph
+from pm_assistant import gunicorn_conf
+from pm_assistant.warmup import warm_up
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_dockerfile_serves_with_the_preloading_config() -> None:
+    cmd = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD "))
+    assert json.loads(cmd[4:]) == ["gunicorn", "pm_assistant.wsgi:application", "--config",
+                                   "python:pm_assistant.gunicorn_conf"]
+    assert gunicorn_conf.preload_app is True and gunicorn_conf.worker_class == "gthread"
+    assert gunicorn_conf.workers >= 1 and gunicorn_conf.threads >= 1
+
+
+def test_warm_up_builds_the_graph_and_tokenizer_and_leaves_no_connection() -> None:
+    graph.compiled_graph.cache_clear()
+    tokens._encoding.cache_clear()
+    warm_up()
+    assert graph.compiled_graph.cache_info().currsize == 1
+    assert tokens._encoding.cache_info().currsize == 1
+    assert all(c.connection is None for c in connections.all(initialized_only=True))
+
+
+def test_database_connections_persist_with_health_checks(settings: Any) -> None:
+    assert settings.DATABASES["default"]["CONN_MAX_AGE"] > 0
+    assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
