@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from pm_assistant.celery import app as celery_app
 from projects.models import Project
 from projects.services import membership_set, project_create
+from tests.celery_config import celery_configured
 from tests.llm_stub import LLMStub
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -150,13 +151,8 @@ def redis_url() -> str:
 @pytest.fixture
 def worker_on_redis(redis_url: str) -> Iterator[str]:
     """Point the app at Redis, not eager, and run a real worker thread on a queue of its own."""
-    keys = ("broker_url", "result_backend", "task_always_eager")
-    saved: dict[str, Any] = {key: celery_app.conf[key] for key in keys}
-    celery_app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
     # A queue of its own, so no other worker on the same Redis can take the job.
     queue = f"test-{uuid.uuid4().hex}"
-    try:
-        with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[queue]):
-            yield queue
-    finally:
-        celery_app.conf.update(saved)
+    with celery_configured(broker_url=redis_url, result_backend=redis_url, task_always_eager=False), \
+            start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[queue]):
+        yield queue

@@ -13,10 +13,10 @@ from playwright.sync_api import Page, expect
 
 from agent.models import Run
 from agent.service import run_continue
-from pm_assistant.celery import app as celery_app
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create, task_update
+from tests.celery_config import celery_configured
 from tests.reports.fixture import clock_at
 
 from .test_pages_browser import log_in
@@ -46,10 +46,8 @@ def last_week(monkeypatch: pytest.MonkeyPatch, alice: User, carol: User, website
 def queued(settings: Any) -> Any:
     """Every report goes to the background, and no worker takes it until the test says so."""
     settings.REPORT_SYNC_MAX_TASKS = 1
-    saved = {key: celery_app.conf[key] for key in ("task_always_eager", "broker_url")}
-    celery_app.conf.update(task_always_eager=False, broker_url="memory://")
-    yield
-    celery_app.conf.update(saved)
+    with celery_configured(task_always_eager=False, broker_url="memory://"):
+        yield
 
 
 def _shot(page: Page, name: str) -> None:

@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from agent.models import Run, TraceEvent
 from agent.service import run_continue, runs_fail_stale
-from pm_assistant.celery import app as celery_app
+from tests.celery_config import celery_configured
 from tests.clients import api_client
 from tests.data_layer.helpers import post_request
 
@@ -23,10 +23,8 @@ PAGE = {"page": "home", "origin": "workbench"}
 
 @pytest.fixture
 def eager() -> Iterator[None]:
-    saved = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = saved
+    with celery_configured(task_always_eager=True):
+        yield
 
 
 @pytest.fixture
@@ -56,13 +54,8 @@ def test_eager_celery_finishes_a_large_report_within_the_request(
 def test_a_run_whose_job_never_reports_ends_as_an_error(
         small_limit: None, seeded: Seeded, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
     # No worker takes the job: the broker is an in-memory one and the run stays queued.
-    saved = {key: celery_app.conf[key] for key in ("task_always_eager", "broker_url")}
-    celery_app.conf.update(task_always_eager=False, broker_url="memory://")
-    try:
-        with clock_at(monkeypatch, NOW):
-            run = post_request(alice, PAGE, action="weekly_report")
-    finally:
-        celery_app.conf.update(saved)
+    with celery_configured(task_always_eager=False, broker_url="memory://"), clock_at(monkeypatch, NOW):
+        run = post_request(alice, PAGE, action="weekly_report")
     assert (run["status"], run["progress"]) == ("running", {"stage": "queued", "done": 0, "total": 4})
 
     with clock_at(monkeypatch, NOW + timedelta(minutes=5)):
@@ -81,9 +74,7 @@ def test_a_run_whose_job_never_reports_ends_as_an_error(
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_takes_the_run_from_running_to_done_with_rising_progress(
         worker_on_redis: str, small_limit: None, seeded: Seeded, alice: User) -> None:
-    saved_queue = celery_app.conf.task_default_queue
-    celery_app.conf.task_default_queue = worker_on_redis
-    try:
+    with celery_configured(task_default_queue=worker_on_redis):
         first = post_request(alice, PAGE, message="weekly report for 2026-W48")
         seen = [first["progress"]]
         deadline = time.monotonic() + 60
@@ -92,8 +83,6 @@ def test_a_real_worker_takes_the_run_from_running_to_done_with_rising_progress(
             time.sleep(0.05)
             body = api_client(alice).get(f"/api/assistant/runs/{first['run_id']}/").json()
             seen.append(body["progress"])
-    finally:
-        celery_app.conf.task_default_queue = saved_queue
 
     assert first["status"] == "running" and first["progress"]["stage"] == "queued"
     assert body["status"] == "done", body
