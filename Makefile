@@ -42,10 +42,12 @@ $(PY):
 	rm -rf $(VENV); \
 	"$$found" -m venv $(VENV)
 
-# Re-installs only when requirements.lock is newer than the last install.
+# Re-installs only when requirements.lock is newer than the last install. Bytecode is compiled
+# at install time: with PYTHONDONTWRITEBYTECODE set, every new process (a test run, a Celery
+# worker, a gunicorn worker) would otherwise compile openai, LangGraph and Django from source.
 $(STAMP): requirements.lock | $(PY)
 	$(PY) -m pip install --quiet --upgrade "uv>=0.5"
-	$(PY) -m uv pip install --quiet --python $(PY) -r requirements.lock \
+	$(PY) -m uv pip install --quiet --compile-bytecode --python $(PY) -r requirements.lock \
 		|| $(PY) -m pip install --quiet -r requirements.lock
 	@touch $(STAMP)
 
