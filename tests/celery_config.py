@@ -15,13 +15,14 @@ _CONNECTION_SETTINGS = {"broker_url", "result_backend"}
 
 
 def _drop_cached_connections() -> None:
+    app: Any = celery_app  # these attributes are the app's private caches
     # Only the references: the pools themselves live in kombu's registry, keyed by URL.
-    celery_app._pool = None
-    amqp = celery_app.__dict__.get("amqp")
+    app._pool = None
+    amqp = app.__dict__.get("amqp")
     if amqp is not None:
         amqp._producer_pool = None
-    celery_app._backend_cache = None
-    celery_app._local.__dict__.pop("backend", None)
+    app._backend_cache = None
+    app._local.__dict__.pop("backend", None)
 
 
 @contextmanager
