@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol
 
 from django.contrib.auth.models import User
 
+from agent.llm.base import LLMProvider
 from agent.llm.client import LLMClient
 from agent.llm.providers import llm_provider_from_settings
 from agent.models import Run
@@ -41,11 +43,17 @@ def page_json() -> str:
     return json.dumps(CURRENT.page, ensure_ascii=False)
 
 
+@cache
+def provider() -> LLMProvider:
+    """The configured provider, built once: its HTTP client is the same for every request of the bench."""
+    return llm_provider_from_settings()
+
+
 def baseline_client(user: User, *, message: str, page: dict[str, Any]) -> LLMClient:
     """The project's LLM client (deadlines, breaker, trace) over the configured provider, metered."""
     run = Run.objects.create(user=user, message=message, page_context=page)
     recorder = TraceRecorder.for_run(run, resuming=False)
-    return LLMClient(provider=MeteredProvider(llm_provider_from_settings(), CURRENT.meter), recorder=recorder)
+    return LLMClient(provider=MeteredProvider(provider(), CURRENT.meter), recorder=recorder)
 
 
 def request_text(scenario: Scenario) -> str:

@@ -119,10 +119,12 @@ def _pe_execute(context: str, messages: list[dict[str, Any]]) -> Answer:
 def _pe_replan(scenario: Scenario, context: str) -> Answer:
     said = _asking(scenario)
     index = CURRENT.batches_planned
-    if not said and index < len(scenario.batches):
-        CURRENT.batches_planned += 1
+    calls = list(scenario.batches[index]) if not said and index < len(scenario.batches) else []
+    CURRENT.batches_planned += bool(calls)
+    calls = _with_injection(calls, context)
+    if calls:
         steps = [{"id": f"r{index}s{n}", "tool": name, "args": json.dumps(args)}
-                 for n, (name, args) in enumerate(scenario.batches[index], 1)]
+                 for n, (name, args) in enumerate(calls, 1)]
         return Answer(json.dumps({"done": False, "answer": "", "steps": steps}))
     return Answer(json.dumps({"done": True, "answer": said or answer_text(scenario, context), "steps": []}))
 

@@ -17,10 +17,9 @@ from django.contrib.auth.models import User
 
 from agent import service
 from agent.llm.base import LLMProvider, LLMReply, Message, Role
-from agent.llm.providers import llm_provider_from_settings
 from agent.models import Run
 
-from .common import Turn, page_json
+from .common import Turn, page_json, provider
 from .meter import MeteredProvider
 from .session import CURRENT
 from .suite import Scenario
@@ -52,7 +51,7 @@ class RouterApp:
         self.trimmed = trimmed
 
     def _provider(self) -> LLMProvider:
-        metered = MeteredProvider(llm_provider_from_settings(), CURRENT.meter)
+        metered = MeteredProvider(provider(), CURRENT.meter)
         return metered if self.trimmed else UntrimmedProvider(metered)
 
     def start(self, scenario: Scenario, user: User) -> Turn:

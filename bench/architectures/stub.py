@@ -32,6 +32,8 @@ Driver = Callable[[dict[str, Any]], Answer]
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
+    # Keep-alive: the SDK reuses its connection, as it would with a real endpoint.
+    protocol_version = "HTTP/1.1"
 
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
