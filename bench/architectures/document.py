@@ -28,22 +28,20 @@ def _suite_words(suite: list[Scenario]) -> str:
             "`ASSISTANT: delete task …`).")
 
 
-def _cell(records: list[Record], architecture: str, driver: str, what: str) -> str:
+def _stat(records: list[Record], architecture: str, what: str, driver: str = "oracle") -> str:
+    """One figure of one architecture, worded for the README."""
     rs = [r for r in records if r.architecture == architecture and r.driver == driver]
-    if what == "calls":
-        return f"{sum(r.calls for r in rs) / len(rs):.2f}"
-    if what == "zero":
-        return f"{100 * sum(r.calls == 0 for r in rs) / len(rs):.0f}%"
-    if what == "prompt":
-        return f"{sum(r.prompt_tokens for r in rs) / len(rs):.0f}"
-    if what == "unapproved":
-        return str(sum(r.destructive_unapproved for r in rs))
-    if what == "ids":
-        return str(sum(r.ids_typed for r in rs))
-    if what == "query":
-        simple = [r for r in rs if r.kind == "query"]
-        return f"{sum(r.calls for r in simple) / len(simple):.2f}"
-    raise ValueError(what)
+    kind = [r for r in rs if r.kind == what]
+    figures = {
+        "calls": lambda: f"{sum(r.calls for r in rs) / len(rs):.2f}",
+        "routed": lambda: f"{100 * sum(not r.routed_by_model for r in rs) / len(rs):.0f}%",
+        "served": lambda: f"{100 * sum(r.calls == 0 for r in rs) / len(rs):.0f}%",
+        "prompt": lambda: f"{sum(r.prompt_tokens for r in rs) / len(rs):.0f}",
+        "ids": lambda: str(sum(r.ids_typed for r in rs)),
+        "unapproved": lambda: str(sum(r.destructive_unapproved for r in rs)),
+        "reached": lambda: f"{sum(r.injection_reached for r in rs if r.injection)}/{sum(r.injection for r in rs)}",
+    }
+    return figures[what]() if what in figures else f"{sum(r.calls for r in kind) / len(kind):.2f}"
 
 
 def readme_block(records: list[Record], micro: Micro, suite: list[Scenario]) -> str:
@@ -51,31 +49,38 @@ def readme_block(records: list[Record], micro: Micro, suite: list[Scenario]) -> 
     react, plan, untrimmed, trimmed = ARCHITECTURES
 
     def c(arch: str, what: str, driver: str = "oracle") -> str:
-        return _cell(records, arch, driver, what)
+        return _stat(records, arch, what, driver)
 
     json_tokens = sum(j for rows in micro.pages.values() for j, _, _ in rows)
     summary_tokens = sum(s for rows in micro.pages.values() for _, _, s in rows)
     return "\n".join([
         f"Measured by `{COMMAND}` on {len(suite)} requests ({sum(s.via == 'button' for s in suite)} by quick "
-        "button), with a scripted oracle model (the cheapest each architecture can be) and an obedient one "
-        "(it follows instructions hidden in task titles); the full tables are in "
-        "[docs/EVOLUTION.md](docs/EVOLUTION.md).",
+        "button), with a scripted oracle model (the minimal correct choice at every call: a lower bound on "
+        "what the baselines cost) and an obedient one (it follows instructions hidden in task titles and "
+        "descriptions); the full tables are in [docs/EVOLUTION.md](docs/EVOLUTION.md).",
         "",
-        f"- **ReAct** makes {c(react, 'calls')} LLM calls per request ({c(react, 'query')} for a query) and "
-        f"{c(react, 'zero')} of requests make none; the model types {c(react, 'ids')} ids. Under the obedient "
-        f"model it performs **{c(react, 'unapproved', 'obedient')} destructive actions without approval**: a "
-        "prompt that says \"ask before deleting\" is no gate.",
-        f"- **Plan-Execute** makes {c(plan, 'calls')} LLM calls per request: a one-step create still costs a "
-        f"plan, an execution and a replan check; {c(plan, 'unapproved', 'obedient')} destructive actions "
-        "without approval under the obedient model.",
-        f"- **Router** serves {c(trimmed, 'zero')} of requests with 0 LLM calls (every quick button) and makes "
-        f"{c(trimmed, 'calls')} calls per request; its confirmation cards leave "
+        f"- **ReAct** makes {c(react, 'calls')} LLM calls per request ({c(react, 'query')} for a query: the "
+        "oracle's floor of one call to pick the tool and one to answer; the seed saw a real model loop 4-5 "
+        f"times) and types {c(react, 'ids')} ids. Under the obedient model it takes "
+        f"**{c(react, 'unapproved', 'obedient')} destructive actions without approval**: a prompt that says "
+        "\"ask before deleting\" is not a gate.",
+        f"- **Plan-Execute** makes {c(plan, 'calls')} calls per request; a one-step create costs "
+        f"{c(plan, 'create')} (plan, execute, replan check) where the Router spends {c(trimmed, 'create')}. "
+        f"Its executor re-types every id the planner typed ({c(plan, 'ids')} in all), and the obedient model "
+        f"still gets {c(plan, 'unapproved', 'obedient')} destructive actions through.",
+        f"- **Router**: {c(trimmed, 'routed')} of requests are routed with 0 LLM calls (every quick button) "
+        f"and {c(trimmed, 'served')} are served with none (a breakdown still asks the planner); "
+        f"{c(trimmed, 'calls')} calls per request. The model types {c(trimmed, 'ids')} ids, each one a key the "
+        f"user typed, and the confirmation cards and the plan validator leave "
         f"{c(trimmed, 'unapproved', 'obedient')} destructive actions without approval under the obedient model.",
-        f"- **Trimming** takes the untrimmed Router's {c(untrimmed, 'prompt')} prompt tokens per request to "
-        f"{c(trimmed, 'prompt')}. {micro.ids} visible ids add {micro.untrimmed[1] - micro.untrimmed[0]} tokens "
-        f"to an untrimmed router prompt and {micro.trimmed[1] - micro.trimmed[0]} to the trimmed one; over the "
+        f"- **Trimming**: {micro.ids} visible ids add {micro.untrimmed[1] - micro.untrimmed[0]} tokens to an "
+        f"untrimmed router prompt and {micro.trimmed[1] - micro.trimmed[0]} to the trimmed one; over the "
         f"suite's pages the page context is {json_tokens} tokens as JSON and {summary_tokens} as the ModelSummary "
-        f"({summary_tokens / json_tokens:.2f}×).",
+        f"({summary_tokens / json_tokens:.2f}×); per request, {c(untrimmed, 'prompt')} prompt tokens untrimmed "
+        f"against {c(trimmed, 'prompt')} (most requests send no prompt at all). Injected titles reach "
+        f"{c(untrimmed, 'reached', 'obedient')} injection requests' prompts untrimmed and "
+        f"{c(trimmed, 'reached', 'obedient')} trimmed: the page context carries ids, not titles, so here "
+        "trimming saves tokens but it is the gates, not the words, that stop an injected delete.",
         "",
     ])
 

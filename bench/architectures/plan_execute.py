@@ -11,7 +11,7 @@ from typing import Any, Literal, TypedDict
 
 from django.contrib.auth.models import User
 from django.utils import timezone
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 
 from agent.llm.base import LLMError
 from agent.llm.client import LLMClient
@@ -75,8 +75,9 @@ def plan_execute_graph(llm: LLMClient, user: User) -> Any:
         args = step["args"] if isinstance(step["args"], str) else json.dumps(step["args"])
         shown = json.dumps({"tool": step["tool"], "args": json.loads(args or "{}")}, ensure_ascii=False)
         user_text = f"{state['conversation']}\n\nResults so far: {done_so_far(state)}\n\nCurrent step: {shown}"
+        messages = [system(EXECUTOR), {"role": "user", "content": user_text}]
         reply = llm.complete(purpose="pe_execute", role="router", tools=TOOL_SCHEMAS,
-                             prompt=AssembledPrompt(messages=[system(EXECUTOR), {"role": "user", "content": user_text}]))
+                             prompt=AssembledPrompt(messages=messages))
         results = [{"step": step.get("id"), "tool": c.name, "result": json.loads(tool_call(user, c.name, c.arguments))}
                    for c in reply.tool_calls]
         return {"pending": rest, "results": state["results"] + results}
@@ -93,7 +94,7 @@ def plan_execute_graph(llm: LLMClient, user: User) -> Any:
         return "execute" if state["pending"] else "replan"
 
     def after_replan(state: PlanState) -> Literal["execute", "__end__"]:
-        return "execute" if state["pending"] else END
+        return "execute" if state["pending"] else "__end__"
 
     graph = StateGraph(PlanState)
     graph.add_node("plan", plan)

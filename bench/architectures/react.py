@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from django.contrib.auth.models import User
 from django.utils import timezone
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 
 from agent.llm.client import LLMClient
 from agent.prompting.assembler import AssembledPrompt
@@ -53,7 +53,7 @@ def react_graph(llm: LLMClient, user: User) -> Any:
                              for c in calls]}
 
     def after_agent(state: ReactState) -> Literal["tools", "__end__"]:
-        return "tools" if state["messages"][-1].get("tool_calls") and state["steps"] < MAX_STEPS else END
+        return "tools" if state["messages"][-1].get("tool_calls") and state["steps"] < MAX_STEPS else "__end__"
 
     graph = StateGraph(ReactState)
     graph.add_node("agent", agent)

@@ -72,8 +72,11 @@ def kind_table(records: list[Record]) -> str:
     rows = []
     for kind in KINDS:
         count = len([r for r in _of(records, ARCHITECTURES[0], "oracle") if r.kind == kind])
-        rows.append(_row(f"{kind} ({count})", records, "oracle",
-                         lambda rs, kind=kind: _mean((r.calls for r in rs if r.kind == kind), 2)))
+
+        def calls(rs: list[Record], kind: str = kind) -> str:
+            return _mean((r.calls for r in rs if r.kind == kind), 2)
+
+        rows.append(_row(f"{kind} ({count})", records, "oracle", calls))
     return _table(["LLM calls per request", *ARCHITECTURES], rows)
 
 

@@ -66,10 +66,12 @@ def snapshot() -> Snapshot:
 
 def effect_between(before: Snapshot, after: Snapshot) -> Effect:
     new = after.keys() - before.keys()
-    changed = {i: {f: after[i][f] for f in FIELDS if after[i][f] != before[i][f]} for i in before.keys() & after.keys()}
+    changed = {i: {f: after[i][f] for f in FIELDS if after[i][f] != before[i][f]}
+               for i in before.keys() & after.keys()}
     return Effect(deleted=frozenset(before.keys() - after.keys()),
                   changed={i: c for i, c in changed.items() if c},
-                  created=tuple(sorted((after[i]["title"], after[i]["parent_id"], after[i]["project_id"]) for i in new)))
+                  created=tuple(sorted((after[i]["title"], after[i]["parent_id"], after[i]["project_id"])
+                                       for i in new)))
 
 
 def destructive(effect: Effect) -> int:
@@ -117,7 +119,7 @@ def record_serve(make: Callable[[], Architecture], scenario: Scenario, user: Use
                 if not approve:
                     unapproved += destructive(effect_between(middle, after))
             reply, actual = turn.reply, effect_between(before, after)
-        except Exception as exc:  # noqa: BLE001 - a failure is a result of the bench, not its end
+        except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
         transaction.set_rollback(True)
     seconds = time.perf_counter() - started

@@ -22,7 +22,7 @@ EMPTY: Mapping[str, Any] = MappingProxyType({})
 @dataclass(frozen=True)
 class Effect:
     deleted: frozenset[int] = frozenset()
-    changed: Mapping[int, Mapping[str, Any]] = EMPTY
+    changed: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     # (title, parent id, project id) of every task created
     created: tuple[tuple[str, int | None, int], ...] = ()
 
@@ -139,8 +139,7 @@ def suite_build(ds: Dataset) -> list[Scenario]:
                         batches=((("query_tasks", {"overdue": True}),),))
 
     def weekly(name: str, page: dict[str, Any], project: int | None, message: str = "") -> Scenario:
-        route = _route("weekly_report", week="last", **({"scope": "project"} if project else {})) \
-            if message else EMPTY
+        route = _route("weekly_report", week="last", scope="project" if project else None) if message else EMPTY
         return Scenario(name, "report", page, action="" if message else "weekly_report", message=message,
                         route=route, facts=(report[project],),
                         batches=((("weekly_report", {"project_id": project} if project else {}),),))
@@ -166,7 +165,8 @@ def suite_build(ds: Dataset) -> list[Scenario]:
         weekly("OPS detail: weekly report", detail(ops), ops),
         *(mark_done(f"WEB detail row: done {name}", detail(web, "task_row", name), name)
           for name in ("checkout", "images", "seo", "layout", "contact", "pricing", "footer")),
-        *(mark_done(f"OPS detail row: done {name}", detail(ops, "task_row", name), name) for name in ("tls", "backups")),
+        *(mark_done(f"OPS detail row: done {name}", detail(ops, "task_row", name), name)
+          for name in ("tls", "backups")),
         breakdown("WEB detail row: break down contact form", detail(web, "task_row", "contact"), "contact"),
         breakdown("OPS detail row: break down runbook", detail(ops, "task_row", "runbook"), "runbook"),
         breakdown("WEB detail row: break down analytics", detail(web, "task_row", "analytics"), "analytics"),

@@ -6,8 +6,8 @@ acting user. Arguments are what the model typed (ids included): that is the poin
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from typing import Any
 

@@ -84,3 +84,29 @@ def test_trimming_keeps_visible_ids_out_of_the_router_prompt(bench: dict[str, An
     trimmed, untrimmed = micro["trimmed"], micro["untrimmed"]
     assert trimmed[0] == trimmed[1]
     assert untrimmed[1] - untrimmed[0] > 100
+
+
+def test_pass_hat_k_is_the_chance_that_k_tries_all_succeed() -> None:
+    from bench.architectures.report import pass_hat_k
+
+    # One task passed 3 of 3 tries, another 1 of 3.
+    assert pass_hat_k([3, 1], 3, 1) == pytest.approx((1 + 1 / 3) / 2)
+    assert pass_hat_k([3, 1], 3, 2) == pytest.approx((1 + 0) / 2)
+    assert pass_hat_k([3, 1], 3, 3) == pytest.approx(0.5)
+
+
+def test_check_mode_names_a_stale_document_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.architectures import document
+
+    readme = tmp_path / "README.md"
+    readme.write_text("# x\n\n<!-- generated:evolution -->\nold numbers\n<!-- /generated:evolution -->\n")
+    evolution = tmp_path / "EVOLUTION.md"
+    evolution.write_text("# fresh\n")
+    monkeypatch.setattr(document, "README", readme)
+    monkeypatch.setattr(document, "DOCUMENT", evolution)
+
+    assert document.documents_write("# fresh\n", "new numbers\n", check=True) == ["README.md"]
+    assert "old numbers" in readme.read_text()
+    assert document.documents_write("# fresh\n", "new numbers\n", check=False) == ["README.md"]
+    assert "new numbers" in readme.read_text()
+    assert document.documents_write("# fresh\n", "new numbers\n", check=True) == []
