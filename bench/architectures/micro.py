@@ -1,13 +1,13 @@
 """The seed's small claims as measurements: visible ids in the router prompt, page context as JSON or words.
 
-The router prompt is built by the app's own router (agent.routing.llm_router.llm_route) with a client
-that keeps the prompt instead of calling a model (as bench/router_tokens.py does); the untrimmed
+The router prompt is built by the app's own router (agent.routing.llm_router.llm_route) with
+bench/router_tokens.py's client, which keeps the prompt instead of calling a model; the untrimmed
 prompt is the same with the page-context JSON in place of the router's words (router.untrim).
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -18,6 +18,7 @@ from agent.page_context.names import EntityNames, entity_names_for
 from agent.page_context.parse import page_context_read
 from agent.page_context.schema import PageContext
 from agent.routing.llm_router import llm_route
+from bench.router_tokens import RecordingClient
 
 from .router import untrim
 from .session import CURRENT
@@ -25,17 +26,6 @@ from .suite import Scenario
 
 VISIBLE_IDS = 50
 MESSAGE = "which of these should I finish first?"
-
-
-@dataclass
-class _RecordingClient:
-    """Stands in for LLMClient: keeps the prompt, answers like a router that is unsure."""
-
-    prompts: list[Any] = field(default_factory=list)
-
-    def complete_json(self, *, purpose: str, role: str, prompt: Any, json_schema: dict[str, Any]) -> Any:
-        self.prompts.append(prompt)
-        return {"capability": "clarify", "confidence": 0.0, "slots": {}}
 
 
 @dataclass(frozen=True)
@@ -50,7 +40,7 @@ class Micro:
 def _router_tokens(page: dict[str, Any], project_name: str) -> tuple[int, int]:
     views = context_assemble(context=PageContext.model_validate(page), user_id=1,
                              names=EntityNames(project_name=project_name))
-    client = _RecordingClient()
+    client = RecordingClient()
     llm_route(ctx=views.router, message=MESSAGE, llm=client)  # type: ignore[arg-type]
     messages = client.prompts[0].messages
     CURRENT.page = page
