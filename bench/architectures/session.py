@@ -37,8 +37,8 @@ class Session:
 
     def begin(self, *, architecture: str, driver: str, scenario: Scenario) -> None:
         """Start serving a new request."""
-        self.__init__(architecture=architecture, driver=driver, scenario=scenario,  # type: ignore[misc]
-                      page=scenario.page)
+        fresh = Session(architecture=architecture, driver=driver, scenario=scenario, page=scenario.page)
+        self.__dict__.update(fresh.__dict__)
 
 
 CURRENT = Session()
