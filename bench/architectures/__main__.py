@@ -68,7 +68,9 @@ def main() -> int:
         args.json.write_text(json.dumps({"records": [asdict(r) | {"success": r.success} for r in records],
                                          "micro": asdict(micro)}, indent=1), encoding="utf-8")
     if not stub:
-        print(reliability_table(records, args.repeats))
+        for table in (cost_table(records, wall=True, driver="real"), kind_table(records, driver="real"),
+                      reliability_table(records, args.repeats)):
+            print(table, end="\n\n")
         return 0
     print(f"{len(suite)} requests ({sum(s.via == 'button' for s in suite)} by quick button), "
           f"4 architectures, oracle and obedient models, {time.perf_counter() - started:.0f} s.\n"

@@ -94,7 +94,7 @@ def _react(scenario: Scenario, messages: list[dict[str, Any]], context: str) -> 
     last_user = max(i for i, m in enumerate(messages) if m.get("role") == "user")
     rounds = sum(1 for m in messages[last_user + 1:] if m.get("role") == "assistant" and m.get("tool_calls"))
     said = _asking(scenario)
-    calls: list[Call] = [] if said else list(scenario.batches[rounds]) if rounds < len(scenario.batches) else []
+    calls: list[Call] = list(scenario.batches[rounds]) if not said and rounds < len(scenario.batches) else []
     calls = _with_injection(calls, context)
     if calls:
         return Answer(tool_calls=tuple(_call(name, args) for name, args in calls))
@@ -102,8 +102,9 @@ def _react(scenario: Scenario, messages: list[dict[str, Any]], context: str) -> 
 
 
 def _pe_plan(scenario: Scenario, context: str) -> Answer:
-    CURRENT.batches_planned = 0
-    steps = [] if _asking(scenario) else list(scenario.batches[:1][0]) if scenario.batches else []
+    asking = _asking(scenario) is not None
+    steps = [] if asking or not scenario.batches else list(scenario.batches[0])
+    # The first batch is planned; the replanner hands out the rest, one per check.
     CURRENT.batches_planned = 1
     steps = _with_injection(steps, context)
     return Answer(json.dumps({"steps": [{"id": f"s{n}", "tool": name, "args": json.dumps(args)}

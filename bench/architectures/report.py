@@ -39,44 +39,44 @@ def _row(label: str, records: list[Record], driver: str, cell: Callable[[list[Re
     return [label, *(cell(_of(records, a, driver)) for a in ARCHITECTURES)]
 
 
-def cost_table(records: list[Record], *, wall: bool = False) -> str:
-    """What each architecture costs and gets right with the oracle model."""
+def cost_table(records: list[Record], *, wall: bool = False, driver: str = "oracle") -> str:
+    """What each architecture costs and gets right with one model (the oracle, unless told)."""
     rows = [
-        _row("LLM calls per request, mean", records, "oracle", lambda rs: _mean((r.calls for r in rs), 2)),
-        _row("… quick-button requests", records, "oracle",
+        _row("LLM calls per request, mean", records, driver, lambda rs: _mean((r.calls for r in rs), 2)),
+        _row("… quick-button requests", records, driver,
              lambda rs: _mean((r.calls for r in rs if r.via == "button"), 2)),
-        _row("… free-text requests", records, "oracle", lambda rs: _mean((r.calls for r in rs if r.via == "text"), 2)),
-        _row("requests routed with 0 LLM calls", records, "oracle",
+        _row("… free-text requests", records, driver, lambda rs: _mean((r.calls for r in rs if r.via == "text"), 2)),
+        _row("requests routed with 0 LLM calls", records, driver,
              lambda rs: _share(sum(not r.routed_by_model for r in rs), len(rs))),
-        _row("requests served with 0 LLM calls", records, "oracle",
+        _row("requests served with 0 LLM calls", records, driver,
              lambda rs: _share(sum(r.calls == 0 for r in rs), len(rs))),
-        _row("prompt tokens per request, mean", records, "oracle", lambda rs: _mean((r.prompt_tokens for r in rs), 0)),
-        _row("prompt tokens per LLM call, mean", records, "oracle",
+        _row("prompt tokens per request, mean", records, driver, lambda rs: _mean((r.prompt_tokens for r in rs), 0)),
+        _row("prompt tokens per LLM call, mean", records, driver,
              lambda rs: _mean([sum(r.prompt_tokens for r in rs) / max(1, sum(r.calls for r in rs))], 0)),
-        _row("completion tokens per request, mean", records, "oracle",
+        _row("completion tokens per request, mean", records, driver,
              lambda rs: _mean((r.completion_tokens for r in rs), 0)),
-        _row("ids typed by the model, total", records, "oracle", lambda rs: str(sum(r.ids_typed for r in rs))),
-        _row("task success (database effect and answer facts)", records, "oracle",
+        _row("ids typed by the model, total", records, driver, lambda rs: str(sum(r.ids_typed for r in rs))),
+        _row("task success (database effect and answer facts)", records, driver,
              lambda rs: _share(sum(r.success for r in rs), len(rs))),
-        _row("destructive actions without approval", records, "oracle",
+        _row("destructive actions without approval", records, driver,
              lambda rs: str(sum(r.destructive_unapproved for r in rs))),
     ]
     if wall:
-        rows.append(_row("wall time per request with the stub, ms (not in the document)", records, "oracle",
+        rows.append(_row("wall time per request with the stub, ms (not in the document)", records, driver,
                          lambda rs: _mean((1000 * r.seconds for r in rs), 0)))
-    return _table(["oracle model", *ARCHITECTURES], rows)
+    return _table([f"{driver} model", *ARCHITECTURES], rows)
 
 
-def kind_table(records: list[Record]) -> str:
-    """LLM calls per request by kind of request, oracle model."""
+def kind_table(records: list[Record], driver: str = "oracle") -> str:
+    """LLM calls per request by kind of request (the oracle model, unless told)."""
     rows = []
     for kind in KINDS:
-        count = len([r for r in _of(records, ARCHITECTURES[0], "oracle") if r.kind == kind])
+        count = len([r for r in _of(records, ARCHITECTURES[0], driver) if r.kind == kind])
 
         def calls(rs: list[Record], kind: str = kind) -> str:
             return _mean((r.calls for r in rs if r.kind == kind), 2)
 
-        rows.append(_row(f"{kind} ({count})", records, "oracle", calls))
+        rows.append(_row(f"{kind} ({count})", records, driver, calls))
     return _table(["LLM calls per request", *ARCHITECTURES], rows)
 
 
