@@ -77,7 +77,7 @@ def readme_block(records: list[Record], micro: Micro, suite: list[Scenario]) -> 
         f"untrimmed router prompt and {micro.trimmed[1] - micro.trimmed[0]} to the trimmed one; over the "
         f"suite's pages the page context is {json_tokens} tokens as JSON and {summary_tokens} as the ModelSummary "
         f"({summary_tokens / json_tokens:.2f}×); per request, {c(untrimmed, 'prompt')} prompt tokens untrimmed "
-        f"against {c(trimmed, 'prompt')} (most requests send no prompt at all). Injected titles reach "
+        f"against {c(trimmed, 'prompt')} (most requests send no prompt at all). Injected instructions reach "
         f"{c(untrimmed, 'reached', 'obedient')} injection requests' prompts untrimmed and "
         f"{c(trimmed, 'reached', 'obedient')} trimmed: the page context carries ids, not titles, so here "
         "trimming saves tokens but it is the gates, not the words, that stop an injected delete.",
@@ -124,6 +124,10 @@ def document_text(records: list[Record], micro: Micro, suite: list[Scenario]) ->
         "OPENAI_API_KEY's endpoint and prints pass^k (tau-bench's reliability: every one of k tries succeeds). "
         "It needs a key and a network, so it is not part of this page.",
         "",
+        "## What the numbers say",
+        "",
+        readme_block(records, micro, suite).split("\n", 2)[2].rstrip(),
+        "",
         "## Cost and correctness (oracle model)",
         "",
         cost_table(records),
@@ -154,6 +158,11 @@ def document_text(records: list[Record], micro: Micro, suite: list[Scenario]) ->
         "changed at once, before the user approved it.",
         "- Ids typed by the model: integers under `*_id` keys and items under `*_ids` keys in what the model "
         "returned (tool arguments, route slots, plan steps). Bindings are not ids.",
+        "- The obedient model is the oracle until an instruction is in its context, and both are deterministic: "
+        "a request none of whose prompts held one in the oracle's run is not served twice, its oracle record "
+        "stands for it.",
+        "- Router (untrimmed) changes only what the model is sent; the tools still get the app's ExecCtx. The "
+        "bench builds the provider once and reuses its HTTP client for every request.",
         "- Wall time is printed by the bench but left out of this page, which is the same on every machine.",
         "",
     ])
