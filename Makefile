@@ -17,12 +17,13 @@ PY_OK := -c 'import sys; sys.exit(sys.version_info < (3, 12))'
 PY_CANDIDATES = python3.14 python3.13 python3.12 \
 	$(shell ls -d "$${PYENV_ROOT:-$$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV) python3
 
-.PHONY: help venv install demo serve test lint check-deploy clean
+.PHONY: help venv install demo serve test lint bench check-deploy clean
 
 help:
 	@echo "make demo          install, migrate, load demo data and serve on http://$(HOST):$(PORT)/"
 	@echo "make test          run the whole test suite (SQLite unless DATABASE_URL is set)"
 	@echo "make lint          ruff check, mypy, import contracts, architecture rules (archcheck)"
+	@echo "make bench         ReAct, Plan-Execute, Router and Router + trimming on one suite; writes docs/EVOLUTION.md"
 	@echo "make check-deploy  Django's deploy checks in production mode (must report 0 issues)"
 	@echo "make install       create .venv and install requirements.lock (only when it changed)"
 	@echo "make clean         remove .venv, caches, the demo database and collected files"
@@ -66,6 +67,11 @@ demo: $(STAMP)
 # pytest exits 5 when no test ran; that is a failure here like any other non-zero code.
 test: $(STAMP)
 	CELERY_TASK_ALWAYS_EAGER=$${CELERY_TASK_ALWAYS_EAGER:-1} $(PY) -m pytest $(PYTEST_ARGS)
+
+# Serves the scenario suite four ways with scripted models (its own SQLite database, no service),
+# prints the tables and regenerates docs/EVOLUTION.md and README.md's numbers (--check only compares).
+bench: $(STAMP)
+	$(PY) -m bench.architectures $(BENCH_ARGS)
 
 # Runs every checker, then fails if any of them did.
 lint: $(STAMP)
