@@ -91,12 +91,13 @@ def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[st
 
 def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
     facts = _facts_with_mismatches(runtime, task_id, slots)
-    row = runtime.context.tools.write("update_task", tools.update_task, facts=_policy_facts(facts), task_id=task_id,
-                                      status=slots.status, priority=slots.priority, due_date=slots.due_date)
+    steps = runtime.context.tools
+    row = steps.write("update_task", tools.update_task, facts=_policy_facts(facts), task_id=task_id,
+                      run_id=steps.run_id, status=slots.status, priority=slots.priority, due_date=slots.due_date)
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
         if facts["mismatches"] else ""
     return done(f"Updated {row['key']} “{row['title']}”: status {row['status'].replace('_', ' ')}.{note}",
-                task=row, mismatches=facts["mismatches"])
+                task=row, mismatches=facts["mismatches"], undoable=True)
 
 
 def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
@@ -128,9 +129,10 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
     policy = {"count": fact(count, "database"), "selection": fact(facts["selection"], "database"),
               "now": fact(timezone.now().isoformat(), "server_clock")}
     result = steps.write("bulk_set_status", tools.bulk_set_status, facts=policy,
-                         bound={"task_ids": ids_binding.describe()}, task_ids=task_ids, status=slots.status)
+                         bound={"task_ids": ids_binding.describe()}, task_ids=task_ids, status=slots.status,
+                         run_id=steps.run_id)
     return done(f"Marked {result['count']} tasks as {slots.status.replace('_', ' ')}.", count=result["count"],
-                items=result["items"][:10])
+                items=result["items"][:10], undoable=True)
 
 
 def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
