@@ -192,3 +192,38 @@ def test_the_schema_documents_undo(tmp_path: Path) -> None:
     schema = target.read_text()
     assert "/api/assistant/runs/{run_id}/undo/:" in schema
     assert "undo_expired" in schema and "'410':" in schema and "undo_until" in schema
+
+
+# --- the sidebar's Undo button: the same service, rendered as the run's partial ---------------------
+
+def sidebar(user: User) -> Any:
+    from django.test import Client
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_sidebar_offers_undo_and_undoes_through_the_same_service(alice: User, started: Task) -> None:
+    client = sidebar(alice)
+    page = '{"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": %d}}' % started.pk
+    html = client.post("/assistant/request/", {"action": "mark_done", "page_context": page}).content.decode()
+    run_id = Run.objects.get(user=alice, action="mark_done").pk
+    assert f'hx-post="/assistant/runs/{run_id}/undo/"' in html and ">Undo</button>" in html
+    undone = client.post(f"/assistant/runs/{run_id}/undo/")
+    assert undone.status_code == 200 and "tasks-changed" in undone["HX-Trigger"]
+    text = undone.content.decode()
+    assert "Undone: the previous values of 1 task are back." in text and ">Undo</button>" not in text
+    started.refresh_from_db()
+    assert started.status == "in_progress"
+    again = client.post(f"/assistant/runs/{run_id}/undo/")
+    assert again.status_code == 409 and "already undone" in again.content.decode()
+
+
+def test_the_sidebar_shows_why_an_undo_was_refused(alice: User, carol: User, started: Task) -> None:
+    body = mark_done(alice, started)
+    task_update(actor=carol, task=started, status="blocked")
+    response = sidebar(alice).post(f"/assistant/runs/{body['run_id']}/undo/")
+    assert response.status_code == 409
+    text = response.content.decode()
+    assert 'class="run-undo-refused" role="alert"' in text and "Nothing was restored" in text and started.key in text
+    assert sidebar(carol).post(f"/assistant/runs/{body['run_id']}/undo/").status_code == 404
