@@ -141,7 +141,8 @@ def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[st
         return failed(f"You can see “{facts['title']}” but not change it, so it cannot be deleted.", "forbidden")
     # Nothing above this line changes data: the node runs again when the user decides, and its
     # reads (traced again) are the re-check against what the user approved.
-    decision = ask_approval(action="delete_task", facts=facts, question="Please confirm: this cannot be undone.")
+    decision = ask_approval(action="delete_task", facts=facts,
+                            question=f"Please confirm the delete of {facts['key']} “{facts['title']}”.")
     if decision.get("decision") != "approve":
         return done(f"Kept “{facts['title']}”: nothing was deleted.", rejected=True)
     if decision.get("facts") != facts:

@@ -209,6 +209,8 @@ def test_the_sidebar_offers_undo_and_undoes_through_the_same_service(alice: User
     html = client.post("/assistant/request/", {"action": "mark_done", "page_context": page}).content.decode()
     run_id = Run.objects.get(user=alice, action="mark_done").pk
     assert f'hx-post="/assistant/runs/{run_id}/undo/"' in html and ">Undo</button>" in html
+    # A reload renders the conversation with the button still there.
+    assert f'hx-post="/assistant/runs/{run_id}/undo/"' in client.get("/tasks/").content.decode()
     undone = client.post(f"/assistant/runs/{run_id}/undo/")
     assert undone.status_code == 200 and "tasks-changed" in undone["HX-Trigger"]
     text = undone.content.decode()
