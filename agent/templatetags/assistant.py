@@ -19,10 +19,20 @@ def _page(page_context: Any) -> Page | None:
 
 
 @register.simple_tag
-def assistant_quick_actions(page_context: Any) -> tuple[QuickAction, ...]:
-    """Return the sidebar buttons of the page the view rendered."""
+def assistant_quick_actions(page_context: Any, task: Any = None) -> tuple[QuickAction, ...]:
+    """Return the sidebar buttons of the page the view rendered that make sense in its state.
+
+    A button for the visible rows needs a page that lists tasks (one with pagination: not the New
+    task form); a button hidden for a status is left out on the page of a task in that status.
+    """
     page = _page(page_context)
-    return quick_actions_for(page) if page else ()
+    if not page:
+        return ()
+    lists_tasks = dict(page_context or []).get("data-pagination", "{}") != "{}"
+    status = getattr(task, "status", None)
+    return tuple(entry for entry in quick_actions_for(page)
+                 if (lists_tasks or entry.slots.scope != "visible")
+                 and (entry.hidden_for_status is None or entry.hidden_for_status != status))
 
 
 @register.simple_tag
@@ -37,6 +47,12 @@ def assistant_transcript(context: Any) -> list[dict[str, Any]]:
     """The current conversation's runs (pending cards included) and other runs still working, to render."""
     request = context.get("request")
     return transcript_runs(request) if request is not None else []
+
+
+@register.filter
+def row_name(action: QuickAction, title: str) -> str:
+    """Return a row button's accessible name, naming the row's task."""
+    return action.name_for(str(title))
 
 
 @register.filter
