@@ -12,6 +12,7 @@ from agent.assembler.views import ExecCtx
 from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
+from agent.tools import project_tools
 from agent.tools import task_tools as tools
 from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
@@ -78,12 +79,25 @@ def _policy_facts(facts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {**recorded, "now": fact(timezone.now().isoformat(), "server_clock")}
 
 
+def _pick_project(runtime: Runtime[RunContext], title: str) -> dict[str, Any]:
+    """Ask which project a new task goes in, with the user's projects as choices (the sidebar's picker)."""
+    steps = runtime.context.tools
+    steps.read("projects", "projects_to_create_in", project_tools.projects_to_create_in,
+               scope=lambda result: [row["id"] for row in result["items"]])
+    choices = steps.shown["projects"]
+    if not choices:
+        return failed("You cannot add tasks to any project, so nothing was created.", "forbidden")
+    more = " (the first ten are listed; open another project's page and ask there)" \
+        if steps.count("projects") > len(choices) else ""
+    return clarify(f"Which project should “{title}” go in? Pick one{more}.", project_choices=choices)
+
+
 def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
     project_id = _project_id(ctx)
-    if project_id is None:
-        return clarify("Which project should the task go in? Open the project and ask again.")
     if not slots.title:
         return clarify("What should the new task be called?")
+    if project_id is None:
+        return _pick_project(runtime, slots.title)
     row = runtime.context.tools.write("create_task", tools.create_task, project_id=project_id, title=slots.title,
                                       priority=slots.priority, due_date=slots.due_date, status=slots.status)
     return done(f"Created {row['key']} “{row['title']}”.", task=row)

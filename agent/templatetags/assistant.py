@@ -1,6 +1,7 @@
 """Template helpers for the assistant sidebar and the row buttons."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import template
@@ -53,6 +54,12 @@ def assistant_transcript(context: Any) -> list[dict[str, Any]]:
 def row_name(action: QuickAction, title: str) -> str:
     """Return a row button's accessible name, naming the row's task."""
     return action.name_for(str(title))
+
+
+@register.filter
+def message_vals(message: str) -> str:
+    """Return hx-vals JSON that sends this message again (autoescaping keeps it inside the attribute)."""
+    return json.dumps({"message": message})
 
 
 @register.filter
