@@ -51,7 +51,7 @@ class Run(models.Model):
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
     undo_until = models.DateTimeField(null=True, blank=True,
-                                      help_text="Until when the run's task changes can be undone; null: nothing to undo.")
+                                      help_text="Until when its task changes can be undone; null: nothing to undo.")
     undone_at = models.DateTimeField(null=True, blank=True, help_text="When its changes were undone (once only).")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='run',
             name='undo_until',
-            field=models.DateTimeField(blank=True, help_text="Until when the run's task changes can be undone; null: nothing to undo.", null=True),
+            field=models.DateTimeField(blank=True, help_text='Until when its task changes can be undone; null: nothing to undo.', null=True),
         ),
         migrations.AddField(
             model_name='run',

@@ -2,6 +2,7 @@
 single use, expires, constant SQL for a bulk change, documented in the schema."""
 from __future__ import annotations
 
+import json
 from datetime import date, timedelta
 from io import StringIO
 from pathlib import Path
@@ -205,7 +206,7 @@ def sidebar(user: User) -> Any:
 
 def test_the_sidebar_offers_undo_and_undoes_through_the_same_service(alice: User, started: Task) -> None:
     client = sidebar(alice)
-    page = '{"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": %d}}' % started.pk
+    page = json.dumps({"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": started.pk}})
     html = client.post("/assistant/request/", {"action": "mark_done", "page_context": page}).content.decode()
     run_id = Run.objects.get(user=alice, action="mark_done").pk
     assert f'hx-post="/assistant/runs/{run_id}/undo/"' in html and ">Undo</button>" in html
