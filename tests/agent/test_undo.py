@@ -230,3 +230,23 @@ def test_the_sidebar_shows_why_an_undo_was_refused(alice: User, carol: User, sta
     text = response.content.decode()
     assert 'class="run-undo-refused" role="alert"' in text and "Nothing was restored" in text and started.key in text
     assert sidebar(carol).post(f"/assistant/runs/{body['run_id']}/undo/").status_code == 404
+
+
+@pytest.mark.parametrize("body", [[], "x", None])
+def test_undo_refuses_a_body_that_is_not_an_object_or_empty(alice: User, started: Task, body: Any) -> None:
+    run_id = mark_done(alice, started)["run_id"]
+    client = api_client(alice)
+    if body is None:
+        response = client.post(f"/api/assistant/runs/{run_id}/undo/")  # no body at all is fine
+        assert response.status_code == 200
+        return
+    response = client.post(f"/api/assistant/runs/{run_id}/undo/", body, format="json")
+    assert response.status_code == 400 and response.json()["error"]["code"] == "invalid"
+    started.refresh_from_db()
+    assert started.status == "done"
+
+
+def test_undo_of_an_unknown_or_malformed_run_id_is_not_found(alice: User) -> None:
+    response = undo(alice, "00000000-0000-0000-0000-000000000000")
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+    assert api_client(alice).post("/api/assistant/runs/not-a-uuid/undo/", {}, format="json").status_code == 404
