@@ -15,6 +15,7 @@ from pm_assistant.errors import Conflict, Gone
 from tasks.revert import task_changes_revert
 
 from .models import Run
+from .trace import TraceRecorder
 from .service import run_get
 
 
@@ -40,6 +41,7 @@ def run_undo(*, user: User, run_id: UUID | str) -> Run:
         if not claimed:
             raise Conflict("This run was already undone.", field="run_id", code="already_undone")
         restored = task_changes_revert(actor=user, run_id=run.pk)
+        TraceRecorder(run).node("undo", restored=len(restored))
         run.undone_at = now
         run.data = {**(run.data if isinstance(run.data, dict) else {}),
                     "undo": {"restored": len(restored), "at": now.isoformat()}}

@@ -59,6 +59,8 @@ def test_mark_done_offers_undo_for_the_window_and_undo_restores_exactly(alice: U
     response = undo(alice, body["run_id"])
     assert response.status_code == 200, response.content
     assert response.json()["undone_at"] is not None and response.json()["data"]["undo"]["restored"] == 1
+    trace = api_client(alice).get(f"/api/assistant/runs/{body['run_id']}/trace/").json()
+    assert [n["restored"] for n in trace["nodes"] if n["name"] == "undo"] == [1]
     started.refresh_from_db()
     assert (started.status, started.progress, started.completed_at) == ("in_progress", 40, None)
     # The undo is history too: the log says who put the values back.
