@@ -15,8 +15,8 @@ from pm_assistant.errors import Conflict, Gone
 from tasks.revert import task_changes_revert
 
 from .models import Run
-from .trace import TraceRecorder
 from .service import run_get
+from .trace import TraceRecorder
 
 
 def run_undo(*, user: User, run_id: UUID | str) -> Run:
