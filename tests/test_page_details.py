@@ -22,8 +22,8 @@ def signed_in(user: User) -> Client:
 
 
 def actions(html: str, *, rows: bool) -> list[dict[str, Any]]:
-    """The assistant buttons of a page: the row buttons or the sidebar's."""
-    return [attrs for _, attrs in tags(html) if attrs.get("data-assistant-action")
+    """The assistant buttons a page shows: the row buttons or the sidebar's (hidden ones left out)."""
+    return [attrs for _, attrs in tags(html) if attrs.get("data-assistant-action") and "hidden" not in attrs
             and (attrs.get("data-origin") == "task_row") == rows]
 
 

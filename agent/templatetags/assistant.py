@@ -20,20 +20,17 @@ def _page(page_context: Any) -> Page | None:
 
 
 @register.simple_tag
-def assistant_quick_actions(page_context: Any, task: Any = None) -> tuple[QuickAction, ...]:
-    """Return the sidebar buttons of the page the view rendered that make sense in its state.
+def assistant_quick_actions(page_context: Any) -> tuple[QuickAction, ...]:
+    """Return the sidebar buttons of the page the view rendered that make sense on it.
 
     A button for the visible rows needs a page that lists tasks (one with pagination: not the New
-    task form); a button hidden for a status is left out on the page of a task in that status.
+    task form). A button hidden for a status is rendered hidden (the template compares the task's).
     """
     page = _page(page_context)
     if not page:
         return ()
     lists_tasks = dict(page_context or []).get("data-pagination", "{}") != "{}"
-    status = getattr(task, "status", None)
-    return tuple(entry for entry in quick_actions_for(page)
-                 if (lists_tasks or entry.slots.scope != "visible")
-                 and (entry.hidden_for_status is None or entry.hidden_for_status != status))
+    return tuple(entry for entry in quick_actions_for(page) if lists_tasks or entry.slots.scope != "visible")
 
 
 @register.simple_tag

@@ -55,3 +55,22 @@ def test_undo_after_mark_visible_as_done_restores_the_rows(page: Page, live_serv
         {t.pk: t.status for t in tasks}
     assert_accessible(page)
     shot(page, f"undo-done-{width}")
+
+
+def test_mark_done_on_the_task_page_hides_the_button_and_undo_brings_it_back(
+        page: Page, live_server: Any, alice: User, website: Project) -> None:
+    page.set_viewport_size(VIEWPORTS["desktop"])
+    task = task_create(actor=alice, project=website, title="Book the venue", status="in_progress")
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    mark_done = page.locator("#assistant [data-assistant-action=mark_done]")
+    expect(mark_done).to_be_visible()
+    mark_done.click()
+    run = page.locator("#assistant-transcript .run-done").last
+    expect(run.locator(".run-reply")).to_contain_text("status done")
+    expect(mark_done).to_be_hidden()  # the page refreshed: a done task offers no Mark done
+    run.get_by_role("button", name="Undo").click()
+    expect(page.locator("#assistant-transcript .run-undone")).to_have_count(1)
+    expect(mark_done).to_be_visible()
+    task.refresh_from_db()
+    assert task.status == "in_progress"
