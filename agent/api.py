@@ -15,6 +15,7 @@ from projects.serializers import error_responses
 from .conversations import conversation_for_request
 from .page_context.text import control_character_reason
 from .service import run_as_dict, run_confirm, run_get, run_request, trace_as_dict
+from .undo import run_undo
 
 
 def _message_text(value: str) -> None:
@@ -35,6 +36,9 @@ RUN_SCHEMA = inline_serializer("AssistantRun", {
     "confirmation": serializers.DictField(allow_null=True),
     "usage": serializers.DictField(),
     "progress": serializers.DictField(allow_null=True),
+    "undo_until": serializers.DateTimeField(allow_null=True, help_text="Until when POST .../undo/ restores what "
+                                            "the run changed; null when it changed nothing that can be undone."),
+    "undone_at": serializers.DateTimeField(allow_null=True),
 })
 
 
@@ -83,6 +87,26 @@ class RunConfirmApi(AuthenticatedApi):
         run = run_confirm(user=request.user, run_id=run_id, decision=data.validated_data["decision"],  # type: ignore[arg-type]
                           drop_steps=data.validated_data.get("drop_steps"))
         return Response(run_as_dict(run))
+
+
+class RunUndoApi(AuthenticatedApi):
+    class RunUndoInputSerializer(serializers.Serializer):
+        def to_internal_value(self, data: Any) -> Any:
+            if isinstance(data, dict) and data:
+                raise serializers.ValidationError({sorted(data)[0]: ["Unknown field."]})
+            return super().to_internal_value(data)
+
+    @extend_schema(request=RunUndoInputSerializer,
+                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 404, 409, 410)},
+                   summary="Undo the task updates of a run",
+                   description="Restores the values the run's updates replaced, taken from the activity log, "
+                               "if nothing changed them since; otherwise 409 `changed_since` names what changed "
+                               "and nothing is restored. Owner only; single use (409 `already_undone`); "
+                               "409 `not_undoable` for a run that changed nothing or created or deleted tasks; "
+                               "410 `undo_expired` after UNDO_WINDOW_SECONDS.")
+    def post(self, request: Request, run_id: str) -> Response:
+        self.RunUndoInputSerializer(data=request.data).is_valid(raise_exception=True)
+        return Response(run_as_dict(run_undo(user=request.user, run_id=run_id)))  # type: ignore[arg-type]
 
 
 class RunDetailApi(AuthenticatedApi):

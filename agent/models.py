@@ -50,6 +50,9 @@ class Run(models.Model):
     llm_calls = models.PositiveIntegerField(default=0)
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
+    undo_until = models.DateTimeField(null=True, blank=True,
+                                      help_text="Until when its task changes can be undone; null: nothing to undo.")
+    undone_at = models.DateTimeField(null=True, blank=True, help_text="When its changes were undone (once only).")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.utils import timezone
+
 from pm_assistant.vocabulary import PAGES
 
 from .models import Run
@@ -25,4 +28,6 @@ def run_view_context(run: Run) -> dict[str, Any]:
     data = view["data"] if isinstance(view["data"], dict) else {}
     # Passed by name: in a template, data.items would find dict.items() when the key is absent.
     return {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
-            "suggestions": suggested_actions(run, data.get("suggestions") or [])}
+            "suggestions": suggested_actions(run, data.get("suggestions") or []),
+            "undo_minutes": settings.UNDO_WINDOW_SECONDS // 60,
+            "undo_open": run.undo_until is not None and run.undone_at is None and timezone.now() < run.undo_until}

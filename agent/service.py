@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from celery import signature
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -33,6 +34,7 @@ from agent.tools.runner import ToolRunner
 from agent.trace import TraceRecorder
 from pm_assistant.errors import Conflict, InvalidInput, NotFound
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
+from tasks.models import TaskActivity
 
 
 @contextmanager
@@ -92,6 +94,10 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
         run.status, run.reply, run.data = outcome["status"], outcome["reply"], outcome["data"]
         run.error_code = outcome["error_code"]
         fields += ["data", "error_code"]
+        if run.status == Run.Status.DONE and outcome["data"].get("undoable") \
+                and TaskActivity.objects.filter(run_id=run.pk).exists():
+            run.undo_until = timezone.now() + timedelta(seconds=settings.UNDO_WINDOW_SECONDS)
+            fields.append("undo_until")
     decided = result.get("route")
     if decided is not None:
         run.capability, run.via = decided.capability, decided.via
@@ -227,6 +233,8 @@ def run_as_dict(run: Run) -> dict[str, Any]:
         "usage": {"llm_calls": run.llm_calls, "prompt_tokens": run.prompt_tokens,
                   "completion_tokens": run.completion_tokens},
         "progress": run.progress or None,
+        "undo_until": run.undo_until.isoformat() if run.undo_until else None,
+        "undone_at": run.undone_at.isoformat() if run.undone_at else None,
     }
 
 

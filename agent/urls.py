@@ -6,6 +6,7 @@ from . import conversation_views, views
 urlpatterns = [
     path("request/", views.sidebar_request, name="assistant-sidebar-request"),
     path("runs/<uuid:run_id>/confirm/", views.sidebar_confirm, name="assistant-sidebar-confirm"),
+    path("runs/<uuid:run_id>/undo/", views.sidebar_undo, name="assistant-sidebar-undo"),
     path("runs/<uuid:run_id>/", views.sidebar_run, name="assistant-sidebar-run"),
     path("conversations/", conversation_views.sidebar_conversation_list, name="assistant-sidebar-conversations"),
     path("conversations/new/", conversation_views.sidebar_conversation_new, name="assistant-sidebar-conversation-new"),

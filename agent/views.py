@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
-from pm_assistant.errors import ApplicationError, InvalidInput, validation_payload
+from pm_assistant.errors import ApplicationError, InvalidInput, NotFound, validation_payload
 from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 from .api import RunRequestApi
@@ -18,13 +18,14 @@ from .models import Run
 from .run_view import run_view_context
 from .service import run_confirm, run_get, run_request
 from .sidebar_conversation import current_or_new_conversation
+from .undo import run_undo
 
 # Capabilities whose success changes what the page shows, so the page refreshes its list.
 _CHANGES_TASKS = {"crud", "decompose"}
 
 
-def _render_run(request: HttpRequest, run: Run, *, status: int = 200) -> HttpResponse:
-    context = run_view_context(run)
+def _render_run(request: HttpRequest, run: Run, *, status: int = 200, undo_refused: str = "") -> HttpResponse:
+    context = {**run_view_context(run), "undo_refused": undo_refused}
     data = context["view"]["data"] if isinstance(context["view"]["data"], dict) else {}
     response = render(request, "assistant/_run.html", context, status=status)
     changed = run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected")
@@ -85,6 +86,21 @@ def sidebar_confirm(request: HttpRequest, run_id: str) -> HttpResponse:
                           drop_steps=dropped)
     except ApplicationError as exc:
         return render_error(request, exc, asked="")
+    return _render_run(request, run)
+
+
+@login_required
+@require_POST
+def sidebar_undo(request: HttpRequest, run_id: str) -> HttpResponse:
+    """Undo the run's task updates; a refusal shows its reason on the run, which stays as it was."""
+    try:
+        run = run_undo(user=request.user, run_id=run_id)  # type: ignore[arg-type]
+    except NotFound as exc:
+        return render_error(request, exc, asked="")
+    except ApplicationError as exc:
+        # 409 for every refusal, expired included: the sidebar swaps it in place of the run.
+        return _render_run(request, run_get(user=request.user, run_id=run_id),  # type: ignore[arg-type]
+                           status=409, undo_refused=exc.message)
     return _render_run(request, run)
 
 

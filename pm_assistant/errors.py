@@ -54,6 +54,13 @@ class Conflict(ApplicationError):
     http_status = status.HTTP_409_CONFLICT
 
 
+class Gone(ApplicationError):
+    """It existed, but its time is over (an expired undo)."""
+
+    code = "gone"
+    http_status = status.HTTP_410_GONE
+
+
 class PayloadTooLarge(ApplicationError):
     code = "too_large"
     http_status = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE

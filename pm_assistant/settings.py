@@ -241,6 +241,8 @@ ARTIFACT_INLINE_MAX_ITEMS = env.int("ARTIFACT_INLINE_MAX_ITEMS", default=10)
 ARTIFACT_TTL = timedelta(hours=env.int("ARTIFACT_TTL_HOURS", default=24))
 ARTIFACT_ARCHIVE_AFTER = timedelta(days=env.int("ARTIFACT_ARCHIVE_AFTER_DAYS", default=7))
 BULK_CONFIRM_THRESHOLD = env.int("BULK_CONFIRM_THRESHOLD", default=5)
+# How long the assistant's task updates can be undone, in seconds (README "Undo").
+UNDO_WINDOW_SECONDS = env.int("UNDO_WINDOW_SECONDS", default=600)
 # Reports over more tasks than this run as a background job with progress (agent/jobs.py).
 REPORT_SYNC_MAX_TASKS = env.int("REPORT_SYNC_MAX_TASKS", default=2000)
 # A background run silent for longer than this (no progress) is ended as an error by the sweeper.

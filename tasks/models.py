@@ -108,6 +108,9 @@ class TaskActivity(models.Model):
     from_value = models.TextField(blank=True)
     to_value = models.TextField(blank=True)
     created_at = models.DateTimeField(db_index=True)
+    # The assistant run that made the change (agent.Run's id), so the run can be undone from this log.
+    # An id, not a foreign key: tasks know nothing of the assistant.
+    run_id = models.UUIDField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -115,6 +118,7 @@ class TaskActivity(models.Model):
         indexes = [
             models.Index(fields=["project", "created_at"], name="activity_project_time"),
             models.Index(fields=["task", "created_at"], name="activity_task_time"),
+            models.Index(fields=["run_id"], name="activity_run"),
         ]
 
     def __str__(self) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -74,10 +75,10 @@ def _is_descendant(*, candidate: Task, of: Task) -> bool:
 
 
 def _record(*, task: Task, actor: User | None, kind: str, field: str = "",
-            old: Any = "", new: Any = "") -> TaskActivity:
+            old: Any = "", new: Any = "", run_id: UUID | None = None) -> TaskActivity:
     return TaskActivity.objects.create(
         project_id=task.project_id, task=task, task_title=task.title, actor=actor, kind=kind,
-        field=field, from_value=_display(old), to_value=_display(new), created_at=timezone.now(),
+        field=field, from_value=_display(old), to_value=_display(new), created_at=timezone.now(), run_id=run_id,
     )
 
 
@@ -117,8 +118,11 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
                 status: str = UNSET, priority: str = UNSET, assignee: User | None = UNSET,
                 labels: Sequence[str] = UNSET, start_date: date | None = UNSET, due_date: date | None = UNSET,
                 estimate_hours: Decimal | None = UNSET, progress: int = UNSET,
-                parent: Task | None = UNSET) -> Task:
-    """Change the given fields of a task and record one activity per changed field."""
+                parent: Task | None = UNSET, run_id: UUID | None = None) -> Task:
+    """Change the given fields of a task and record one activity per changed field.
+
+    ``run_id`` names the assistant run making the change; its activities carry it, so it can be undone.
+    """
     task = Task.objects.select_for_update().select_related("project").get(pk=task.pk)
     project_require_writer(user=actor, project=task.project)
     changes: dict[str, Any] = {
@@ -139,22 +143,23 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
     for name in _TRACKED:
         if name in changes and getattr(task, name) != changes[name]:
             _record(task=task, actor=actor, kind=TaskActivity.Kind.UPDATED, field=name,
-                    old=getattr(task, name), new=changes[name])
+                    old=getattr(task, name), new=changes[name], run_id=run_id)
             setattr(task, name, changes[name])
     if assignee is not UNSET and task.assignee_id != (assignee.pk if assignee else None):
         _record(task=task, actor=actor, kind=TaskActivity.Kind.ASSIGNED, field="assignee",
                 old=task.assignee.get_username() if task.assignee else "",
-                new=assignee.get_username() if assignee else "")
+                new=assignee.get_username() if assignee else "", run_id=run_id)
         task.assignee = assignee
     if status is not UNSET and status != task.status:
-        _record(task=task, actor=actor, kind=TaskActivity.Kind.STATUS, field="status", old=task.status, new=status)
+        _record(task=task, actor=actor, kind=TaskActivity.Kind.STATUS, field="status", old=task.status, new=status,
+                run_id=run_id)
         task.status = status
         task.completed_at = timezone.now() if status == Task.Status.DONE else None
         if status == Task.Status.DONE and progress is UNSET:
             new_progress = 100
     if new_progress != task.progress:
         _record(task=task, actor=actor, kind=TaskActivity.Kind.PROGRESS, field="progress",
-                old=task.progress, new=new_progress)
+                old=task.progress, new=new_progress, run_id=run_id)
         task.progress = new_progress
     task.save()
     if labels is not UNSET:
@@ -163,7 +168,7 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
         new_names = [label.name for label in new_labels]
         if old_names != new_names:
             _record(task=task, actor=actor, kind=TaskActivity.Kind.UPDATED, field="labels",
-                    old=", ".join(old_names), new=", ".join(new_names))
+                    old=", ".join(old_names), new=", ".join(new_names), run_id=run_id)
             task.labels.set(new_labels)
     return task
 
@@ -186,7 +191,8 @@ def task_delete(*, actor: User, task: Task) -> DeletedTask:
 
 
 @transaction.atomic
-def task_bulk_set_status(*, actor: User, tasks: Sequence[Task], status: str) -> list[Task]:
+def task_bulk_set_status(*, actor: User, tasks: Sequence[Task], status: str,
+                         run_id: UUID | None = None) -> list[Task]:
     """Set the status of several tasks at once; all must be writable or nothing changes.
 
     The statements do not grow with the number of tasks: one locked read, one role check, one
@@ -207,11 +213,12 @@ def task_bulk_set_status(*, actor: User, tasks: Sequence[Task], status: str) -> 
     for task in locked.values():
         if task.status != status:
             activities.append(_activity(task=task, actor=actor, kind=TaskActivity.Kind.STATUS, field="status",
-                                        old=task.status, new=status, at=now))
+                                        old=task.status, new=status, at=now, run_id=run_id))
             task.status, task.completed_at = status, now if status == Task.Status.DONE else None
             if status == Task.Status.DONE and task.progress != 100:
                 activities.append(_activity(task=task, actor=actor, kind=TaskActivity.Kind.PROGRESS,
-                                            field="progress", old=task.progress, new=100, at=now))
+                                            field="progress", old=task.progress, new=100, at=now,
+                                            run_id=run_id))
                 task.progress = 100
         task.updated_at = now  # bulk_update skips auto_now, and task_update's save always moved it
     Task.objects.bulk_update(locked.values(), ["status", "completed_at", "progress", "updated_at"])
@@ -219,7 +226,8 @@ def task_bulk_set_status(*, actor: User, tasks: Sequence[Task], status: str) -> 
     return [locked[pk] for pk in ids]
 
 
-def _activity(*, task: Task, actor: User, kind: str, field: str, old: Any, new: Any, at: Any) -> TaskActivity:
+def _activity(*, task: Task, actor: User, kind: str, field: str, old: Any, new: Any, at: Any,
+              run_id: UUID | None = None) -> TaskActivity:
     """An unsaved activity row, as _record would write it."""
     return TaskActivity(project_id=task.project_id, task=task, task_title=task.title, actor=actor, kind=kind,
-                        field=field, from_value=_display(old), to_value=_display(new), created_at=at)
+                        field=field, from_value=_display(old), to_value=_display(new), created_at=at, run_id=run_id)

@@ -12,6 +12,7 @@ from agent.assembler.views import ExecCtx
 from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
+from agent.tools import project_tools
 from agent.tools import task_tools as tools
 from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
@@ -78,12 +79,25 @@ def _policy_facts(facts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {**recorded, "now": fact(timezone.now().isoformat(), "server_clock")}
 
 
+def _pick_project(runtime: Runtime[RunContext], title: str) -> dict[str, Any]:
+    """Ask which project a new task goes in, with the user's projects as choices (the sidebar's picker)."""
+    steps = runtime.context.tools
+    steps.read("projects", "projects_to_create_in", project_tools.projects_to_create_in,
+               scope=lambda result: [row["id"] for row in result["items"]])
+    choices = steps.shown["projects"]
+    if not choices:
+        return failed("You cannot add tasks to any project, so nothing was created.", "forbidden")
+    more = " (the first ten are listed; open another project's page and ask there)" \
+        if steps.count("projects") > len(choices) else ""
+    return clarify(f"Which project should “{title}” go in? Pick one{more}.", project_choices=choices)
+
+
 def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
     project_id = _project_id(ctx)
-    if project_id is None:
-        return clarify("Which project should the task go in? Open the project and ask again.")
     if not slots.title:
         return clarify("What should the new task be called?")
+    if project_id is None:
+        return _pick_project(runtime, slots.title)
     row = runtime.context.tools.write("create_task", tools.create_task, project_id=project_id, title=slots.title,
                                       priority=slots.priority, due_date=slots.due_date, status=slots.status)
     return done(f"Created {row['key']} “{row['title']}”.", task=row)
@@ -91,12 +105,13 @@ def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[st
 
 def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
     facts = _facts_with_mismatches(runtime, task_id, slots)
-    row = runtime.context.tools.write("update_task", tools.update_task, facts=_policy_facts(facts), task_id=task_id,
-                                      status=slots.status, priority=slots.priority, due_date=slots.due_date)
+    steps = runtime.context.tools
+    row = steps.write("update_task", tools.update_task, facts=_policy_facts(facts), task_id=task_id,
+                      run_id=steps.run_id, status=slots.status, priority=slots.priority, due_date=slots.due_date)
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
         if facts["mismatches"] else ""
     return done(f"Updated {row['key']} “{row['title']}”: status {row['status'].replace('_', ' ')}.{note}",
-                task=row, mismatches=facts["mismatches"])
+                task=row, mismatches=facts["mismatches"], undoable=True)
 
 
 def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
@@ -128,9 +143,10 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
     policy = {"count": fact(count, "database"), "selection": fact(facts["selection"], "database"),
               "now": fact(timezone.now().isoformat(), "server_clock")}
     result = steps.write("bulk_set_status", tools.bulk_set_status, facts=policy,
-                         bound={"task_ids": ids_binding.describe()}, task_ids=task_ids, status=slots.status)
+                         bound={"task_ids": ids_binding.describe()}, task_ids=task_ids, status=slots.status,
+                         run_id=steps.run_id)
     return done(f"Marked {result['count']} tasks as {slots.status.replace('_', ' ')}.", count=result["count"],
-                items=result["items"][:10])
+                items=result["items"][:10], undoable=True)
 
 
 def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
@@ -139,7 +155,8 @@ def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[st
         return failed(f"You can see “{facts['title']}” but not change it, so it cannot be deleted.", "forbidden")
     # Nothing above this line changes data: the node runs again when the user decides, and its
     # reads (traced again) are the re-check against what the user approved.
-    decision = ask_approval(action="delete_task", facts=facts, question="Please confirm: this cannot be undone.")
+    decision = ask_approval(action="delete_task", facts=facts,
+                            question=f"Please confirm the delete of {facts['key']} “{facts['title']}”.")
     if decision.get("decision") != "approve":
         return done(f"Kept “{facts['title']}”: nothing was deleted.", rejected=True)
     if decision.get("facts") != facts:

@@ -26,11 +26,17 @@ class QuickAction(NamedTuple):
     slots: Slots
     # The task status in which the button makes no sense (a row's Done on a done task): not shown.
     hidden_for_status: Status | None = None
+    # A row button's accessible name, with the row's task title in place of {title}.
+    row_name: str = ""
 
     @property
     def on_rows(self) -> bool:
         """A row button (each task row carries its task as the selection), not a sidebar button."""
         return self.origin == "task_row"
+
+    def name_for(self, title: str) -> str:
+        """The button's accessible name on the row of the task with this title."""
+        return self.row_name.format(title=title) if self.row_name else self.label
 
     @property
     def asks_first(self) -> bool:
@@ -47,9 +53,11 @@ _BREAK_DOWN = Slots(scope="selected")
 
 def _rows(page: Page) -> tuple[QuickAction, ...]:
     """The row buttons of a page that lists tasks."""
-    return (QuickAction(page, "task_row", "mark_done", "Done", "crud", _DONE, hidden_for_status="done"),
-            QuickAction(page, "task_row", "decompose_task", "Break down", "decompose", _BREAK_DOWN),
-            QuickAction(page, "task_row", "delete_task", "Delete", "crud", _DELETE))
+    return (QuickAction(page, "task_row", "mark_done", "Done", "crud", _DONE, hidden_for_status="done",
+                        row_name="Mark '{title}' done"),
+            QuickAction(page, "task_row", "decompose_task", "Break down", "decompose", _BREAK_DOWN,
+                        row_name="Break down '{title}'"),
+            QuickAction(page, "task_row", "delete_task", "Delete", "crud", _DELETE, row_name="Delete '{title}'"))
 
 
 QUICK_ACTIONS: Mapping[Page, tuple[QuickAction, ...]] = MappingProxyType({
@@ -61,7 +69,7 @@ QUICK_ACTIONS: Mapping[Page, tuple[QuickAction, ...]] = MappingProxyType({
         QuickAction("project_list", "quick_button", "weekly_report", "Weekly report", "weekly_report", _NONE),
         QuickAction("project_list", "quick_button", "risk_analysis", "Tasks at risk", "risk", _RISK)),
     "project_detail": (
-        QuickAction("project_detail", "quick_button", "risk_analysis", "Tasks at risk this week", "risk", _RISK),
+        QuickAction("project_detail", "quick_button", "risk_analysis", "Tasks at risk", "risk", _RISK),
         QuickAction("project_detail", "quick_button", "weekly_report", "Weekly report", "weekly_report", _NONE),
         *_rows("project_detail")),
     "task_list": (

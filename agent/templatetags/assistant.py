@@ -1,6 +1,7 @@
 """Template helpers for the assistant sidebar and the row buttons."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import template
@@ -20,9 +21,16 @@ def _page(page_context: Any) -> Page | None:
 
 @register.simple_tag
 def assistant_quick_actions(page_context: Any) -> tuple[QuickAction, ...]:
-    """Return the sidebar buttons of the page the view rendered."""
+    """Return the sidebar buttons of the page the view rendered that make sense on it.
+
+    A button for the visible rows needs a page that lists tasks (one with pagination: not the New
+    task form). A button hidden for a status is rendered hidden (the template compares the task's).
+    """
     page = _page(page_context)
-    return quick_actions_for(page) if page else ()
+    if not page:
+        return ()
+    lists_tasks = dict(page_context or []).get("data-pagination", "{}") != "{}"
+    return tuple(entry for entry in quick_actions_for(page) if lists_tasks or entry.slots.scope != "visible")
 
 
 @register.simple_tag
@@ -37,6 +45,18 @@ def assistant_transcript(context: Any) -> list[dict[str, Any]]:
     """The current conversation's runs (pending cards included) and other runs still working, to render."""
     request = context.get("request")
     return transcript_runs(request) if request is not None else []
+
+
+@register.filter
+def row_name(action: QuickAction, title: str) -> str:
+    """Return a row button's accessible name, naming the row's task."""
+    return action.name_for(str(title))
+
+
+@register.filter
+def message_vals(message: str) -> str:
+    """Return hx-vals JSON that sends this message again (autoescaping keeps it inside the attribute)."""
+    return json.dumps({"message": message})
 
 
 @register.filter

@@ -6,7 +6,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from pm_assistant.errors import NotFound
-from projects.selectors import project_list_for_user
+from projects.selectors import project_ids_writable_for_user, project_list_for_user
 
 
 def project_by_name(*, user: User, name: str) -> dict[str, Any]:
@@ -25,3 +25,11 @@ def project_by_name(*, user: User, name: str) -> dict[str, Any]:
         raise NotFound(reason, field="project_name")
     project = found[0]
     return {"id": project.pk, "name": project.name, "key": project.key}
+
+
+def projects_to_create_in(*, user: User) -> dict[str, Any]:
+    """Return the user's active projects they may add tasks to, by name: the choices of a project picker."""
+    writable = project_ids_writable_for_user(user=user)
+    items = [{"id": p.pk, "key": p.key, "name": p.name}
+             for p in project_list_for_user(user=user).order_by("name") if p.pk in writable]
+    return {"count": len(items), "items": items}

@@ -28,8 +28,8 @@ from .facts import values_digest
 
 # Rows a step keeps for showing the user (never for a prompt): the first page of a result.
 SHOWN_ROWS = 10
-# Arguments the runner hands in and the trace leaves out: the user is the run's, the view is ExecCtx.
-_HANDED_IN = frozenset({"user", "ctx"})
+# Arguments the trace leaves out: the user is the run's, the view is ExecCtx, the run id is the trace's own.
+_HANDED_IN = frozenset({"user", "ctx", "run_id"})
 
 
 def _shown(arguments: Mapping[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
@@ -128,9 +129,9 @@ def create_task(*, user: User, project_id: int, title: str, priority: str | None
     return task_row(task)
 
 
-def update_task(*, user: User, task_id: int, status: str | None = None, priority: str | None = None,
+def update_task(*, user: User, task_id: int, run_id: UUID, status: str | None = None, priority: str | None = None,
                 due_date: date | None = None) -> dict[str, Any]:
-    """Change status, priority or due date of one task."""
+    """Change status, priority or due date of one task; the run's id goes on the activity, for undo."""
     task = task_get_for_user(user=user, task_id=task_id)
     changes: dict[str, Any] = {}
     if status is not None:
@@ -141,7 +142,7 @@ def update_task(*, user: User, task_id: int, status: str | None = None, priority
         changes["due_date"] = due_date
     if not changes:
         raise InvalidInput("update: name what to change (status, priority or due date).", field="slots")
-    return task_row(task_update(actor=user, task=task, **changes))
+    return task_row(task_update(actor=user, task=task, run_id=run_id, **changes))
 
 
 def delete_task(*, user: User, task_id: int) -> dict[str, Any]:
@@ -163,12 +164,12 @@ def tasks_for_bulk(*, user: User, ctx: ExecCtx) -> list[Task]:
     return list(qs[start:start + page.page_size])
 
 
-def bulk_set_status(*, user: User, task_ids: list[int], status: str) -> dict[str, Any]:
-    """Set the status of several tasks in one transaction: all change or none."""
+def bulk_set_status(*, user: User, task_ids: list[int], status: str, run_id: UUID) -> dict[str, Any]:
+    """Set the status of several tasks in one transaction: all change or none (undoable by the run's id)."""
     tasks = list(task_list_for_user(user=user, filters=TaskFilters(ids=tuple(task_ids)))) if task_ids else []
     if len(tasks) != len(set(task_ids)):
         raise InvalidInput("task_ids: some tasks are no longer visible to you.", field="task_ids")
-    changed = task_bulk_set_status(actor=user, tasks=tasks, status=status)
+    changed = task_bulk_set_status(actor=user, tasks=tasks, status=status, run_id=run_id)
     return {"count": len(changed), "items": [task_row(t) for t in changed]}
 
 

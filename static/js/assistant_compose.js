@@ -103,8 +103,8 @@
       return;
     }
     done.pending.remove();
-    // The server answered nothing usable (a crash or no connection): give the user their text back.
-    if ((status === 0 || status >= 500) && done.typed && input() && !input().value) input().value = done.text;
+    // The server refused the message or answered nothing usable: give the user their text back.
+    if ((status === 0 || status >= 400) && done.typed && input() && !input().value) input().value = done.text;
   });
 
   document.addEventListener("click", function (event) {

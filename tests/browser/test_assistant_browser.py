@@ -50,8 +50,12 @@ def test_a_delete_typed_in_the_sidebar_waits_for_approval_then_removes_the_row(
     card = page.locator(".confirm-card")
     expect(card).to_contain_text("Old landing page experiment")
     expect(card).to_contain_text("Its subtask")
+    # Said once, on the card; the button names what it does.
+    expect(page.locator("#assistant-transcript .run").last).to_contain_text("cannot be undone")
+    assert page.locator("#assistant-transcript .run").last.inner_text().count("cannot be undone") == 1
+    expect(card.locator("button[data-confirm-run]")).to_have_text(f"Delete WEB-{doomed.pk}")
     assert Task.objects.filter(pk=doomed.pk).exists()
-    card.locator("button:has-text('Approve')").click()
+    card.locator("button[data-confirm-run]").click()
     expect(page.locator(".run-done .run-reply").last).to_contain_text("Deleted")
     expect(row).to_have_count(0)
     assert not Task.objects.filter(pk=doomed.pk).exists()
@@ -94,6 +98,6 @@ def test_deleting_the_task_on_its_own_page_goes_back_to_the_list(page: Page, liv
     log_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/tasks/{task.pk}/")
     page.click("#assistant [data-assistant-action=delete_task]")
-    page.locator(".confirm-card button:has-text('Approve')").click()
+    page.locator(".confirm-card button[data-confirm-run]").click()
     expect(page).to_have_url(f"{live_server.url}/tasks/")
     assert not Task.objects.filter(pk=task.pk).exists()

@@ -76,7 +76,7 @@ def test_a_pending_card_survives_a_reload_and_still_works(page: Page, live_serve
     expect(card).to_contain_text("Retire the old blog")
     shot(page, f"pending-card-after-reload-{width}")
     assert_accessible(page)
-    card.locator("button:has-text('Approve')").click()
+    card.locator("button[data-confirm-run]").click()
     expect(page.locator("#assistant-transcript .run-done .run-reply").last).to_contain_text("Deleted")
     expect(page.locator("#assistant-toggle")).to_have_text("Assistant")
     assert not Task.objects.filter(pk=doomed.pk).exists()

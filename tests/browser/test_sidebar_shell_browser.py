@@ -71,7 +71,7 @@ def test_an_approved_row_delete_returns_focus_to_the_neighbouring_row(
     collapse(page)
     doomed = three_tasks[1]
     page.locator(f"tr[data-entity-id='{doomed.pk}'] [data-assistant-action=delete_task]").click()
-    page.locator("#assistant .confirm-card button:has-text('Approve')").click()
+    page.locator("#assistant .confirm-card button[data-confirm-run]").click()
     expect(page.locator(f"tr[data-entity-id='{doomed.pk}']")).to_have_count(0)
     expect(page.locator(".toast-reply")).to_contain_text("Deleted")
     page.wait_for_function("() => document.activeElement && document.activeElement.closest('[data-entity-id]')")

@@ -1,0 +1,45 @@
+"""Create with no project in view: the reply asks which project, listing the user's own as choices."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from projects.models import Project
+from tasks.models import Task
+from tests.data_layer.helpers import post_request
+
+pytestmark = pytest.mark.django_db
+MESSAGE = "create task 'Write release notes' P1"
+HOME = {"page": "home", "origin": "sidebar"}
+
+
+def test_create_from_home_asks_for_the_project_with_the_users_projects(alice: User, website: Project,
+                                                                       mobile: Project, platform: Project) -> None:
+    body = post_request(alice, HOME, message=MESSAGE)
+    assert body["status"] == "needs_clarification"
+    assert "Which project should “Write release notes” go in?" in body["reply"]
+    choices = body["data"]["project_choices"]
+    assert [c["key"] for c in choices] == [mobile.key, website.key]  # by name; not bob's Data Platform
+    assert not Task.objects.filter(title="Write release notes").exists()
+
+    picked = post_request(alice, {**HOME, "selectedEntity": {"type": "project", "id": website.pk}}, message=MESSAGE)
+    assert picked["status"] == "done", picked
+    task = Task.objects.get(title="Write release notes")
+    assert (task.project_id, task.priority) == (website.pk, "P1")
+
+
+def test_a_viewer_only_user_is_told_no_project_takes_tasks(dave: User, website: Project) -> None:
+    body = post_request(dave, HOME, message=MESSAGE)
+    assert body["status"] == "error" and body["error_code"] == "forbidden"
+
+
+def test_the_sidebar_renders_the_picker_as_buttons_that_send_the_message_again(alice: User,
+                                                                               website: Project) -> None:
+    client = Client()
+    client.force_login(alice)
+    html = client.post("/assistant/request/", {"message": MESSAGE, "page_context": '{"page": "home", '
+                                               '"origin": "sidebar"}'}).content.decode()
+    assert 'class="assistant-quick project-picker"' in html
+    assert f'data-entity-type="project" data-entity-id="{website.pk}"' in html
+    assert "hx-vals='{&quot;message&quot;: &quot;create task &#x27;Write release notes&#x27; P1&quot;}'" in html
