@@ -45,18 +45,18 @@ def input_schema(node: CapabilityNode) -> type[Any]:
     return hints[first]
 
 
-# The graph's own nodes around the capabilities, each with what the working bubble says while it runs.
-OWN_NODES: Mapping[str, tuple[CapabilityNode, str]] = MappingProxyType({
-    "assemble": (assemble, "Reading the page"),
-    "route": (route, "Understanding your request"),
-    "respond": (respond, "Finishing the answer"),
+# What the working bubble says while each of the graph's own nodes runs (a capability says its label).
+OWN_NODES: Mapping[str, str] = MappingProxyType({
+    "assemble": "Reading the page",
+    "route": "Understanding your request",
+    "respond": "Finishing the answer",
 })
 
 
 def stage_label(node: str) -> str:
     """What the working bubble says while the node runs: its own words, or the capability's label."""
     if node in OWN_NODES:
-        return OWN_NODES[node][1]
+        return OWN_NODES[node]
     return BY_NAME[node].label if node in BY_NAME else node
 
 
@@ -82,11 +82,16 @@ def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None, *,
                 nodes: Mapping[str, CapabilityNode] = CAPABILITY_NODES) -> Graph:
     """Build and compile the assistant's graph; `nodes` names the capability nodes (tests pass their own)."""
     builder = StateGraph(AgentState, context_schema=RunContext)
-    for name, (own, _label) in OWN_NODES.items():
-        builder.add_node(name, _step(name, own, traced=False), input_schema=input_schema(own))
+
+    def add(name: str, node: CapabilityNode, *, traced: bool = False) -> None:
+        builder.add_node(name, _step(name, node, traced=traced), input_schema=input_schema(node))
+
+    add("assemble", assemble)
+    add("route", route)
     for name, node in nodes.items():
-        builder.add_node(name, _step(name, node, traced=True), input_schema=input_schema(node))
+        add(name, node, traced=True)
         builder.add_edge(name, "respond")
+    add("respond", respond)
     builder.add_edge(START, "assemble")
     builder.add_edge("assemble", "route")
     builder.add_conditional_edges("route", to_capability, [*nodes, "respond"])

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from agent.graph.graph import OWN_NODES, stage_label
+from agent.graph.graph import OWN_NODES, build_graph, stage_label
 from agent.llm.client import WRITING
 from agent.models import Run
 from agent.registry import CAPABILITIES
@@ -125,5 +125,7 @@ def test_offline_the_stream_has_stages_and_no_text(alice: User, website: Project
 def test_stages_are_the_graphs_node_words_and_the_registrys_labels() -> None:
     for spec in CAPABILITIES:
         assert stage_label(spec.name) == spec.label
-    assert {stage_label(name) for name in OWN_NODES} == {words for _, words in OWN_NODES.values()}
+    # Every node of the graph that is not a capability has its words, and nothing else has.
+    assert set(OWN_NODES) == set(build_graph().builder.nodes) - {spec.name for spec in CAPABILITIES}
+    assert {stage_label(name) for name in OWN_NODES} == set(OWN_NODES.values())
     assert WRITING not in {spec.label for spec in CAPABILITIES}
