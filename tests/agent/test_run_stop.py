@@ -10,7 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import yaml
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
@@ -132,3 +134,12 @@ def test_stop_cuts_the_streaming_answer_off(openai_settings: LLMStub, settings: 
     explain = api_client(alice).get(f"/api/assistant/runs/{run.pk}/trace/").json()["llm_calls"][1]
     assert explain["streamed"] is True and explain["error"].startswith("Stopped")
     assert live_read(token)["finished"] is True
+
+
+def test_the_stop_operation_is_in_the_schema(tmp_path: Any) -> None:
+    target = tmp_path / "schema.yml"
+    call_command("spectacular", "--fail-on-warn", "--validate", "--file", str(target))
+    schema = yaml.safe_load(target.read_text())
+    stop = schema["paths"]["/api/assistant/runs/{run_id}/stop/"]["post"]
+    assert {"200", "401", "404", "409"} <= set(stop["responses"])
+    assert "owner" in stop["description"]
