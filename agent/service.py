@@ -137,13 +137,16 @@ def _store_stopped(run: Run, recorder: TraceRecorder) -> Run:
 def run_stop(*, user: User, run_id: UUID | str) -> Run:
     """Stop the owner's running run: it ends as stopped at its next point between nodes, writing nothing after."""
     run = run_get(user=user, run_id=run_id)
-    # The conditional update decides: a run that has just finished keeps its answer.
-    stopped = Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
-        status=Run.Status.STOPPED, error_code="stopped", reply=STOPPED_REPLY, updated_at=timezone.now())
-    if not stopped:
+    if run.status != Run.Status.RUNNING:
         raise Conflict("This run is not running: there is nothing to stop.", field="run_id")
+    # The flag first, so no node starts after this point; then the record, unless the run has stored
+    # its end meanwhile (a run that has just finished keeps its answer).
     stop_request(run.pk)
+    Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+        status=Run.Status.STOPPED, error_code="stopped", reply=STOPPED_REPLY, updated_at=timezone.now())
     run.refresh_from_db()
+    if run.status != Run.Status.STOPPED:
+        raise Conflict("This run finished before it could be stopped.", field="run_id")
     return run
 
 

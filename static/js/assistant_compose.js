@@ -76,7 +76,9 @@
     var text = label(elt);
     flight = { elt: elt, text: text, typed: typed, stopped: false, pending: echo(text) };
     flight.slowTimer = window.setTimeout(function () {
-      var words = flight && flight.pending.querySelector(".working-words");
+      // Not while the answer is visibly streaming in (assistant_stream.js): then the model is not slow.
+      var words = flight && !flight.pending.querySelector(".working-text")
+        && flight.pending.querySelector(".working-words");
       if (words) words.textContent = (flight.pending.dataset.stage || "Still working") + "\u2026 the model is taking a while.";
     }, SLOW_AFTER_MS);
     if (typed && input()) input().value = "";
