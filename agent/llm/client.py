@@ -60,10 +60,12 @@ class LLMClient:
         sink = self.listener if prose and not self.provider.offline and json_schema is None and not tools else None
         if sink is not None:
             sink.stage(WRITING)
+        # Only a streamed call names a sink, so a provider (or a wrapper of one) that never streams needs none.
+        streaming: dict[str, Any] = {"sink": sink} if sink is not None else {}
         started = time.monotonic()
         try:
             reply = self.provider.complete(role=role, messages=prompt.messages, json_schema=json_schema,
-                                           schema_name=purpose, tools=tools, budget=budget, sink=sink)
+                                           schema_name=purpose, tools=tools, budget=budget, **streaming)
         except LLMError as exc:
             if isinstance(exc, LLMUnavailable) and not self.provider.offline:
                 breaker.record_failure()
