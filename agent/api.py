@@ -14,7 +14,7 @@ from projects.serializers import error_responses
 
 from .conversations import conversation_for_request
 from .page_context.text import control_character_reason
-from .service import run_as_dict, run_confirm, run_get, run_request, run_stop, trace_as_dict
+from .service import run_as_dict, run_confirm, run_get, run_request, trace_as_dict
 
 
 def _message_text(value: str) -> None:
@@ -84,17 +84,6 @@ class RunConfirmApi(AuthenticatedApi):
         run = run_confirm(user=request.user, run_id=run_id, decision=data.validated_data["decision"],  # type: ignore[arg-type]
                           drop_steps=data.validated_data.get("drop_steps"))
         return Response(run_as_dict(run))
-
-
-class RunStopApi(AuthenticatedApi):
-    @extend_schema(request=None, responses={200: RUN_SCHEMA, **error_responses(401, 404, 409)},
-                   summary="Stop a running run",
-                   description="Only the run's owner may stop it (anyone else gets 404). The run ends as "
-                   '"stopped" at its next point between graph nodes and a streaming model answer is cut off: '
-                   "nothing is written after the stop, what was written before it is kept. A run that is not "
-                   "running (finished, waiting for a confirmation, already stopped) gets 409.")
-    def post(self, request: Request, run_id: str) -> Response:
-        return Response(run_as_dict(run_stop(user=request.user, run_id=run_id)))  # type: ignore[arg-type]
 
 
 class RunDetailApi(AuthenticatedApi):

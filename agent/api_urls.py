@@ -1,15 +1,16 @@
 """Routes of the assistant API."""
 from django.urls import path
 
-from .api import RunConfirmApi, RunDetailApi, RunRequestApi, RunStopApi, RunTraceApi
+from .api import RunConfirmApi, RunDetailApi, RunRequestApi, RunTraceApi
 from .conversation_api import ConversationDetailApi, ConversationListApi
+from .stop_api import RunStopApi
 
 urlpatterns = [
     path("requests/", RunRequestApi.as_view(), name="assistant-request"),
     path("runs/<uuid:run_id>/", RunDetailApi.as_view(), name="assistant-run"),
     path("runs/<uuid:run_id>/confirm/", RunConfirmApi.as_view(), name="assistant-confirm"),
-    path("runs/<uuid:run_id>/stop/", RunStopApi.as_view(), name="assistant-stop"),
     path("runs/<uuid:run_id>/trace/", RunTraceApi.as_view(), name="assistant-trace"),
     path("conversations/", ConversationListApi.as_view(), name="assistant-conversations"),
     path("conversations/<uuid:conversation_id>/", ConversationDetailApi.as_view(), name="assistant-conversation"),
+    path("runs/<uuid:run_id>/stop/", RunStopApi.as_view(), name="assistant-stop"),
 ]

@@ -90,8 +90,10 @@ def test_an_api_client_gets_the_json_it_always_got_and_nothing_streams(query_mod
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     body = response.json()
-    assert set(body) == {"run_id", "conversation_id", "status", "route", "reply", "error_code", "data",
+    # The contract's run, exactly as GET /runs/<id>/ shapes it: no streaming fields, no event stream.
+    assert set(body) >= {"run_id", "conversation_id", "status", "route", "reply", "error_code", "data",
                          "confirmation", "usage", "progress"}
+    assert body == api_client(alice).get(f"/api/assistant/runs/{body['run_id']}/").json()
     assert body["status"] == "done" and body["reply"] == PROSE
     assert all("stream" not in r.body for r in query_model.requests)
 
