@@ -85,6 +85,7 @@ def test_stop_ends_the_run_on_the_server_and_nothing_is_written(page: Page, live
     stopped = page.locator("#assistant-transcript article.run-stopped[id^=run-]")  # the server's record of it
     expect(stopped).to_contain_text("Stopped, as you asked")
     expect(stopped.locator(".bubble-user")).to_have_text(message)
+    expect(stopped.locator(".run-meta")).to_contain_text("Stopped")
     expect(page.locator("#assistant-message")).to_have_value(message)
     expect(page.locator(".assistant-form button[type=submit]")).to_be_visible()
     run = Run.objects.get()
