@@ -28,7 +28,8 @@ def _message_text(value: str) -> None:
 RUN_SCHEMA = inline_serializer("AssistantRun", {
     "run_id": serializers.UUIDField(),
     "conversation_id": serializers.UUIDField(allow_null=True),
-    "status": serializers.ChoiceField(["done", "needs_confirmation", "needs_clarification", "running", "error"]),
+    "status": serializers.ChoiceField(["done", "needs_confirmation", "needs_clarification", "running", "error",
+                                       "stopped"]),
     "route": serializers.DictField(allow_null=True),
     "reply": serializers.CharField(),
     "error_code": serializers.CharField(allow_blank=True),

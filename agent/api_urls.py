@@ -3,6 +3,7 @@ from django.urls import path
 
 from .api import RunConfirmApi, RunDetailApi, RunRequestApi, RunTraceApi, RunUndoApi
 from .conversation_api import ConversationDetailApi, ConversationListApi
+from .stop_api import RunStopApi
 
 urlpatterns = [
     path("requests/", RunRequestApi.as_view(), name="assistant-request"),
@@ -12,4 +13,5 @@ urlpatterns = [
     path("runs/<uuid:run_id>/trace/", RunTraceApi.as_view(), name="assistant-trace"),
     path("conversations/", ConversationListApi.as_view(), name="assistant-conversations"),
     path("conversations/<uuid:conversation_id>/", ConversationDetailApi.as_view(), name="assistant-conversation"),
+    path("runs/<uuid:run_id>/stop/", RunStopApi.as_view(), name="assistant-stop"),
 ]

@@ -31,6 +31,8 @@ class Run(models.Model):
         NEEDS_CLARIFICATION = "needs_clarification"
         RUNNING = "running"
         ERROR = "error"
+        # Its owner stopped it while it ran (agent.service.run_stop).
+        STOPPED = "stopped"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assistant_runs")

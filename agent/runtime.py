@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.llm.client import LLMClient
+from agent.run_live import RunLive
 from agent.tools.runner import ToolRunner
 from agent.trace import TraceRecorder
 
@@ -19,3 +20,5 @@ class RunContext:
     tools: ToolRunner
     # True when this request carries the user's decision on a paused run.
     resuming: bool = False
+    # The run as it happens: its stage for the sidebar, and the owner's stop, read between nodes.
+    live: RunLive | None = None

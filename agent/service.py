@@ -1,4 +1,4 @@
-"""The run service: the one entry for the API and the sidebar (request, confirm, read)."""
+"""The run service: the one entry for the API and the sidebar (request, confirm, stop, read)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -28,6 +28,7 @@ from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_read
 from agent.registry import BY_NAME
 from agent.routing.fast_path import fast_path_route
+from agent.run_live import RunLive, RunStopped, stop_request
 from agent.runtime import RunContext
 from agent.state import view_alert_sink
 from agent.tools.runner import ToolRunner
@@ -35,6 +36,8 @@ from agent.trace import TraceRecorder
 from pm_assistant.errors import Conflict, InvalidInput, NotFound
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 from tasks.models import TaskActivity
+
+STOPPED_REPLY = "Stopped, as you asked. Nothing more was done after the stop; anything finished before it is kept."
 
 
 @contextmanager
@@ -63,8 +66,15 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
             config: RunnableConfig = {"configurable": {"thread_id": str(run.pk)}}
             result = graph.invoke(graph_input, config=config, context=context)
         finished = True
+    except RunStopped as stop:
+        # Between two nodes: what ran before the stop is kept, nothing after it runs.
+        finished = True
+        recorder.node("stopped", before=str(stop))
+        return _store_stopped(run, recorder)
     finally:
         view_alert_sink.reset(token)
+        if context.live is not None:
+            context.live.finish()
         if not finished:
             # Whatever went wrong propagates; the run keeps the trace it had and is not left looking
             # as if it were still going.
@@ -101,16 +111,48 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
     decided = result.get("route")
     if decided is not None:
         run.capability, run.via = decided.capability, decided.via
-    # The run's own writes (its trace, the card, its outcome) commit together.
+    # The run's own writes (its trace, the card, its outcome) commit together; a run its owner stopped
+    # meanwhile stays stopped, without a card.
     with transaction.atomic():
         recorder.flush()
-        if interrupts and not background:
+        run.updated_at = timezone.now()
+        stored = Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
+            **{name: getattr(run, name) for name in fields})
+        if stored and interrupts and not background:
             Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
-        run.save(update_fields=fields)
+    if not stored:
+        run.refresh_from_db()
+        return run
     if background:
         # By name, so the service does not import the job that imports it; eager Celery runs it right here.
         signature("agent.jobs.run_continue", args=[str(run.pk)]).apply_async()
         run.refresh_from_db()
+    return run
+
+
+def _store_stopped(run: Run, recorder: TraceRecorder) -> Run:
+    """Keep the stopped run's trace and end it as stopped (run_stop has usually said so already)."""
+    with transaction.atomic():
+        recorder.flush()
+        Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+            status=Run.Status.STOPPED, error_code="stopped", reply=STOPPED_REPLY, updated_at=timezone.now())
+    run.refresh_from_db()
+    return run
+
+
+def run_stop(*, user: User, run_id: UUID | str) -> Run:
+    """Stop the owner's running run: it ends as stopped at its next point between nodes, writing nothing after."""
+    run = run_get(user=user, run_id=run_id)
+    if run.status != Run.Status.RUNNING:
+        raise Conflict("This run is not running: there is nothing to stop.", field="run_id")
+    # The flag first, so no node starts after this point; then the record, unless the run has stored
+    # its end meanwhile (a run that has just finished keeps its answer).
+    stop_request(run.pk)
+    Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+        status=Run.Status.STOPPED, error_code="stopped", reply=STOPPED_REPLY, updated_at=timezone.now())
+    run.refresh_from_db()
+    if run.status != Run.Status.STOPPED:
+        raise Conflict("This run finished before it could be stopped.", field="run_id")
     return run
 
 
@@ -130,15 +172,22 @@ def runs_fail_stale(*, older_than: timedelta) -> int:
                         reply="The background job stopped before it finished; nothing was reported. Please try again.")
 
 
-def _run_context(user: User, run: Run, *, resuming: bool) -> RunContext:
+def _run_context(user: User, run: Run, *, resuming: bool, stream_token: str | None = None) -> RunContext:
     recorder = TraceRecorder.for_run(run, resuming=resuming)
-    return RunContext(recorder=recorder, llm=LLMClient(provider=llm_provider_from_settings(), recorder=recorder),
-                      tools=ToolRunner(user=user, run_id=run.pk, recorder=recorder), resuming=resuming)
+    # A browser following the run (stream_token) sees its stages and the model's prose as it streams.
+    live = RunLive(run_id=run.pk, user_id=user.pk, token=stream_token)
+    live.open()
+    llm = LLMClient(provider=llm_provider_from_settings(), recorder=recorder, listener=live if stream_token else None)
+    return RunContext(recorder=recorder, llm=llm, tools=ToolRunner(user=user, run_id=run.pk, recorder=recorder),
+                      resuming=resuming, live=live)
 
 
-def run_request(*, user: User, page_context: Any, message: str | None = None,
-                action: str | None = None, conversation: Conversation | None = None) -> Run:
-    """Validate a sidebar or quick-button request and run it through the graph, as part of the conversation."""
+def run_request(*, user: User, page_context: Any, message: str | None = None, action: str | None = None,
+                conversation: Conversation | None = None, stream_token: str | None = None) -> Run:
+    """Validate a sidebar or quick-button request and run it through the graph, as part of the conversation.
+
+    With a stream_token (the sidebar's), the run's stages and streamed prose are published under it.
+    """
     if bool(message) == bool(action):
         raise InvalidInput("message: send either a message or an action, not both or neither.", field="message")
     if message is not None and len(message) > MESSAGE_MAX_CHARS:
@@ -161,7 +210,8 @@ def run_request(*, user: User, page_context: Any, message: str | None = None,
                    "exec_ctx": assembled.exec, "model_summary": assembled.summary, "route": route}
     # A fast-path route is known now: whether its capability can pause decides the checkpointer.
     may_interrupt = route is None or BY_NAME[route.capability].may_interrupt(route.slots)
-    run = _execute(run, graph_input, _run_context(user, run, resuming=False), may_interrupt=may_interrupt)
+    run = _execute(run, graph_input, _run_context(user, run, resuming=False, stream_token=stream_token),
+                   may_interrupt=may_interrupt)
     if read.dropped_task_ids:
         _note_stale_ids(run, read.dropped_task_ids)
     return run

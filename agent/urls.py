@@ -1,13 +1,14 @@
 """Routes of the htmx sidebar."""
 from django.urls import path
 
-from . import conversation_views, views
+from . import conversation_views, stream_views, views
 
 urlpatterns = [
     path("request/", views.sidebar_request, name="assistant-sidebar-request"),
     path("runs/<uuid:run_id>/confirm/", views.sidebar_confirm, name="assistant-sidebar-confirm"),
     path("runs/<uuid:run_id>/undo/", views.sidebar_undo, name="assistant-sidebar-undo"),
     path("runs/<uuid:run_id>/", views.sidebar_run, name="assistant-sidebar-run"),
+    path("streams/<uuid:token>/", stream_views.sidebar_stream, name="assistant-sidebar-stream"),
     path("conversations/", conversation_views.sidebar_conversation_list, name="assistant-sidebar-conversations"),
     path("conversations/new/", conversation_views.sidebar_conversation_new, name="assistant-sidebar-conversation-new"),
     path("conversations/<uuid:conversation_id>/open/", conversation_views.sidebar_conversation_open,

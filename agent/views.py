@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -50,6 +51,14 @@ def _render_error_payload(request: HttpRequest, error: dict[str, Any], *, asked:
     return response
 
 
+def _stream_token(request: HttpRequest) -> str | None:
+    """The token the page follows this request's run under (agent/stream_views.py); anything else is ignored."""
+    try:
+        return str(UUID(request.headers.get("X-Assistant-Stream", "")))
+    except ValueError:
+        return None
+
+
 @login_required
 @require_POST
 def sidebar_request(request: HttpRequest) -> HttpResponse:
@@ -70,7 +79,7 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
     try:
         run = run_request(user=request.user, page_context=data.validated_data["page_context"],  # type: ignore[arg-type]
                           message=data.validated_data.get("message"), action=data.validated_data.get("action"),
-                          conversation=current_or_new_conversation(request))
+                          conversation=current_or_new_conversation(request), stream_token=_stream_token(request))
     except ApplicationError as exc:
         return render_error(request, exc, asked=asked)
     return _render_run(request, run)

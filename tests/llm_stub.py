@@ -3,11 +3,16 @@
 Tests push responses into a FIFO queue; each `POST /v1/chat/completions` pops the next
 one. With the queue empty the server answers `default` (HTTP 500 unless changed), so an
 unexpected LLM call fails loudly instead of passing silently.
+
+A request with `"stream": true` gets its text answer as server-sent `chat.completion.chunk`
+events (a Completion word by word at once, a Streamed piece by piece at its own pace), then a
+usage chunk when `stream_options.include_usage` asks for one, then `data: [DONE]`.
 """
 from __future__ import annotations
 
 import itertools
 import json
+import re
 import threading
 import time
 from collections import deque
@@ -96,6 +101,49 @@ class Completion:
 
 
 @dataclass(frozen=True)
+class Streamed:
+    """Text for a streamed request, sent as one chunk event per piece, `interval` seconds apart."""
+
+    pieces: tuple[str, ...]
+    interval: float = 0.0
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    @classmethod
+    def of(cls, completion: Completion) -> Streamed:
+        """A completion's text as a stream, a word (with its following space) per chunk."""
+        words = tuple(re.findall(r"\s*\S+\s*", completion.content or ""))
+        return cls(words, 0.0, completion.prompt_tokens, completion.completion_tokens)
+
+    def render(self, body: dict[str, Any]) -> Raw:
+        """Answer a request that did not ask for a stream with the whole text at once."""
+        return Completion("".join(self.pieces), prompt_tokens=self.prompt_tokens,
+                          completion_tokens=self.completion_tokens).render(body)
+
+    def events(self, body: dict[str, Any]) -> list[bytes]:
+        """The SSE events of the stream: a role chunk, one chunk per piece, finish, usage, [DONE]."""
+        ident, model, created = f"chatcmpl-stub{next(_ids)}", body.get("model") or "stub-model", int(time.time())
+
+        def chunk(delta: dict[str, Any], finish: str | None = None, usage: Any = None, choices: bool = True) -> bytes:
+            payload = {"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
+                       "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]
+                       if choices else [], "usage": usage}
+            return f"data: {json.dumps(payload)}\n\n".encode()
+
+        text = "".join(self.pieces)
+        prompt = _estimate_tokens(_prompt_text(body)) if self.prompt_tokens is None else self.prompt_tokens
+        completion = _estimate_tokens(text) if self.completion_tokens is None else self.completion_tokens
+        events = [chunk({"role": "assistant", "content": ""})]
+        events += [chunk({"content": piece}) for piece in self.pieces]
+        events.append(chunk({}, finish="stop"))
+        if (body.get("stream_options") or {}).get("include_usage"):
+            usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+            events.append(chunk({}, usage=usage, choices=False))
+        events.append(b"data: [DONE]\n\n")
+        return events
+
+
+@dataclass(frozen=True)
 class Error:
     """An OpenAI-style error answer with the given status."""
 
@@ -115,7 +163,7 @@ class Delay:
     """Wait `seconds` (cut short when the server stops), then answer `then`."""
 
     seconds: float
-    then: Completion | Error | Raw
+    then: Completion | Error | Raw | Streamed
 
     def render(self, body: dict[str, Any]) -> Raw:
         return self.then.render(body)
@@ -135,7 +183,7 @@ class Trickle:
         return self.then.render(body)
 
 
-Scripted = Completion | Error | Raw | Delay | Trickle
+Scripted = Completion | Error | Raw | Delay | Trickle | Streamed
 
 
 @dataclass(frozen=True)
@@ -179,13 +227,31 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(Raw(404, error_body(404, f"no route for {self.command} {path}", code="not_found")))
         if not isinstance(body, dict):
             return self._send(Raw(400, error_body(400, "request body must be a JSON object")))
-        if body.get("stream"):
-            return self._send(Raw(400, error_body(400, "stream: true is not supported", code="unsupported")))
         scripted = stub._next()
-        if isinstance(scripted, Delay) and stub._stopping.wait(scripted.seconds):
-            return  # the server is stopping: drop the request
+        if isinstance(scripted, Delay):
+            if stub._stopping.wait(scripted.seconds):
+                return  # the server is stopping: drop the request
+            scripted = scripted.then
+        if body.get("stream") and isinstance(scripted, (Completion, Streamed)):
+            return self._send_stream(scripted if isinstance(scripted, Streamed) else Streamed.of(scripted), body)
         interval = scripted.interval if isinstance(scripted, Trickle) else None
         self._send(scripted.render(body), interval=interval)
+
+    def _send_stream(self, stream: Streamed, body: dict[str, Any]) -> None:
+        """Send the events one by one; a client that hangs up before the end counts as a cut stream."""
+        stub = self.server.stub
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for index, event in enumerate(stream.events(body)):
+                if index > 1 and stream.interval and stub._stopping.wait(stream.interval):
+                    return  # the server is stopping
+                self.wfile.write(event)
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            with stub._lock:
+                stub.cut_streams += 1
 
     def _send(self, reply: Raw, *, interval: float | None = None) -> None:
         try:
@@ -233,6 +299,8 @@ class LLMStub:
         self._server: _StubHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self.default: Scripted = Error(500, "unexpected LLM call: no scripted response left", code="stub_empty")
+        # Streamed answers the client closed before their end (a stop, a deadline).
+        self.cut_streams = 0
 
     # lifecycle
 
@@ -316,6 +384,11 @@ class LLMStub:
         if isinstance(follow, (Delay, Trickle)):
             raise TypeError("a trickle sends a plain answer slowly")
         return self.push(Trickle(interval, follow))
+
+    def push_stream(self, pieces: list[str], *, interval: float = 0.0, prompt_tokens: int | None = None,
+                    completion_tokens: int | None = None) -> LLMStub:
+        """Queue text that a streamed request receives piece by piece, `interval` seconds apart."""
+        return self.push(Streamed(tuple(pieces), interval, prompt_tokens, completion_tokens))
 
     def push_malformed(self, content: str = "not json {") -> LLMStub:
         """Queue a valid completion whose content is not valid JSON."""

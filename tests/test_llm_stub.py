@@ -242,13 +242,32 @@ def test_default_can_be_replaced(llm_stub: LLMStub) -> None:
     assert replies == ["always this", "always this"]
 
 
-def test_stream_requests_are_rejected(llm_stub: LLMStub) -> None:
-    llm_stub.push_text("unused")
+def test_a_streamed_request_gets_the_text_as_chunks_with_usage(llm_stub: LLMStub) -> None:
+    llm_stub.push_text("three small words", completion_tokens=3)
 
-    with pytest.raises(openai.BadRequestError, match="stream"):
-        _client(llm_stub).chat.completions.create(model="m", messages=MESSAGES, stream=True)
+    stream = _client(llm_stub).chat.completions.create(model="m", messages=MESSAGES, stream=True,
+                                                       stream_options={"include_usage": True})
+    chunks = list(stream)
 
-    assert llm_stub.pending == 1
+    assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == "three small words"
+    assert len([c for c in chunks if c.choices and c.choices[0].delta.content]) == 3
+    assert chunks[-1].usage is not None and chunks[-1].usage.completion_tokens == 3
+    assert llm_stub.pending == 0
+
+
+def test_a_stream_the_client_closes_early_counts_as_cut(llm_stub: LLMStub) -> None:
+    llm_stub.push_stream([f"w{i} " for i in range(30)], interval=0.05)
+
+    stream = _client(llm_stub).chat.completions.create(model="m", messages=MESSAGES, stream=True)
+    for chunk in stream:
+        if chunk.choices and chunk.choices[0].delta.content:
+            break
+    stream.close()
+
+    deadline = time.monotonic() + 5
+    while llm_stub.cut_streams == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert llm_stub.cut_streams == 1
 
 
 def test_unknown_path_answers_404_json(llm_stub: LLMStub) -> None:

@@ -59,7 +59,7 @@ def polish(runtime: Runtime[RunContext], state: ReportInput, *, what: str, figur
                                 heading="The user asked:"))
     try:
         reply = llm.complete(purpose=f"polish_{what.replace(' ', '_')}", role="generation",
-                             prompt=assemble_checked(runtime, parts))
+                             prompt=assemble_checked(runtime, parts), prose=True)
     except (LLMError, PromptRefused):
         return template
     polished = reply.text.strip()

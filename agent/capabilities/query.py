@@ -114,8 +114,9 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
 
     tools = INSPECT_TOOLS if artifact_ref else None
     try:
+        # Prose for the user streams to the sidebar; a call that may ask for an inspection does not.
         reply = llm.complete(purpose="explain", role="generation", prompt=assemble_checked(runtime, parts_with(part)),
-                             tools=tools)
+                             tools=tools, prose=True)
         if artifact_ref and reply.tool_calls:
             call = reply.tool_calls[0]
             excerpt = inspect_once(runtime, user=runtime.context.tools.user, ref=artifact_ref, name=call.name,
@@ -123,7 +124,7 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
             if excerpt is None:
                 return fallback
             reply = llm.complete(purpose="explain_after_inspection", role="generation",
-                                 prompt=assemble_checked(runtime, parts_with(excerpt)))
+                                 prompt=assemble_checked(runtime, parts_with(excerpt)), prose=True)
     except LLMError:
         return fallback
     return reply.text.strip() or fallback

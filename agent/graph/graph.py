@@ -1,4 +1,9 @@
-"""Wire the graph: assemble → route → capability → respond, its capability nodes from the registry."""
+"""Wire the graph: assemble → route → capability → respond, its capability nodes from the registry.
+
+Every node is entered through one step that reads the owner's stop (a stopped run ends there, before
+the node can write) and tells the sidebar the run's stage: the words beside the graph's own nodes
+below, or the capability's label from the registry.
+"""
 from __future__ import annotations
 
 import functools
@@ -13,7 +18,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from agent.capabilities.not_built import not_built
-from agent.registry import CAPABILITIES
+from agent.registry import BY_NAME, CAPABILITIES
 from agent.runtime import RunContext
 from agent.state import AgentState
 
@@ -40,14 +45,34 @@ def input_schema(node: CapabilityNode) -> type[Any]:
     return hints[first]
 
 
-def _traced(name: str, node: CapabilityNode) -> CapabilityNode:
-    """Put the capability node on the trace each time it runs (again on resume after a confirmation)."""
+# What the working bubble says while each of the graph's own nodes runs (a capability says its label).
+OWN_NODES: Mapping[str, str] = MappingProxyType({
+    "assemble": "Reading the page",
+    "route": "Understanding your request",
+    "respond": "Finishing the answer",
+})
 
-    # wraps keeps the capability's own name and module and sets __wrapped__, so the generated
-    # node table (manage.py architecture_doc) describes the capability, not this wrapper.
+
+def stage_label(node: str) -> str:
+    """What the working bubble says while the node runs: its own words, or the capability's label."""
+    if node in OWN_NODES:
+        return OWN_NODES[node]
+    return BY_NAME[node].label if node in BY_NAME else node
+
+
+def _step(name: str, node: CapabilityNode, *, traced: bool) -> CapabilityNode:
+    """Enter the node: stop here if the owner asked, say the stage, and trace a capability node each time
+    it runs (again on resume after a confirmation)."""
+    label = stage_label(name)
+
+    # wraps keeps the node's own name and module and sets __wrapped__, so the generated
+    # node table (manage.py architecture_doc) describes the node, not this wrapper.
     @functools.wraps(node)
     def run(state: Any, runtime: Runtime[RunContext]) -> dict[str, Any]:
-        runtime.context.recorder.node(name)
+        if runtime.context.live is not None:
+            runtime.context.live.enter(label)
+        if traced:
+            runtime.context.recorder.node(name)
         return node(state, runtime)
 
     return run
@@ -57,12 +82,16 @@ def build_graph(checkpointer: BaseCheckpointSaver[Any] | None = None, *,
                 nodes: Mapping[str, CapabilityNode] = CAPABILITY_NODES) -> Graph:
     """Build and compile the assistant's graph; `nodes` names the capability nodes (tests pass their own)."""
     builder = StateGraph(AgentState, context_schema=RunContext)
-    builder.add_node("assemble", assemble, input_schema=input_schema(assemble))
-    builder.add_node("route", route, input_schema=input_schema(route))
+
+    def add(name: str, node: CapabilityNode, *, traced: bool = False) -> None:
+        builder.add_node(name, _step(name, node, traced=traced), input_schema=input_schema(node))
+
+    add("assemble", assemble)
+    add("route", route)
     for name, node in nodes.items():
-        builder.add_node(name, _traced(name, node), input_schema=input_schema(node))
+        add(name, node, traced=True)
         builder.add_edge(name, "respond")
-    builder.add_node("respond", respond, input_schema=input_schema(respond))
+    add("respond", respond)
     builder.add_edge(START, "assemble")
     builder.add_edge("assemble", "route")
     builder.add_conditional_edges("route", to_capability, [*nodes, "respond"])

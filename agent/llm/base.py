@@ -37,6 +37,28 @@ class LLMUnavailable(LLMError):
     code = "llm_unavailable"
 
 
+class LLMStopped(LLMError):
+    """The run was stopped while the model was answering; the call was closed."""
+
+    code = "stopped"
+
+
+class RunListener(Protocol):
+    """Who follows a run as it happens: the stage it is at, the text a model streams, and a stop."""
+
+    def stage(self, label: str) -> None:
+        """Say what the run is doing now, in a few words."""
+        ...
+
+    def write(self, delta: str) -> None:
+        """Pass on the next piece of a streamed answer, as plain text."""
+        ...
+
+    def cancelled(self) -> bool:
+        """Tell whether the run was asked to stop."""
+        ...
+
+
 class LLMProvider(Protocol):
     name: str
     offline: bool
@@ -45,7 +67,8 @@ class LLMProvider(Protocol):
 
     def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
                  schema_name: str = "answer", tools: list[dict[str, Any]] | None = None,
-                 budget: float = 30.0) -> LLMReply:
+                 budget: float = 30.0, sink: RunListener | None = None) -> LLMReply:
         """Return the model's answer within `budget` seconds; with json_schema the text is JSON shaped by
-        it; with tools it may ask for function calls instead."""
+        it; with tools it may ask for function calls instead. With a sink, plain text may be streamed
+        to it as it arrives (LLMStopped when the sink is cancelled)."""
         ...

@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.registry import CAPABILITIES
 
-from .base import LLMError, LLMReply, Message, Role
+from .base import LLMError, LLMReply, Message, Role, RunListener
 
 # "#42", "task 42", "任务 42" and a task key such as "WEB-42" (the number is the task's).
 _TASK_REF = re.compile(r"(?:#|\btask\s+#?|任务\s*#?|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{0,9}-)(\d{1,12})(?!\d)",
@@ -148,7 +148,7 @@ class OfflineProvider:
 
     def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
                  schema_name: str = "answer", tools: list[dict[str, Any]] | None = None,
-                 budget: float = 30.0) -> LLMReply:
+                 budget: float = 30.0, sink: RunListener | None = None) -> LLMReply:
         """Classify the user's message by rules; refuse to write free text."""
         if role != "router" or json_schema is None:
             raise LLMError("The offline provider does not write text; the template answer is used.")

@@ -6,11 +6,16 @@ and hands over the raw body as it streams in; this module retries within the cal
 stops reading when the deadline passes or the body outgrows the output limit, and reads the
 JSON itself, checking every field it uses: a broken or hostile endpoint yields an LLMError,
 never an AttributeError.
+
+Prose for someone watching (a sink) is asked for with ``stream=True``: each text chunk goes to the
+sink as it arrives, under the same deadline; a cancelled sink closes the response (LLMStopped). An
+attempt is retried only while it has streamed nothing, so no text is ever sent twice.
 """
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -19,8 +24,9 @@ import openai
 
 from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
-from .base import LLMError, LLMReply, LLMUnavailable, Message, Role, ToolRequest
+from .base import LLMError, LLMReply, LLMStopped, LLMUnavailable, Message, Role, RunListener, ToolRequest
 from .deadline import Deadline
+from .stream_read import StreamedReply
 
 # The SDK's transport is httpx2 (httpx when a client of it is passed in); a streamed body raises its errors.
 _READ_TIMEOUTS = (httpx2.TimeoutException, httpx.TimeoutException)
@@ -110,8 +116,9 @@ class OpenAIProvider:
 
     def complete(self, *, role: Role, messages: list[Message], json_schema: dict[str, Any] | None = None,
                  schema_name: str = "answer", tools: list[dict[str, Any]] | None = None,
-                 budget: float = 30.0) -> LLMReply:
-        """Call chat completions within `budget` seconds, with strict JSON-schema output when a schema is given."""
+                 budget: float = 30.0, sink: RunListener | None = None) -> LLMReply:
+        """Call chat completions within `budget` seconds, with strict JSON-schema output when a schema is given;
+        plain text streams to `sink` when one is given."""
         model = self._models[role]
         kwargs: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0}
         if json_schema is not None:
@@ -122,9 +129,13 @@ class OpenAIProvider:
         if tools:
             kwargs["tools"] = tools
         deadline = Deadline(budget)
+        streamed = sink is not None and json_schema is None and not tools
         attempt = 0
         while True:
             try:
+                if streamed:
+                    assert sink is not None
+                    return self._stream_attempt(kwargs, deadline, sink)
                 return reply_from_body(self._attempt(kwargs, deadline), model=model, max_chars=self._max_chars)
             except _Retry as retry:
                 attempt += 1
@@ -133,28 +144,60 @@ class OpenAIProvider:
                     raise retry.error from None
                 time.sleep(backoff)
 
-    def _attempt(self, kwargs: dict[str, Any], deadline: Deadline) -> bytes:
-        """Send one request and read its body within the deadline."""
+    def _client_within(self, deadline: Deadline) -> openai.OpenAI:
         remaining = deadline.remaining()
         if remaining <= 0:
             raise _Retry(LLMUnavailable("The language model did not answer in time."))
-        # The read timeout is per read; _read_within checks the wall clock between reads.
-        timeout = openai.Timeout(min(self._timeout, remaining))
-        client = self._client.with_options(timeout=timeout)
+        # The read timeout is per read; the callers check the wall clock between reads.
+        return self._client.with_options(timeout=openai.Timeout(min(self._timeout, remaining)))
+
+    def _attempt(self, kwargs: dict[str, Any], deadline: Deadline) -> bytes:
+        """Send one request and read its body within the deadline."""
+        client = self._client_within(deadline)
         max_bytes = self._max_chars * _BYTES_PER_CHAR + _ENVELOPE_BYTES
+        with _provider_errors(), client.chat.completions.with_streaming_response.create(**kwargs) as response:
+            return _read_within(response.iter_bytes(), deadline, max_bytes)
+
+    def _stream_attempt(self, kwargs: dict[str, Any], deadline: Deadline, sink: RunListener) -> LLMReply:
+        """Send one streamed request, passing each piece of text to the sink as it arrives."""
+        client = self._client_within(deadline)
+        read = StreamedReply(model=kwargs["model"], max_chars=self._max_chars)
         try:
-            with client.chat.completions.with_streaming_response.create(**kwargs) as response:
-                return _read_within(response.iter_bytes(), deadline, max_bytes)
-        except openai.APITimeoutError:
-            raise _Retry(LLMUnavailable("The language model did not answer in time.")) from None
-        except openai.APIConnectionError:
-            raise _Retry(LLMUnavailable("The language model could not be reached.")) from None
-        except openai.APIStatusError as exc:
-            error = LLMUnavailable(f"The language model answered with HTTP {exc.status_code}.")
-            if exc.status_code in _RETRY_STATUSES or exc.status_code >= 500:
-                raise _Retry(error) from None
-            raise error from None
-        except _READ_TIMEOUTS:  # a read of the streamed body
-            raise _Retry(LLMUnavailable("The language model did not answer in time.")) from None
-        except _TRANSPORT_ERRORS:
-            raise _Retry(LLMUnavailable("The language model could not be reached.")) from None
+            with _provider_errors(), client.chat.completions.with_streaming_response.create(
+                    **kwargs, stream=True, stream_options={"include_usage": True}) as response:
+                # Leaving the block closes the response: a stop or a spent deadline cuts the model off.
+                for line in response.iter_lines():
+                    piece = read.feed(line)
+                    if piece:
+                        sink.write(piece)
+                    if sink.cancelled():
+                        raise LLMStopped("Stopped: the model's answer was cut off.")
+                    if deadline.remaining() <= 0:
+                        raise _Retry(LLMUnavailable("The language model did not answer in time."))
+                    if read.done:
+                        break
+        except _Retry as retry:
+            if read.pieces:
+                raise retry.error from None  # text was shown already: another attempt would repeat it
+            raise
+        return read.reply()
+
+
+@contextmanager
+def _provider_errors() -> Iterator[None]:
+    """Turn the SDK's and the transport's errors into LLMUnavailable, marking those worth another attempt."""
+    try:
+        yield
+    except openai.APITimeoutError:
+        raise _Retry(LLMUnavailable("The language model did not answer in time.")) from None
+    except openai.APIConnectionError:
+        raise _Retry(LLMUnavailable("The language model could not be reached.")) from None
+    except openai.APIStatusError as exc:
+        error = LLMUnavailable(f"The language model answered with HTTP {exc.status_code}.")
+        if exc.status_code in _RETRY_STATUSES or exc.status_code >= 500:
+            raise _Retry(error) from None
+        raise error from None
+    except _READ_TIMEOUTS:  # a read of the streamed body
+        raise _Retry(LLMUnavailable("The language model did not answer in time.")) from None
+    except _TRANSPORT_ERRORS:
+        raise _Retry(LLMUnavailable("The language model could not be reached.")) from None

@@ -63,6 +63,8 @@ def run_footer(run: Run) -> dict[str, Any]:
     seconds = max((run.updated_at - run.created_at).total_seconds(), 0.0)
     if settings.LLM_PROVIDER == "offline":
         model = "Offline model"
+    elif run.status == Run.Status.STOPPED and not run.llm_calls:
+        model = "Stopped"  # a model may have been answering when the stop came: "no model needed" would be wrong
     elif not run.llm_calls:
         model = "No model needed"
     else:

@@ -76,8 +76,10 @@
     var text = label(elt);
     flight = { elt: elt, text: text, typed: typed, stopped: false, pending: echo(text) };
     flight.slowTimer = window.setTimeout(function () {
-      var words = flight && flight.pending.querySelector(".working-words");
-      if (words) words.textContent = "Still working\u2026 the model is taking a while.";
+      // Not while the answer is visibly streaming in (assistant_stream.js): then the model is not slow.
+      var words = flight && !flight.pending.querySelector(".working-text")
+        && flight.pending.querySelector(".working-words");
+      if (words) words.textContent = (flight.pending.dataset.stage || "Still working") + "\u2026 the model is taking a while.";
     }, SLOW_AFTER_MS);
     if (typed && input()) input().value = "";
     setBusy(true, typed);
@@ -95,9 +97,8 @@
       var words = done.pending.querySelector(".working-words");
       var dots = done.pending.querySelector(".working-dots");
       if (dots) dots.remove();
-      // The browser stopped waiting; the server may still finish, and then the answer is in the conversation.
-      if (words) words.textContent = "Stopped. If the server had already started, its answer shows in this "
-        + "conversation after a reload.";
+      // The browser stopped waiting; assistant_stream.js tells the server and shows the run as it ended.
+      if (words) words.textContent = "Stopped.";
       // After the form's own after-request handler, which clears it.
       window.setTimeout(function () { if (input()) { input().value = done.text; input().focus(); } }, 0);
       return;

@@ -1,0 +1,23 @@
+"""The assistant API's Stop (DESIGN §7's runs, one more operation): the owner ends a running run."""
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from pm_assistant.api import AuthenticatedApi
+from projects.serializers import error_responses
+
+from .api import RUN_SCHEMA
+from .service import run_as_dict, run_stop
+
+
+class RunStopApi(AuthenticatedApi):
+    @extend_schema(request=None, responses={200: RUN_SCHEMA, **error_responses(401, 404, 409)},
+                   summary="Stop a running run",
+                   description="Only the run's owner may stop it (anyone else gets 404). The run ends as "
+                   '"stopped" at its next point between graph nodes and a streaming model answer is cut off: '
+                   "nothing is written after the stop, what was written before it is kept. A run that is not "
+                   "running (finished, waiting for a confirmation, already stopped) gets 409.")
+    def post(self, request: Request, run_id: str) -> Response:
+        return Response(run_as_dict(run_stop(user=request.user, run_id=run_id)))  # type: ignore[arg-type]

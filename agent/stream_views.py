@@ -1,0 +1,84 @@
+"""The sidebar's event stream: a run's stage and the model's prose as they happen (server-sent events).
+
+The page picks a stream token, opens ``GET /assistant/streams/<token>/`` with an EventSource and sends
+its request with the token (header ``X-Assistant-Stream``); the run publishes under it (agent/run_live.py)
+and this view relays the changes:
+
+- ``run``   ``{"run_id", "stop_url"}`` once the run exists (Stop needs its id);
+- ``stage`` ``{"label"}`` when the run enters a node ("Finding tasks", "Writing the answer", ...);
+- ``text``  ``{"delta"}`` the next piece of the model's prose, plain text the page shows as text;
+- ``end``   ``{}`` when the run has finished; the request's own response then carries the whole,
+  sanitised reply, which replaces the streamed text.
+
+The request itself still answers with the rendered run: the stream is only a preview of it. A token
+another user's run publishes under is a 404.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from .run_live import live_read
+
+_POLL_SECONDS = 0.1
+# A request that never arrives (the page gave up before sending it) ends the stream after this.
+_WAIT_FOR_RUN_SECONDS = 15.0
+_KEEP_ALIVE_SECONDS = 15.0
+
+
+def _event(name: str, data: dict[str, Any]) -> str:
+    return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+
+
+def _events(token: str, user_id: int) -> Iterator[str]:
+    """Relay the run's snapshot changes until it finishes, its deadline passes or it never starts."""
+    yield "retry: 5000\n\n"
+    started = time.monotonic()
+    ends = started + settings.AGENT_RUN_DEADLINE_SECONDS + 30
+    run_id, stage, sent, quiet_since = None, "", 0, started
+    while time.monotonic() < ends:
+        snapshot = live_read(token)
+        if snapshot is None and run_id is None and time.monotonic() - started > _WAIT_FOR_RUN_SECONDS:
+            break
+        if snapshot is not None and snapshot.get("owner") == user_id:
+            if snapshot["run_id"] != run_id:
+                run_id = snapshot["run_id"]
+                yield _event("run", {"run_id": run_id, "stop_url": reverse("assistant-stop", args=[run_id])})
+            if snapshot["stage"] != stage:
+                stage = snapshot["stage"]
+                yield _event("stage", {"label": stage})
+            text: str = snapshot["text"]
+            if len(text) > sent:
+                yield _event("text", {"delta": text[sent:]})
+                sent, quiet_since = len(text), time.monotonic()
+            if snapshot["finished"]:
+                break
+        if time.monotonic() - quiet_since > _KEEP_ALIVE_SECONDS:
+            quiet_since = time.monotonic()
+            yield ": still working\n\n"
+        time.sleep(_POLL_SECONDS)
+    yield _event("end", {})
+
+
+@login_required
+@require_GET
+def sidebar_stream(request: HttpRequest, token: UUID) -> StreamingHttpResponse:
+    """Stream the stage and prose of the run the page sends under `token`."""
+    user_id: int = request.user.pk  # type: ignore[assignment]  # login_required let only users in
+    snapshot = live_read(str(token))
+    if snapshot is not None and snapshot.get("owner") != user_id:
+        raise Http404("No such stream.")
+    response = StreamingHttpResponse(_events(str(token), user_id), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    # A proxy in front (nginx) must pass each event on at once, not buffer the stream.
+    response["X-Accel-Buffering"] = "no"
+    return response
