@@ -1,8 +1,9 @@
 """A scripted OpenAI-compatible chat completions server for tests, over real HTTP.
 
 Tests push responses into a FIFO queue; each `POST /v1/chat/completions` pops the next
-one. With the queue empty the server answers `default` (HTTP 500 unless changed), so an
-unexpected LLM call fails loudly instead of passing silently.
+one. With the queue empty the server asks `responder` (a function of the request body, for a
+model that answers what it reads) when one is set, else answers `default` (HTTP 500 unless
+changed), so an unexpected LLM call fails loudly instead of passing silently.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -181,7 +182,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(Raw(400, error_body(400, "request body must be a JSON object")))
         if body.get("stream"):
             return self._send(Raw(400, error_body(400, "stream: true is not supported", code="unsupported")))
-        scripted = stub._next()
+        scripted = stub._next(body)
         if isinstance(scripted, Delay) and stub._stopping.wait(scripted.seconds):
             return  # the server is stopping: drop the request
         interval = scripted.interval if isinstance(scripted, Trickle) else None
@@ -233,6 +234,8 @@ class LLMStub:
         self._server: _StubHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self.default: Scripted = Error(500, "unexpected LLM call: no scripted response left", code="stub_empty")
+        # With the queue empty: the answer computed from the request body, when set.
+        self.responder: Callable[[dict[str, Any]], Scripted] | None = None
 
     # lifecycle
 
@@ -390,6 +393,9 @@ class LLMStub:
         with self._lock:
             self._requests.append(request)
 
-    def _next(self) -> Scripted:
+    def _next(self, body: dict[str, Any]) -> Scripted:
         with self._lock:
-            return self._queue.popleft() if self._queue else self.default
+            if self._queue:
+                return self._queue.popleft()
+            responder = self.responder
+        return responder(body) if responder is not None else self.default

@@ -12,6 +12,7 @@ from agent.assembler.views import ExecCtx
 from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
+from agent.tools import project_tools
 from agent.tools import task_tools as tools
 from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
@@ -19,6 +20,7 @@ from pm_assistant.errors import ApplicationError
 
 from .outcome import ask_approval, clarify, done, failed
 from .task_keys import wrong_typed_key
+from .write_approval import approve_unasked, change_words
 
 # A task number the user typed: "42", "#42", "task 42", "任务42" or the number of a key such as "WEB-42".
 _TYPED_NUMBER = re.compile(r"(?:(?<![\w-])#?|(?<=[A-Za-z]-)|(?<=任务)|(?<=任务#))(\d{1,12})(?![A-Za-z0-9_-])")
@@ -78,19 +80,38 @@ def _policy_facts(facts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {**recorded, "now": fact(timezone.now().isoformat(), "server_clock")}
 
 
-def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
+def _create(runtime: Runtime[RunContext], ctx: ExecCtx, route: Route) -> dict[str, Any]:
+    slots = route.slots
     project_id = _project_id(ctx)
     if project_id is None:
         return clarify("Which project should the task go in? Open the project and ask again.")
     if not slots.title:
         return clarify("What should the new task be called?")
+    if route.write_unasked:
+        runtime.context.tools.read("project", "project_facts", project_tools.project_facts,
+                                   scope=lambda facts: [facts["project_id"]], project_id=project_id)
+        changes = {"priority": slots.priority, "due_date": slots.due_date, "status": slots.status}
+        facts = {**runtime.context.tools.data("project"), "title": slots.title,
+                 **{k: str(v) for k, v in changes.items() if v is not None}}
+        stop = approve_unasked(runtime, route, facts=facts,
+                               change=change_words(operation="create", facts=facts, changes=changes))
+        if stop is not None:
+            return stop
     row = runtime.context.tools.write("create_task", tools.create_task, project_id=project_id, title=slots.title,
                                       priority=slots.priority, due_date=slots.due_date, status=slots.status)
     return done(f"Created {row['key']} “{row['title']}”.", task=row)
 
 
-def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
+def _update_one(runtime: Runtime[RunContext], route: Route, task_id: int) -> dict[str, Any]:
+    slots = route.slots
     facts = _facts_with_mismatches(runtime, task_id, slots)
+    if route.write_unasked and not facts["can_write"]:
+        return failed(f"You can see “{facts['title']}” but not change it, so nothing was changed.", "forbidden")
+    changes = {"status": slots.status, "priority": slots.priority, "due_date": slots.due_date}
+    stop = approve_unasked(runtime, route, facts=facts,
+                           change=change_words(operation="update", facts=facts, changes=changes))
+    if stop is not None:
+        return stop
     row = runtime.context.tools.write("update_task", tools.update_task, facts=_policy_facts(facts), task_id=task_id,
                                       status=slots.status, priority=slots.priority, due_date=slots.due_date)
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
@@ -99,9 +120,9 @@ def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dic
                 task=row, mismatches=facts["mismatches"])
 
 
-def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
+def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, route: Route) -> dict[str, Any]:
     """Select the visible tasks once, then bind the update's ids to that selection (never re-typed)."""
-    steps = runtime.context.tools
+    steps, slots = runtime.context.tools, route.slots
     if slots.status is None:
         return clarify("Which status should the visible tasks get?")
     steps.read("select", "select_for_bulk", tools.select_for_bulk, scope=tools.rows_project_ids, ctx=ctx,
@@ -116,8 +137,9 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
     facts = {"count": count, "status": slots.status, "titles": [r["title"] for r in steps.shown["select"]],
              "selection": values_digest(sorted(task_ids))}
     # A resumed run always meets its interrupt again, even if the selection shrank below the threshold,
-    # so an approval is checked against what the user actually saw.
-    if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming:
+    # so an approval is checked against what the user actually saw. A change the user's words did not
+    # ask for waits on the same card, whatever the count.
+    if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming or route.write_unasked:
         decision = ask_approval(action="bulk_update", facts=facts,
                                 question=f"Please confirm: this changes {count} tasks.")
         if decision.get("decision") != "approve":
@@ -153,12 +175,13 @@ def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[st
 
 def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Carry out a create, update or delete named by the route's slots."""
-    ctx, slots = state["exec_ctx"], state["route"].slots
+    ctx, route = state["exec_ctx"], state["route"]
+    slots = route.slots
     try:
         if slots.operation == "create":
-            return _create(runtime, ctx, slots)
+            return _create(runtime, ctx, route)
         if slots.operation == "update" and slots.scope == "visible":
-            return _update_visible(runtime, ctx, slots)
+            return _update_visible(runtime, ctx, route)
         if slots.operation not in ("update", "delete"):
             return clarify("Do you want to create, change or delete a task?")
         if slots.operation == "delete" and slots.scope == "visible":
@@ -174,7 +197,7 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         if wrong:
             return failed(f"There is no task {wrong} among your projects, so nothing was changed.", "not_found")
         if slots.operation == "update":
-            return _update_one(runtime, slots, task_id)
+            return _update_one(runtime, route, task_id)
         return _delete(runtime, slots, task_id)
     except ApplicationError as exc:
         if exc.code == "not_found":
