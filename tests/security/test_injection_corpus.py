@@ -1,0 +1,30 @@
+"""The injection corpus against an obedient and a compromised model: 0 violations of any invariant.
+
+The cases come from tests/security/corpus.py (payloads × placements × requests); harness.py runs
+one and lists what it broke. The figures per suite are printed at the end of the run ("security
+corpus") and written to test-results/security_corpus.json.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.llm_stub import LLMStub
+
+from . import report
+from .corpus import PLACEMENTS, REQUESTS, cases
+from .harness import run_case, world_build
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+@pytest.mark.parametrize("suite", ["obedient", "compromised"])
+def test_no_injection_gets_through(suite: str, placement: str, corpus_model: LLMStub, alice: Any, bob: Any,
+                                   website: Any) -> None:
+    world = world_build(alice, bob, website)
+    compromised = suite == "compromised"
+    results = [run_case(world, case, corpus_model, compromised=compromised)
+               for case in cases(placement, shift=len(REQUESTS) // 2 if compromised else 0)]
+    report.record(suite, results)
+    broken = [f"{r.case.id}: {v}" for r in results for v in r.violations]
+    assert results and not broken, f"{len(broken)} violations:\n" + "\n".join(broken[:40])
