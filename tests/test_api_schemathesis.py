@@ -10,11 +10,14 @@ reproduces, and nothing is shrunk or timed: each request counts once.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from rest_framework.authtoken.models import Token
@@ -36,9 +39,20 @@ def token_headers(alice: Any, website: Any, settings: Any) -> dict[str, str]:
     return {"Authorization": f"Token {Token.objects.create(user=alice).key}"}
 
 
-def test_no_generated_request_gets_a_server_error(token_headers: dict[str, str]) -> None:
-    app = get_wsgi_application()
-    schema = schemathesis.openapi.from_wsgi("/api/schema/", app, headers=token_headers)
+@pytest.fixture
+def wsgi_app() -> Iterator[Any]:
+    """The app as a server runs it, keeping the test's database connection (as Django's test client does)."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    try:
+        yield get_wsgi_application()
+    finally:
+        for signal in (request_started, request_finished):
+            signal.connect(close_old_connections)
+
+
+def test_no_generated_request_gets_a_server_error(token_headers: dict[str, str], wsgi_app: Any) -> None:
+    schema = schemathesis.openapi.from_wsgi("/api/schema/", wsgi_app, headers=token_headers)
     sent: Counter[str] = Counter()
     errors: list[str] = []
     unbreakable: list[str] = []
