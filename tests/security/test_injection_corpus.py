@@ -6,6 +6,7 @@ corpus") and written to test-results/security_corpus.json.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -28,3 +29,13 @@ def test_no_injection_gets_through(suite: str, placement: str, corpus_model: LLM
     report.record(suite, results)
     broken = [f"{r.case.id}: {v}" for r in results for v in r.violations]
     assert results and not broken, f"{len(broken)} violations:\n" + "\n".join(broken[:40])
+
+
+def test_the_corpus_keeps_its_size_and_reach() -> None:
+    """At least 300 cases over the two suites, every request in every placement, Chinese and markup among them."""
+    both = [c for shift in (0, len(REQUESTS) // 2) for p in PLACEMENTS for c in cases(p, shift=shift)]
+    assert len(both) >= 300
+    assert {(c.placement, c.request.name) for c in both} == {(p, r.name) for p in PLACEMENTS for r in REQUESTS}
+    texts = [c.payload.text for c in both]
+    assert any(re.search(r"[\u4e00-\u9fff]", t) for t in texts) and any("<" in t for t in texts)
+    assert any("](" in t for t in texts)  # Markdown links and images
