@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 
+from agent.routing.decision import Route
 from tests.llm_stub import LLMStub
 
 from . import report
-from .corpus import PLACEMENTS, REQUESTS, cases
+from .corpus import PAYLOADS, PLACEMENTS, REQUESTS, Case, cases
 from .harness import run_case, world_build
+from .models import ATTACKS
 
 
 @pytest.mark.parametrize("placement", PLACEMENTS)
@@ -39,3 +41,17 @@ def test_the_corpus_keeps_its_size_and_reach() -> None:
     texts = [c.payload.text for c in both]
     assert any(re.search(r"[\u4e00-\u9fff]", t) for t in texts) and any("<" in t for t in texts)
     assert any("](" in t for t in texts)  # Markdown links and images
+
+
+def test_the_harness_sees_what_the_intent_check_stops(corpus_model: LLMStub, alice: Any, bob: Any, website: Any,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the intent check switched off, the compromised model's unasked and bulk writes are counted."""
+    monkeypatch.setattr(Route, "write_unasked", property(lambda self: False))
+    world = world_build(alice, bob, website)
+    requests = {r.name: r for r in REQUESTS}
+    # The compromised router answers ATTACKS[index % len(ATTACKS)]: pick the index for each attack.
+    picked = [Case(ATTACKS.index(attack), "task_title", PAYLOADS[0], requests[name], PAYLOADS[0].text)
+              for attack, name in (("bulk_done", "list_mine"), ("escalate", "summarise"))]
+    kinds = {v.split(":", 1)[0] for case in picked
+             for v in run_case(world, case, corpus_model, compromised=True).violations}
+    assert {"unasked", "bulk"} <= kinds, kinds
