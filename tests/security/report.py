@@ -8,7 +8,8 @@ from typing import Any
 
 from .harness import Result
 
-REPORT_PATH = Path("test-results") / "security_corpus.json"
+# Beside the other test outputs, at the repository root whatever the working directory.
+REPORT_PATH = Path(__file__).resolve().parents[2] / "test-results" / "security_corpus.json"
 _results: dict[str, list[Result]] = defaultdict(list)
 
 
