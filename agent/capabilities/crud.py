@@ -12,7 +12,6 @@ from agent.assembler.views import ExecCtx
 from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
-from agent.tools import project_tools
 from agent.tools import task_tools as tools
 from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
@@ -20,7 +19,7 @@ from pm_assistant.errors import ApplicationError
 
 from .outcome import ask_approval, clarify, done, failed
 from .task_keys import wrong_typed_key
-from .write_approval import approve_unasked, change_words
+from .write_approval import approve_unasked_create, approve_unasked_update
 
 # A task number the user typed: "42", "#42", "task 42", "任务42" or the number of a key such as "WEB-42".
 _TYPED_NUMBER = re.compile(r"(?:(?<![\w-])#?|(?<=[A-Za-z]-)|(?<=任务)|(?<=任务#))(\d{1,12})(?![A-Za-z0-9_-])")
@@ -80,38 +79,19 @@ def _policy_facts(facts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {**recorded, "now": fact(timezone.now().isoformat(), "server_clock")}
 
 
-def _create(runtime: Runtime[RunContext], ctx: ExecCtx, route: Route) -> dict[str, Any]:
-    slots = route.slots
+def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
     project_id = _project_id(ctx)
     if project_id is None:
         return clarify("Which project should the task go in? Open the project and ask again.")
     if not slots.title:
         return clarify("What should the new task be called?")
-    if route.write_unasked:
-        runtime.context.tools.read("project", "project_facts", project_tools.project_facts,
-                                   scope=lambda facts: [facts["project_id"]], project_id=project_id)
-        changes = {"priority": slots.priority, "due_date": slots.due_date, "status": slots.status}
-        facts = {**runtime.context.tools.data("project"), "title": slots.title,
-                 **{k: str(v) for k, v in changes.items() if v is not None}}
-        stop = approve_unasked(runtime, route, facts=facts,
-                               change=change_words(operation="create", facts=facts, changes=changes))
-        if stop is not None:
-            return stop
     row = runtime.context.tools.write("create_task", tools.create_task, project_id=project_id, title=slots.title,
                                       priority=slots.priority, due_date=slots.due_date, status=slots.status)
     return done(f"Created {row['key']} “{row['title']}”.", task=row)
 
 
-def _update_one(runtime: Runtime[RunContext], route: Route, task_id: int) -> dict[str, Any]:
-    slots = route.slots
+def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
     facts = _facts_with_mismatches(runtime, task_id, slots)
-    if route.write_unasked and not facts["can_write"]:
-        return failed(f"You can see “{facts['title']}” but not change it, so nothing was changed.", "forbidden")
-    changes = {"status": slots.status, "priority": slots.priority, "due_date": slots.due_date}
-    stop = approve_unasked(runtime, route, facts=facts,
-                           change=change_words(operation="update", facts=facts, changes=changes))
-    if stop is not None:
-        return stop
     row = runtime.context.tools.write("update_task", tools.update_task, facts=_policy_facts(facts), task_id=task_id,
                                       status=slots.status, priority=slots.priority, due_date=slots.due_date)
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
@@ -120,9 +100,9 @@ def _update_one(runtime: Runtime[RunContext], route: Route, task_id: int) -> dic
                 task=row, mismatches=facts["mismatches"])
 
 
-def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, route: Route) -> dict[str, Any]:
+def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *, unasked: bool) -> dict[str, Any]:
     """Select the visible tasks once, then bind the update's ids to that selection (never re-typed)."""
-    steps, slots = runtime.context.tools, route.slots
+    steps = runtime.context.tools
     if slots.status is None:
         return clarify("Which status should the visible tasks get?")
     steps.read("select", "select_for_bulk", tools.select_for_bulk, scope=tools.rows_project_ids, ctx=ctx,
@@ -138,8 +118,8 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, route: Route) ->
              "selection": values_digest(sorted(task_ids))}
     # A resumed run always meets its interrupt again, even if the selection shrank below the threshold,
     # so an approval is checked against what the user actually saw. A change the user's words did not
-    # ask for waits on the same card, whatever the count.
-    if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming or route.write_unasked:
+    # ask for (the intent check) waits on the same card, whatever the count.
+    if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming or unasked:
         decision = ask_approval(action="bulk_update", facts=facts,
                                 question=f"Please confirm: this changes {count} tasks.")
         if decision.get("decision") != "approve":
@@ -179,9 +159,11 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     slots = route.slots
     try:
         if slots.operation == "create":
-            return _create(runtime, ctx, route)
+            # A create the user's words did not ask for first waits on a card (agent/routing/intent_check.py).
+            stop = approve_unasked_create(runtime, route, _project_id(ctx))
+            return stop if stop is not None else _create(runtime, ctx, slots)
         if slots.operation == "update" and slots.scope == "visible":
-            return _update_visible(runtime, ctx, route)
+            return _update_visible(runtime, ctx, slots, unasked=route.write_unasked)
         if slots.operation not in ("update", "delete"):
             return clarify("Do you want to create, change or delete a task?")
         if slots.operation == "delete" and slots.scope == "visible":
@@ -197,7 +179,8 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         if wrong:
             return failed(f"There is no task {wrong} among your projects, so nothing was changed.", "not_found")
         if slots.operation == "update":
-            return _update_one(runtime, route, task_id)
+            stop = approve_unasked_update(runtime, route, task_id)
+            return stop if stop is not None else _update_one(runtime, slots, task_id)
         return _delete(runtime, slots, task_id)
     except ApplicationError as exc:
         if exc.code == "not_found":

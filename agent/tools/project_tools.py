@@ -6,7 +6,15 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from pm_assistant.errors import NotFound
-from projects.selectors import project_get_for_user, project_list_for_user
+from projects.selectors import project_list_for_user
+
+
+def project_facts(*, user: User, project_id: int) -> dict[str, Any]:
+    """Return what a card shows about one of the user's projects (NotFound for any other), from the database."""
+    project = project_list_for_user(user=user, include_archived=True).filter(pk=project_id).first()
+    if project is None:
+        raise NotFound("This project was not found.", field="project")
+    return {"project_id": project.pk, "project": project.name, "key": project.key}
 
 
 def project_by_name(*, user: User, name: str) -> dict[str, Any]:
@@ -25,9 +33,3 @@ def project_by_name(*, user: User, name: str) -> dict[str, Any]:
         raise NotFound(reason, field="project_name")
     project = found[0]
     return {"id": project.pk, "name": project.name, "key": project.key}
-
-
-def project_facts(*, user: User, project_id: int) -> dict[str, Any]:
-    """Return what a card shows about one of the user's projects, from the database."""
-    project = project_get_for_user(user=user, project_id=project_id)
-    return {"project_id": project.pk, "project": project.name, "key": project.key}
