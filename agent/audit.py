@@ -46,6 +46,8 @@ class Point:
 class AuditReport:
     run_id: str
     points: list[Point]
+    # The intent check's verdict on a model-routed run (None for a quick action): shown beside the points.
+    intent: dict[str, Any] | None = None
 
     @property
     def passed(self) -> bool:
@@ -54,7 +56,7 @@ class AuditReport:
     def as_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "passed": self.passed,
                 "points": [{"point": p.number, "title": p.title, "passed": p.passed, "findings": p.findings}
-                           for p in self.points]}
+                           for p in self.points], "intent": self.intent}
 
 
 def _page_ids(page_context: dict[str, Any]) -> dict[str, set[int]]:
@@ -199,9 +201,10 @@ def stored_preview_check(preview: dict[str, Any]) -> str | None:
 def run_audit(run: Run, *, preview_checker: PreviewChecker | None = None) -> AuditReport:
     """Run the four checks on a stored run."""
     events = list(run.events.order_by("seq"))
+    routed = next((e for e in events if e.kind == TraceEvent.Kind.NODE and e.name == "route"), None)
     return AuditReport(str(run.pk), [
         check_ids(run, events),
         check_single_form(events),
         check_previews(events, preview_checker or stored_preview_check),
         check_facts(events),
-    ])
+    ], intent=routed.payload.get("intent") if routed else None)

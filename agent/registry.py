@@ -29,6 +29,27 @@ def _crud_asks(slots: Any) -> bool:
     return slots is None or slots.operation == "delete" or slots.scope == "visible"
 
 
+# The fields an update may change: its kind names each with the value it gets.
+_UPDATE_FIELDS = ("status", "priority", "due_date")
+
+
+def _crud_kind(slots: Any) -> str | None:
+    """What a crud route would change, in words: the operation, its target and, for an update, each new value."""
+    if slots.operation == "create":
+        return "create a task"
+    if slots.operation not in ("update", "delete"):
+        return None
+    if slots.scope == "visible":
+        target = "the visible tasks"
+    else:
+        target = f"task {slots.task_id}" if slots.task_id is not None else "the selected task"
+    values = {name.replace("_", " "): getattr(slots, name) for name in _UPDATE_FIELDS}
+    changes = [f"{name} {value}" for name, value in values.items() if value is not None]
+    if slots.operation == "delete":
+        return f"delete {target}"
+    return f"update {target}: " + (", ".join(changes) or "nothing")
+
+
 @dataclass(frozen=True)
 class CapabilitySpec:
     name: str
@@ -49,6 +70,16 @@ class CapabilitySpec:
     # Whether a run with these slots may pause (an approval card, a background hand-off) and so must
     # be checkpointed to resume; a run that cannot pause is served without a checkpointer.
     may_interrupt: Callable[[Any], bool] = _always
+    # For a capability that writes: the kind of write a route's slots ask for, in words (None: these
+    # slots write nothing). The intent check compares the model's kind with the offline rules' kind.
+    # Unset, every route of a writing capability is one kind, named after it.
+    kind_of_write: Callable[[Any], str | None] | None = None
+
+    def write_kind(self, slots: Any) -> str | None:
+        """The kind of write these slots ask for; None when they write nothing."""
+        if not self.writes:
+            return None
+        return self.name if self.kind_of_write is None else self.kind_of_write(slots)
 
     def matches(self, text: str) -> bool:
         """Tell whether the offline rules read this capability in a lower-cased message."""
@@ -61,7 +92,7 @@ CAPABILITIES: tuple[CapabilitySpec, ...] = (
         "crud", "agent.capabilities.crud:crud",
         "create, update or delete tasks (set operation; for updates the new status/priority/due date).",
         "Changing tasks", writes=True, example='create task "Write release notes" due 2026-12-15 P1',
-        may_interrupt=_crud_asks),
+        may_interrupt=_crud_asks, kind_of_write=_crud_kind),
     CapabilitySpec(
         "query", "agent.capabilities.query:query",
         "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue), or describe "

@@ -1,8 +1,9 @@
 """A scripted OpenAI-compatible chat completions server for tests, over real HTTP.
 
 Tests push responses into a FIFO queue; each `POST /v1/chat/completions` pops the next
-one. With the queue empty the server answers `default` (HTTP 500 unless changed), so an
-unexpected LLM call fails loudly instead of passing silently.
+one. With the queue empty the server asks `responder` (a function of the request body, for a
+model that answers what it reads) when one is set, else answers `default` (HTTP 500 unless
+changed), so an unexpected LLM call fails loudly instead of passing silently.
 
 A request with `"stream": true` gets its text answer as server-sent `chat.completion.chunk`
 events (a Completion word by word at once, a Streamed piece by piece at its own pace), then a
@@ -16,7 +17,7 @@ import re
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -227,7 +228,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(Raw(404, error_body(404, f"no route for {self.command} {path}", code="not_found")))
         if not isinstance(body, dict):
             return self._send(Raw(400, error_body(400, "request body must be a JSON object")))
-        scripted = stub._next()
+        scripted = stub._next(body)
         if isinstance(scripted, Delay):
             if stub._stopping.wait(scripted.seconds):
                 return  # the server is stopping: drop the request
@@ -301,6 +302,8 @@ class LLMStub:
         self.default: Scripted = Error(500, "unexpected LLM call: no scripted response left", code="stub_empty")
         # Streamed answers the client closed before their end (a stop, a deadline).
         self.cut_streams = 0
+        # With the queue empty: the answer computed from the request body, when set.
+        self.responder: Callable[[dict[str, Any]], Scripted] | None = None
 
     # lifecycle
 
@@ -463,6 +466,9 @@ class LLMStub:
         with self._lock:
             self._requests.append(request)
 
-    def _next(self) -> Scripted:
+    def _next(self, body: dict[str, Any]) -> Scripted:
         with self._lock:
-            return self._queue.popleft() if self._queue else self.default
+            if self._queue:
+                return self._queue.popleft()
+            responder = self.responder
+        return responder(body) if responder is not None else self.default

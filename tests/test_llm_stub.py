@@ -320,3 +320,15 @@ def test_trickle_outlasts_a_per_read_timeout(llm_stub: LLMStub) -> None:
 def test_trickle_cannot_follow_a_delay(llm_stub: LLMStub) -> None:
     with pytest.raises(TypeError):
         llm_stub.push_trickle(0.1, Delay(1, Completion("x")))  # type: ignore[arg-type]
+
+
+def test_a_responder_answers_from_the_request_once_the_queue_is_empty(llm_stub: LLMStub) -> None:
+    llm_stub.push_text("scripted first")
+    llm_stub.responder = lambda body: Completion(f"echo: {body['messages'][-1]['content']}")
+    client = _client(llm_stub, max_retries=0)
+    answers = [client.chat.completions.create(model="m", messages=[{"role": "user", "content": word}])
+               .choices[0].message.content for word in ("one", "two")]
+    assert answers == ["scripted first", "echo: two"]
+    llm_stub.responder = None
+    with pytest.raises(openai.InternalServerError):
+        client.chat.completions.create(model="m", messages=MESSAGES)

@@ -20,6 +20,7 @@ from pm_assistant.errors import ApplicationError
 
 from .outcome import ask_approval, clarify, done, failed
 from .task_keys import wrong_typed_key
+from .write_approval import approve_unasked_create, approve_unasked_update
 
 # A task number the user typed: "42", "#42", "task 42", "任务42" or the number of a key such as "WEB-42".
 _TYPED_NUMBER = re.compile(r"(?:(?<![\w-])#?|(?<=[A-Za-z]-)|(?<=任务)|(?<=任务#))(\d{1,12})(?![A-Za-z0-9_-])")
@@ -114,7 +115,7 @@ def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dic
                 task=row, mismatches=facts["mismatches"], undoable=True)
 
 
-def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
+def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *, unasked: bool) -> dict[str, Any]:
     """Select the visible tasks once, then bind the update's ids to that selection (never re-typed)."""
     steps = runtime.context.tools
     if slots.status is None:
@@ -131,8 +132,9 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) ->
     facts = {"count": count, "status": slots.status, "titles": [r["title"] for r in steps.shown["select"]],
              "selection": values_digest(sorted(task_ids))}
     # A resumed run always meets its interrupt again, even if the selection shrank below the threshold,
-    # so an approval is checked against what the user actually saw.
-    if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming:
+    # so an approval is checked against what the user actually saw. A change the user's words did not
+    # ask for (the intent check) waits on the same card, whatever the count.
+    if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming or unasked:
         decision = ask_approval(action="bulk_update", facts=facts,
                                 question=f"Please confirm: this changes {count} tasks.")
         if decision.get("decision") != "approve":
@@ -170,12 +172,15 @@ def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[st
 
 def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Carry out a create, update or delete named by the route's slots."""
-    ctx, slots = state["exec_ctx"], state["route"].slots
+    ctx, route = state["exec_ctx"], state["route"]
+    slots = route.slots
     try:
         if slots.operation == "create":
-            return _create(runtime, ctx, slots)
+            # A create the user's words did not ask for first waits on a card (agent/routing/intent_check.py).
+            stop = approve_unasked_create(runtime, route, _project_id(ctx))
+            return stop if stop is not None else _create(runtime, ctx, slots)
         if slots.operation == "update" and slots.scope == "visible":
-            return _update_visible(runtime, ctx, slots)
+            return _update_visible(runtime, ctx, slots, unasked=route.write_unasked)
         if slots.operation not in ("update", "delete"):
             return clarify("Do you want to create, change or delete a task?")
         if slots.operation == "delete" and slots.scope == "visible":
@@ -191,7 +196,8 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         if wrong:
             return failed(f"There is no task {wrong} among your projects, so nothing was changed.", "not_found")
         if slots.operation == "update":
-            return _update_one(runtime, slots, task_id)
+            stop = approve_unasked_update(runtime, route, task_id)
+            return stop if stop is not None else _update_one(runtime, slots, task_id)
         return _delete(runtime, slots, task_id)
     except ApplicationError as exc:
         if exc.code == "not_found":

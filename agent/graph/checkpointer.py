@@ -19,6 +19,7 @@ ALLOWED_TYPES = [
     ("agent.page_context.schema", "RouteParams"), ("agent.page_context.schema", "Filters"),
     ("agent.page_context.schema", "KeyFilters"), ("agent.page_context.schema", "Pagination"),
     ("agent.routing.decision", "Route"), ("agent.routing.decision", "Slots"),
+    ("agent.routing.decision", "IntentCheck"),
 ]
 
 

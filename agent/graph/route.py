@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 from agent.assembler.views import RouterCtx
 from agent.llm.base import LLMUnavailable
 from agent.routing.decision import Route
+from agent.routing.intent_check import intent_check
 from agent.routing.llm_router import llm_route
 from agent.runtime import RunContext
 
@@ -34,8 +35,11 @@ def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
                 "status": "error", "error_code": exc.code, "data": {},
                 "reply": f"{exc} Nothing was changed. Try again, or use a quick action.",
             }}
+        # The model's choice of a write is checked against the user's own words, read by the rules.
+        decision = decision.model_copy(update={"intent": intent_check(message=state["message"], route=decision)})
     runtime.context.recorder.node("route", capability=decision.capability, via=decision.via,
-                                  confidence=decision.confidence, slots=decision.slots)
+                                  confidence=decision.confidence, slots=decision.slots,
+                                  intent=decision.intent)
     return {"route": decision}
 
 

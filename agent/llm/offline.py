@@ -18,6 +18,7 @@ from .base import LLMError, LLMReply, Message, Role, RunListener
 # "#42", "task 42", "任务 42" and a task key such as "WEB-42" (the number is the task's).
 _TASK_REF = re.compile(r"(?:#|\btask\s+#?|任务\s*#?|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{0,9}-)(\d{1,12})(?!\d)",
                        re.IGNORECASE)
+_PASTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』")
 _QUOTED = re.compile(r"[\"“'‘「『]([^\"”'’」』]{1,300})[\"”'’」』]")
 _DATE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 # Not \b: in "P1任务" the Han character is a word character too.
@@ -51,6 +52,11 @@ _DONE_VERB = ("mark", "complete", "finish", "close", "set")
 _DONE_WORD = ("done", "complete", "completed", "finish", "finished")
 _ZH_DONE = re.compile(r"(?:标记|标为|设为|设置为|改为|改成|置为|标成)[^，。？]{0,4}?(?:已?完成|done)"
                       r"|^(?:请)?完成(?!的)|做完了")
+# Changing a task's priority, status or due date: a verb of changing and a new value the message names.
+_UPDATE_VERB = ("set", "change", "make", "move", "update", "put", "bump", "raise", "lower", "reschedule", "push")
+# Chinese verbs match anywhere, also right before a Latin value ("改为P1").
+_ZH_UPDATE_VERB = ("改为", "改成", "设为", "设置为", "调为", "调到", "调整为", "改到", "推迟到", "移到", "标为",
+                   "标记为")
 # "…in Website Redesign?", "for project Apollo", "在 Website Redesign 项目里": a project named by the user.
 # The last "in"/"for" wins ("tasks in progress in Website Redesign"): the leading .* is greedy.
 _EN_PROJECT = re.compile(r".*\b(?:in|for|on|of|within)\s+(?:the\s+)?(?:project\s+)?[\"“]?"
@@ -98,10 +104,21 @@ def _title(message: str) -> str | None:
     return rest or None
 
 
-def _classify(message: str) -> dict[str, Any]:
+def _update_changes(request: str) -> dict[str, Any]:
+    """The new values a change names: one priority, one status, one ISO date (none when ambiguous)."""
+    priorities = {p.upper() for p in _PRIORITY.findall(request)}
+    statuses = {v for k, v in _STATUS_WORDS.items() if _has(request, k)}
+    dates = set(_DATE.findall(request))
+    changes = {"priority": priorities, "status": statuses, "due_date": dates}
+    return {name: next(iter(values)) for name, values in changes.items() if len(values) == 1}
+
+
+def rules_route(message: str) -> dict[str, Any]:
+    """Read a capability and slots from the message by rules alone; also the intent check's independent reading."""
     text = message.lower()
     # A quoted title is the user's data, not their request: "create 'Risk review'" is no risk analysis.
-    request = _QUOTED.sub(" ", text)
+    # So is text pasted between curly quotes or corner brackets, whatever quotes it holds itself.
+    request = _QUOTED.sub(" ", _PASTED.sub(" ", text))
     slots = dict(_EMPTY_SLOTS)
     ref = _TASK_REF.search(message)
     if ref:
@@ -126,6 +143,9 @@ def _classify(message: str) -> dict[str, Any]:
         due, priority = _DATE.search(message), _PRIORITY.search(message)
         return route("crud", operation="create", title=_title(message), due_date=due.group(1) if due else None,
                      priority=priority.group(1).upper() if priority else None, project_name=None)
+    changes = _update_changes(request)
+    if changes and (_has(request, *_UPDATE_VERB) or any(verb in request for verb in _ZH_UPDATE_VERB)):
+        return route("crud", operation="update", scope=scope, **changes)
     here = "project" if _has(request, *_HERE) else None
     if _has(request, *_OVERDUE):
         return route("query", preset="my_overdue", assignee_me=True, scope=here)
@@ -153,5 +173,5 @@ class OfflineProvider:
         if role != "router" or json_schema is None:
             raise LLMError("The offline provider does not write text; the template answer is used.")
         message = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
-        return LLMReply(text=json.dumps(_classify(message)), model="offline-rules", prompt_tokens=0,
+        return LLMReply(text=json.dumps(rules_route(message)), model="offline-rules", prompt_tokens=0,
                         completion_tokens=0)

@@ -39,6 +39,17 @@ class Slots(BaseModel):
                              description='An ISO week like 2026-W48, "this" or "last".')
 
 
+class IntentCheck(BaseModel):
+    """The intent check's verdict on a model-routed request (agent/routing/intent_check.py)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    verdict: Literal["not_a_write", "agrees", "differs"]
+    # The kind of write the model's route asks for, and the one the rules read in the message (None: no write).
+    model_kind: str | None = None
+    rules_kind: str | None = None
+
+
 class Route(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -47,6 +58,13 @@ class Route(BaseModel):
     slots: Slots = Slots()
     confidence: float = 1.0
     reason: str = ""
+    # Set by the route node on every model-routed request; None for a quick action (routed by table).
+    intent: IntentCheck | None = None
+
+    @property
+    def write_unasked(self) -> bool:
+        """Whether a write on this route must wait for approval: the model chose it and the user's words did not."""
+        return self.via == "llm_router" and (self.intent is None or self.intent.verdict != "agrees")
 
 
 # Keys a strict structured-output schema may not carry (OpenAI's subset of JSON Schema); the

@@ -9,6 +9,14 @@ from pm_assistant.errors import NotFound
 from projects.selectors import project_ids_writable_for_user, project_list_for_user
 
 
+def project_facts(*, user: User, project_id: int) -> dict[str, Any]:
+    """Return what a card shows about one of the user's projects (NotFound for any other), from the database."""
+    project = project_list_for_user(user=user, include_archived=True).filter(pk=project_id).first()
+    if project is None:
+        raise NotFound("This project was not found.", field="project")
+    return {"project_id": project.pk, "project": project.name, "key": project.key}
+
+
 def project_by_name(*, user: User, name: str) -> dict[str, Any]:
     """Return the user's project with this name or key (case-insensitive), else NotFound.
 

@@ -164,7 +164,7 @@ def test_route_to_clarify(openai_settings: LLMStub, alice: Any, task: Task) -> N
 def test_server_error_is_retried(openai_settings: LLMStub, alice: Any, task: Task) -> None:
     openai_settings.push_error(500).push_json(route_json("crud", operation="update", status="blocked",
                                                          scope="selected"))
-    body = ask(alice, "this is blocked", selected_page(task))
+    body = ask(alice, "set this to blocked", selected_page(task))
     assert body["status"] == "done", body
     assert openai_settings.calls == 2
     assert body["usage"]["llm_calls"] == 1

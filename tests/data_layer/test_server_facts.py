@@ -92,7 +92,7 @@ def test_an_update_with_a_wrong_stated_status_is_alerted_and_applies_to_the_real
         openai_settings: LLMStub, alice: User, target: Task, decoy: Task) -> None:
     openai_settings.push_json(route_json("crud", operation="update", task_id=target.pk, status="done",
                                          expected_title="Fix login page", expected_status="blocked"))
-    run = post_request(alice, {"page": "home", "origin": "sidebar"}, message=f"#{target.pk} is finished")
+    run = post_request(alice, {"page": "home", "origin": "sidebar"}, message=f"mark #{target.pk} done")
 
     assert run["status"] == "done"
     assert "the database was used" in run["reply"]
@@ -116,7 +116,7 @@ def test_an_update_with_a_wrong_stated_status_is_alerted_and_applies_to_the_real
 def test_stated_facts_that_match_raise_no_alert(openai_settings: LLMStub, alice: User, target: Task) -> None:
     openai_settings.push_json(route_json("crud", operation="update", task_id=target.pk, status="blocked",
                                          expected_title="  fix LOGIN page ", expected_status="in_progress"))
-    run = post_request(alice, {"page": "home", "origin": "sidebar"}, message=f"#{target.pk} is stuck")
+    run = post_request(alice, {"page": "home", "origin": "sidebar"}, message=f"set #{target.pk} to blocked")
     assert run["status"] == "done" and run["data"]["mismatches"] == []
     assert not Alert.objects.filter(run_id=run["run_id"]).exists()
     target.refresh_from_db()

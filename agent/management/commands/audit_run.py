@@ -49,3 +49,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  {point['point']}. {mark}  {point['title']}")
             for finding in point["findings"]:
                 self.stdout.write(f"       - {finding}")
+        intent = report.get("intent")
+        if intent:
+            self.stdout.write(f"  intent check: {intent['verdict']} (the model asked for: "
+                              f"{intent.get('model_kind') or 'no write'}; the user's words: "
+                              f"{intent.get('rules_kind') or 'no write'})")

@@ -1,0 +1,39 @@
+"""One stub server for the whole corpus, the models' settings, and the corpus's figures at the end of a run."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.llm_stub import LLMStub
+
+from . import report
+
+
+@pytest.fixture(scope="module")
+def corpus_stub() -> Iterator[LLMStub]:
+    with LLMStub() as stub:
+        yield stub
+
+
+@pytest.fixture
+def corpus_model(settings: Any, corpus_stub: LLMStub) -> Iterator[LLMStub]:
+    """Point the openai provider at the shared stub; each case sets the stub's responder."""
+    settings.LLM_PROVIDER = "openai"
+    settings.OPENAI_API_KEY = "test-key"
+    settings.OPENAI_BASE_URL = corpus_stub.base_url
+    settings.LLM_TIMEOUT_SECONDS = 5.0
+    settings.LLM_MAX_RETRIES = 0
+    corpus_stub.reset()
+    yield corpus_stub
+    corpus_stub.responder = None
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    lines = report.summary_lines()
+    if lines:
+        terminalreporter.section("security corpus")
+        for line in lines:
+            terminalreporter.write_line(line)
+        report.write()

@@ -1,0 +1,40 @@
+"""The corpus's figures, per suite: cases tried, cases where the payload reached a prompt, violations."""
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from .harness import Result
+
+# Beside the other test outputs, at the repository root whatever the working directory.
+REPORT_PATH = Path(__file__).resolve().parents[2] / "test-results" / "security_corpus.json"
+_results: dict[str, list[Result]] = defaultdict(list)
+
+
+def record(suite: str, results: list[Result]) -> None:
+    _results[suite].extend(results)
+
+
+def figures() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for suite, results in sorted(_results.items()):
+        kinds = Counter(v.split(":", 1)[0] for r in results for v in r.violations)
+        out[suite] = {"cases": len(results), "payload_reached_a_prompt": sum(r.saw_payload for r in results),
+                      "violations": sum(len(r.violations) for r in results), "by_kind": dict(kinds),
+                      "placements": len({r.case.placement for r in results}),
+                      "outcomes": dict(Counter(r.status for r in results))}
+    return out
+
+
+def summary_lines() -> list[str]:
+    return [f"security corpus, {suite}: {f['cases']} cases over {f['placements']} placements, payload in a prompt "
+            f"{f['payload_reached_a_prompt']}, violations {f['violations']} {f['by_kind'] or ''}".rstrip()
+            for suite, f in figures().items()]
+
+
+def write() -> None:
+    if _results:
+        REPORT_PATH.parent.mkdir(exist_ok=True)
+        REPORT_PATH.write_text(json.dumps(figures(), indent=2))
