@@ -26,10 +26,14 @@ def _values(changes: dict[str, Any]) -> str:
     return ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in changes.items() if value is not None)
 
 
-def _ask(runtime: Runtime[RunContext], route: Route, facts: dict[str, Any], change: str) -> dict[str, Outcome] | None:
-    """Pause for the user's decision; the outcome to end with, or None to go on with exactly this change."""
+def _ask(runtime: Runtime[RunContext], route: Route, facts: dict[str, Any], change: str, *,
+         undoable: bool) -> dict[str, Outcome] | None:
+    """Pause for the user's decision; the outcome to end with, or None to go on with exactly this change.
+
+    ``undoable`` tells the card whether Undo will be offered afterwards (updates yes, creates no).
+    """
     intent = route.intent
-    card = {**facts, "change": change, "model_kind": intent.model_kind if intent else None,
+    card = {**facts, "change": change, "undoable": undoable, "model_kind": intent.model_kind if intent else None,
             "rules_kind": intent.rules_kind if intent else None}
     decision = ask_approval(action=ACTION, facts=card,
                             question=f"Please confirm: {change}. Your message did not ask for this change in so "
@@ -54,7 +58,8 @@ def approve_unasked_update(runtime: Runtime[RunContext], route: Route, task_id: 
     if not facts["can_write"]:
         return failed(f"You can see “{facts['title']}” but not change it, so nothing was changed.", "forbidden")
     values = _values({"status": slots.status, "priority": slots.priority, "due_date": slots.due_date})
-    return _ask(runtime, route, facts, f"Change {facts['key']} “{facts['title']}”: {values or 'nothing'}")
+    return _ask(runtime, route, facts, f"Change {facts['key']} “{facts['title']}”: {values or 'nothing'}",
+                undoable=True)
 
 
 def approve_unasked_create(runtime: Runtime[RunContext], route: Route,
@@ -70,4 +75,4 @@ def approve_unasked_create(runtime: Runtime[RunContext], route: Route,
     facts = {**steps.data("project"), "title": slots.title, **{k: str(v) for k, v in changes.items() if v is not None}}
     values = _values(changes)
     change = f"Create the task “{slots.title}” in {facts['project']}" + (f" ({values})" if values else "")
-    return _ask(runtime, route, facts, change)
+    return _ask(runtime, route, facts, change, undoable=False)

@@ -184,3 +184,26 @@ def test_every_kind_comes_from_the_registry() -> None:
     slots = Slots(operation="update", status="done", scope="selected")
     assert {name for name, spec in BY_NAME.items() if spec.write_kind(slots)} == \
         {name for name, spec in BY_NAME.items() if spec.writes}
+
+
+def _sidebar_card(user: Any, message: str, page: dict[str, Any]) -> str:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    response = client.post("/assistant/request/", {"message": message, "page_context": json.dumps(page)})
+    assert response.status_code == 200, response.content
+    return response.content.decode()
+
+
+def test_the_card_offers_undo_for_an_unasked_update_and_not_for_an_unasked_create(
+        openai_settings: LLMStub, alice: Any, website: Any, task: Task) -> None:
+    openai_settings.push_json(route_json("crud", operation="update", status="done", scope="selected"))
+    update_card = _sidebar_card(alice, "summarise this task", selected_page(task))
+    assert "Make this change?" in update_card and "You can undo this for" in update_card
+
+    openai_settings.push_json(route_json("crud", operation="create", title="Wire the money"))
+    page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
+    create_card = _sidebar_card(alice, "how is this project going?", page)
+    assert "Make this change?" in create_card and "Create the task" in create_card
+    assert "undo" not in create_card.lower().split("make this change?", 1)[1].split("</div>", 1)[0]
