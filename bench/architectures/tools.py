@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from typing import Any
+from uuid import uuid4
 
 from django.contrib.auth.models import User
 from django.utils import timezone
@@ -49,7 +50,7 @@ def _get_task(user: User, *, task_id: int) -> dict[str, Any]:
 def _update(user: User, *, task_id: int, status: str | None = None, priority: str | None = None,
             due_date: str | None = None) -> dict[str, Any]:
     return task_tools.update_task(user=user, task_id=task_id, status=status, priority=priority,
-                                  due_date=date.fromisoformat(due_date) if due_date else None)
+                                  due_date=date.fromisoformat(due_date) if due_date else None, run_id=uuid4())
 
 
 def _create(user: User, *, project_id: int, title: str, priority: str | None = None,
@@ -108,7 +109,7 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
 TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "query_tasks": _query, "get_task": _get_task, "create_task": _create, "update_task": _update,
     "bulk_set_status": lambda user, *, task_ids, status: task_tools.bulk_set_status(
-        user=user, task_ids=task_ids, status=status),
+        user=user, task_ids=task_ids, status=status, run_id=uuid4()),
     "delete_task": lambda user, *, task_id: task_tools.delete_task(user=user, task_id=task_id),
     "create_subtask": _subtask, "weekly_report": _weekly_report, "risk_report": _risk_report,
 }
