@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from pm_assistant.errors import Forbidden, NotFound
 
 from .models import Membership, Project
 
 AnyUser = User | AnonymousUser
+# Owners and members change tasks; viewers read only.
+_WRITER_ROLES = (Membership.Role.OWNER, Membership.Role.MEMBER)
 
 
 def project_list_for_user(*, user: AnyUser, include_archived: bool = False) -> QuerySet[Project]:
@@ -86,12 +88,16 @@ def project_members(*, project: Project) -> QuerySet[Membership]:
     return project.memberships.select_related("user").order_by("user__username")
 
 
+def project_writable_by(*, user: AnyUser, project_id: OuterRef) -> Exists:
+    """Whether the user may change tasks in the referenced project, as an expression for one query."""
+    return Exists(Membership.objects.filter(project_id=project_id, user_id=user.pk, role__in=_WRITER_ROLES))
+
+
 def project_ids_writable_for_user(*, user: AnyUser) -> set[int]:
     """Return the ids of the projects where the user may change tasks (owner or member)."""
     if not user.is_authenticated:
         return set()
-    return set(Membership.objects.filter(user=user, role__in=[Membership.Role.OWNER, Membership.Role.MEMBER])
-               .values_list("project_id", flat=True))
+    return set(Membership.objects.filter(user=user, role__in=_WRITER_ROLES).values_list("project_id", flat=True))
 
 
 def user_list_sharing_a_project_with(*, user: AnyUser) -> QuerySet[User]:

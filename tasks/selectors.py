@@ -5,10 +5,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from pm_assistant.errors import NotFound
+from projects.models import Membership
 from projects.selectors import AnyUser, project_list_for_user
 
 from .filters import TaskFilters
@@ -43,9 +44,12 @@ def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> 
     return qs.select_related("project", "assignee").order_by(F("due_date").asc(nulls_last=True), "id")
 
 
-def task_get_for_user(*, user: AnyUser, task_id: int) -> Task:
-    """Return one task, or NotFound when it does not exist or is outside the user's projects."""
-    task = task_list_for_user(user=user).filter(pk=task_id).first()
+def task_get_for_user(*, user: AnyUser, task_id: int, **annotations: Any) -> Task:
+    """Return one task, or NotFound when it does not exist or is outside the user's projects.
+
+    ``annotations`` are read in the same query (e.g. whether the user may change it).
+    """
+    task = task_list_for_user(user=user).filter(pk=task_id).annotate(**annotations).first()
     if task is None:
         raise NotFound(f"Task {task_id} was not found.", field="task")
     return task
@@ -63,6 +67,20 @@ def task_ids_existing(*, ids: list[int] | tuple[int, ...]) -> set[int]:
     if not ids:
         return set()
     return set(Task.objects.filter(pk__in=ids).values_list("pk", flat=True))
+
+
+def task_ids_existing_and_visible(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> tuple[set[int], set[int]]:
+    """Return the ids that name a task at all and, of those, the ones the user may see: one query."""
+    if not ids or not user.is_authenticated:
+        return (task_ids_existing(ids=ids), set()) if ids else (set(), set())
+    member = Membership.objects.filter(project_id=OuterRef("project_id"), user=user)
+    rows = Task.objects.filter(pk__in=ids).order_by().annotate(visible=Exists(member)).values_list("pk", "visible")
+    existing, visible = set(), set()
+    for pk, seen in rows:
+        existing.add(pk)
+        if seen:
+            visible.add(pk)
+    return existing, visible
 
 
 # Every task below one, with its depth: one statement however deep the tree (SQLite and PostgreSQL).
