@@ -8,6 +8,8 @@ from django.db.models import F, Q
 from pm_assistant.vocabulary import PRIORITY_LABELS, STATUS_LABELS, task_key
 from projects.models import Project
 
+from .ordering import DueKey
+
 
 class Label(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="labels")
@@ -58,6 +60,8 @@ class Task(models.Model):
             models.Index(fields=["assignee", "status", "due_date"], name="task_assignee_status_due"),
             models.Index(fields=["project", "due_date"], name="task_project_due"),
             models.Index(fields=["due_date", "id"], name="task_due_id"),
+            # The lists' order (tasks.ordering): a page after or before a position is one range of it.
+            models.Index(DueKey(), F("id"), name="task_due_key_id"),
             models.Index(fields=["priority"], name="task_priority"),
             models.Index(fields=["updated_at"], name="task_updated"),
         ]

@@ -5,7 +5,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from pm_assistant.errors import NotFound
@@ -14,6 +14,7 @@ from projects.selectors import AnyUser, project_list_for_user
 
 from .filters import TaskFilters
 from .models import Task, TaskActivity
+from .ordering import task_order
 
 
 def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> QuerySet[Task]:
@@ -40,8 +41,8 @@ def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> 
         qs = qs.filter(Q(title__icontains=f.search) | Q(description__icontains=f.search))
     if f.ids:
         qs = qs.filter(pk__in=f.ids)
-    # Tasks without a due date come last on every database (SQLite would put NULLs first).
-    return qs.select_related("project", "assignee").order_by(F("due_date").asc(nulls_last=True), "id")
+    # By due date, tasks without one last (on every database), then by id: tasks.ordering.
+    return qs.select_related("project", "assignee").order_by(*task_order())
 
 
 def task_get_for_user(*, user: AnyUser, task_id: int, **annotations: Any) -> Task:
