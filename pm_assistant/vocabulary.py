@@ -33,6 +33,9 @@ PAGE_SIZE_MAX = max(PAGE_SIZES)
 # (PAGE_NUMBER_MAX - 1) * PAGE_SIZE_MAX rows); later ones are reached by cursor links (tasks.paging).
 PAGE_NUMBER_MAX = 10
 
+# Home shows the progress of this many of the user's projects (the project list shows them all).
+HOME_PROJECTS_MAX = 8
+
 # The longest message the assistant accepts, in characters (API, sidebar and service alike).
 MESSAGE_MAX_CHARS = 2000
 

@@ -58,23 +58,32 @@ def project_require_writer_of(*, user: AnyUser, project_ids: set[int]) -> None:
             raise Forbidden("Viewers cannot change tasks in this project.", field="project")
 
 
-def project_progress_for_user(*, user: AnyUser) -> list[dict[str, object]]:
-    """Return per-project task counts and completion percentage for the workbench."""
-    rows = project_list_for_user(user=user).annotate(
-        total=Count("tasks", filter=Q(tasks__parent__isnull=True)),
-        done=Count("tasks", filter=Q(tasks__parent__isnull=True, tasks__status="done")),
-        blocked=Count("tasks", filter=Q(tasks__status="blocked")),
-    )
-    return [
-        {
-            "project": p,
-            "total": p.total,
-            "done": p.done,
-            "blocked": p.blocked,
-            "percent": round(100 * p.done / p.total) if p.total else 0,
-        }
-        for p in rows
-    ]
+def project_progress_for_user(*, user: AnyUser, project_ids: list[int] | None = None,
+                              limit: int | None = None) -> list[dict[str, object]]:
+    """Return task counts and completion percentage of the user's projects (these ids, the first ``limit``).
+
+    The projects are chosen first and only their tasks are counted (one query each), so a page that
+    shows a few projects does not aggregate every task of every project.
+    """
+    projects = project_list_for_user(user=user)
+    if project_ids is not None:
+        projects = projects.filter(pk__in=project_ids)
+    shown = list(projects[:limit] if limit is not None else projects)
+    counts = {
+        row["pk"]: row for row in
+        Project.objects.filter(pk__in=[p.pk for p in shown]).order_by().values("pk").annotate(
+            total=Count("tasks", filter=Q(tasks__parent__isnull=True)),
+            done=Count("tasks", filter=Q(tasks__parent__isnull=True, tasks__status="done")),
+            blocked=Count("tasks", filter=Q(tasks__status="blocked")),
+        )
+    } if shown else {}
+    rows = []
+    for project in shown:
+        row = counts.get(project.pk, {})
+        total, done = row.get("total", 0), row.get("done", 0)
+        rows.append({"project": project, "total": total, "done": done, "blocked": row.get("blocked", 0),
+                     "percent": round(100 * done / total) if total else 0})
+    return rows
 
 
 def project_member_get(*, project: Project, user_id: int) -> User | None:

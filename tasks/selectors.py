@@ -120,6 +120,18 @@ def task_activity_for_task(*, task: Task, limit: int = 20) -> QuerySet[TaskActiv
     return task.activities.select_related("actor").order_by("-created_at", "-id")[:limit]
 
 
+def task_counts_for_project(*, user: AnyUser, project_id: int, today: date | None = None) -> dict[str, int]:
+    """Return a project's task counts by status, in total and overdue: one aggregate query."""
+    today = today or timezone.localdate()
+    tasks = task_list_for_user(user=user, filters=TaskFilters(project_id=project_id)).order_by()
+    counts = tasks.aggregate(
+        total=Count("id"),
+        **{status: Count("id", filter=Q(status=status)) for status in Task.Status.values},
+        overdue=Count("id", filter=Q(due_date__lt=today) & ~Q(status=Task.Status.DONE)),
+    )
+    return {name: value or 0 for name, value in counts.items()}
+
+
 def workbench_for_user(*, user: AnyUser, today: date | None = None) -> dict[str, Any]:
     """Return what the home workbench shows: my open, overdue and due-this-week tasks."""
     today = today or timezone.localdate()

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url, reswap, retarget
 
 from pm_assistant.errors import Forbidden, InvalidInput, NotFound
-from pm_assistant.vocabulary import PAGE_SIZES
+from pm_assistant.vocabulary import HOME_PROJECTS_MAX, PAGE_SIZES
 from pm_assistant.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 from projects.models import Project
 from projects.selectors import (
@@ -50,7 +50,7 @@ def home(request: PageRequest) -> HttpResponse:
         "nav": "home",
         "workbench": workbench,
         "yesterday": workbench["today"] - timedelta(days=1),
-        "progress": project_progress_for_user(user=request.user),
+        "progress": project_progress_for_user(user=request.user, limit=HOME_PROJECTS_MAX),
         "page_context": page_context_for(page="home"),
     }
     return render(request, "home.html", context)
