@@ -87,6 +87,9 @@ class TaskCreateFields(TaskWriteFields):
     title = serializers.CharField(max_length=300)
 
 
+_NOT_A_CURSOR = "Is not a cursor of this list; start again from the first page."
+
+
 class PageParamsSerializer(serializers.Serializer):
     """The page of a list (a number or a cursor) and its size, checked before the query runs."""
 
@@ -97,7 +100,7 @@ class PageParamsSerializer(serializers.Serializer):
                                      "and last links."},
     )
     cursor = serializers.CharField(
-        required=False, max_length=100,
+        required=False, max_length=100, error_messages={"max_length": _NOT_A_CURSOR, "blank": _NOT_A_CURSOR},
         help_text="An opaque position from a `next`, `previous` or `last` link (not with `page`). The list is "
                   "ordered by due date (tasks without one last), then id; a cursor page costs the same "
                   "however deep it is.",
@@ -111,8 +114,7 @@ class PageParamsSerializer(serializers.Serializer):
         try:
             return cursor_decode(value)
         except InvalidInput as exc:
-            raise serializers.ValidationError("Is not a cursor of this list; start again from the first "
-                                              "page.") from exc
+            raise serializers.ValidationError(_NOT_A_CURSOR) from exc
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "cursor" in attrs and "page" in attrs:
