@@ -1,12 +1,28 @@
-"""Load what the first request would otherwise load: the URLconf, the graph and the tokenizer.
+"""Load what the first request would otherwise load: the URLconf, the graph, the tokenizer and the templates.
 
 gunicorn calls it in the master after the app is preloaded (pm_assistant/gunicorn_conf.py), so every
 forked worker starts warm and shares these pages with the master.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+from django.conf import settings
 from django.db import connections
-from django.urls import get_resolver
+from django.urls import get_resolver, reverse
+
+
+def _templates() -> int:
+    """Compile every project template into the cached loader (importing the tag libraries on the way)."""
+    from django.template.loader import get_template
+
+    compiled = 0
+    for backend in settings.TEMPLATES:
+        for folder in map(Path, backend.get("DIRS", [])):
+            for path in sorted(folder.rglob("*.html")):
+                get_template(path.relative_to(folder).as_posix())
+                compiled += 1
+    return compiled
 
 
 def warm_up() -> None:
@@ -14,9 +30,14 @@ def warm_up() -> None:
     from agent.assembler.tokens import token_count
     from agent.graph.graph import compiled_graph
 
-    # Resolving populates every URL pattern, which imports each app's views, serializers and forms.
+    # Resolving populates every URL pattern, which imports each app's views, serializers and forms;
+    # reversing one name builds the table every {% url %} of a page reads.
     get_resolver().resolve("/")
+    reverse("task-list")
     compiled_graph()
     token_count("warm up the tokenizer")
+    # The template engine loads its tag libraries (Markdown among them) when first used; each page's
+    # template is parsed once and kept by the cached loader.
+    _templates()
     # A connection opened in the master would be shared by the forked workers: close it first.
     connections.close_all()
