@@ -101,8 +101,8 @@ def main() -> None:
     print(f"gunicorn ({' '.join(dockerfile_command()[1:])}; 1 worker), {args.tasks} tasks, {args.rounds} rounds, "
           f"database {url.split(':')[0]}: a new worker's first request, then the same request again")
     for page in pages:
-        print(f"{page:<12} first {statistics.median(first[page]):8.1f} ms   warm {statistics.median(warm[page]):8.1f} ms"
-              f"   median ratio first/warm {statistics.median(ratios[page]):5.2f}x")
+        cold, hot, ratio = (statistics.median(values[page]) for values in (first, warm, ratios))
+        print(f"{page:<12} first {cold:8.1f} ms   warm {hot:8.1f} ms   median ratio first/warm {ratio:5.2f}x")
 
 
 if __name__ == "__main__":

@@ -99,7 +99,8 @@ def last_page_url(client: Any, first_url: str) -> str:
     text = client.get(first_url).content.decode()
     found = re.search(r'rel="last" href="([^"]+)"', text)
     if found:
-        return html.unescape(found.group(1))
+        # The pager's links are "?query" of the page they are on.
+        return first_url + html.unescape(found.group(1))
     numbers = [int(n) for n in re.findall(r"[?&](?:amp;)?page=(\d+)", text)]
     return f"{first_url}?page={max(numbers)}"
 

@@ -6,6 +6,7 @@ forked worker starts warm and shares these pages with the master.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from django.conf import settings
 from django.db import connections
@@ -18,7 +19,7 @@ def _templates() -> int:
 
     compiled = 0
     for backend in settings.TEMPLATES:
-        for folder in map(Path, backend.get("DIRS", [])):
+        for folder in map(Path, cast(list[str], backend.get("DIRS", []))):
             for path in sorted(folder.rglob("*.html")):
                 get_template(path.relative_to(folder).as_posix())
                 compiled += 1

@@ -1,6 +1,8 @@
 """Read access to projects, always scoped to the projects the user is a member of."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
@@ -69,8 +71,8 @@ def project_progress_for_user(*, user: AnyUser, project_ids: list[int] | None = 
     if project_ids is not None:
         projects = projects.filter(pk__in=project_ids)
     shown = list(projects[:limit] if limit is not None else projects)
-    counts = {
-        row["pk"]: row for row in
+    counts: dict[int, dict[str, Any]] = {
+        row["pk"]: dict(row) for row in
         Project.objects.filter(pk__in=[p.pk for p in shown]).order_by().values("pk").annotate(
             total=Count("tasks", filter=Q(tasks__parent__isnull=True)),
             done=Count("tasks", filter=Q(tasks__parent__isnull=True, tasks__status="done")),
@@ -97,7 +99,7 @@ def project_members(*, project: Project) -> QuerySet[Membership]:
     return project.memberships.select_related("user").order_by("user__username")
 
 
-def project_writable_by(*, user: AnyUser, project_id: OuterRef) -> Exists:
+def project_writable_by(*, user: User, project_id: OuterRef) -> Exists:
     """Whether the user may change tasks in the referenced project, as an expression for one query."""
     return Exists(Membership.objects.filter(project_id=project_id, user_id=user.pk, role__in=_WRITER_ROLES))
 

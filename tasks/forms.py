@@ -15,9 +15,9 @@ from projects.models import Project
 from projects.selectors import AnyUser, project_list_for_user, project_members
 
 from .filters import TaskFilters, TaskFilterSerializer
+from .models import Task
 from .paging import Cursor
 from .serializers import PageParamsSerializer
-from .models import Task
 
 User = get_user_model()
 # Fields the task detail page edits in place, in display order.

@@ -40,10 +40,10 @@ class RowCompare(Lookup):
         self.op = op
         super().__init__(_Row(a, b, output_field=BooleanField()), _Row(c, d, output_field=BooleanField()))
 
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, tuple[Any, ...]]:
         lhs, lhs_params = compiler.compile(self.lhs)
         rhs, rhs_params = compiler.compile(self.rhs)
-        return f"{lhs} {self.op} {rhs}", [*lhs_params, *rhs_params]
+        return f"{lhs} {self.op} {rhs}", (*lhs_params, *rhs_params)
 
 
 def task_order(*, reverse: bool = False) -> tuple[OrderBy, OrderBy]:

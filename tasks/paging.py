@@ -21,7 +21,7 @@ from pm_assistant.errors import InvalidInput, NotFound
 from pm_assistant.vocabulary import PAGE_NUMBER_MAX
 
 from .models import Task
-from .ordering import NO_DUE_DATE, beyond, task_order
+from .ordering import NO_DUE_DATE, RowCompare, beyond, task_order
 
 Direction = Literal["after", "before", "last"]
 _CODES: dict[Direction, str] = {"after": "a", "before": "b", "last": "l"}
@@ -68,6 +68,12 @@ def cursor_decode(raw: str, *, field: str = "cursor") -> Cursor:
     if cursor.task_id is None or cursor.task_id < 1 or not 0 <= cursor.start <= _START_MAX:
         raise problem
     return cursor
+
+
+def _beyond(cursor: Cursor, *, forward: bool) -> RowCompare:
+    if cursor.key is None or cursor.task_id is None:  # cursor_decode never makes one
+        raise InvalidInput("cursor: names no position.", field="cursor")
+    return beyond(key=cursor.key, task_id=cursor.task_id, forward=forward)
 
 
 def _key(task: Task) -> date:
@@ -140,10 +146,10 @@ def task_page(tasks: QuerySet[Task], *, page_size: int, page: int = 1, cursor: C
         rows = list(forward[start:start + page_size + 1])
         more, items, has_previous = len(rows) > page_size, rows[:page_size], start > 0
     elif cursor.direction == "after":
-        rows = list(forward.filter(beyond(key=cursor.key, task_id=cursor.task_id, forward=True))[:page_size + 1])
+        rows = list(forward.filter(_beyond(cursor, forward=True))[:page_size + 1])
         more, items, has_previous, start = len(rows) > page_size, rows[:page_size], True, cursor.start
     elif cursor.direction == "before":
-        rows = list(backward.filter(beyond(key=cursor.key, task_id=cursor.task_id, forward=False))[:page_size + 1])
+        rows = list(backward.filter(_beyond(cursor, forward=False))[:page_size + 1])
         has_previous, items, more = len(rows) > page_size, rows[:page_size][::-1], True
         start = max(cursor.start, 1) if has_previous else 0
     else:

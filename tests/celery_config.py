@@ -11,7 +11,6 @@ from typing import Any
 
 from pm_assistant.celery import app as celery_app
 
-
 _CONNECTION_SETTINGS = {"broker_url", "result_backend"}
 
 

@@ -104,7 +104,7 @@ def task_facts(*, user: User, task_id: int) -> dict[str, Any]:
         "subtask_titles": [t.title for t in below[:10]],
         "subtasks_digest": values_digest([[t.pk, t.updated_at.isoformat()] for t in below]),
         "updated_at": task.updated_at.isoformat(),
-        "can_write": bool(task.can_write),
+        "can_write": bool(task.can_write),  # type: ignore[attr-defined]  # annotated by the read above
     }
 
 
