@@ -55,6 +55,8 @@ class Task(models.Model):
         ordering = ["due_date", "id"]
         indexes = [
             models.Index(fields=["project", "status"], name="task_project_status"),
+            # Project progress counts top-level, done and blocked tasks from this index alone.
+            models.Index(fields=["project", "status", "parent"], name="task_project_status_parent"),
             models.Index(fields=["assignee", "status"], name="task_assignee_status"),
             # "My overdue": the assignee's open tasks by due date, answered from the index alone.
             models.Index(fields=["assignee", "status", "due_date"], name="task_assignee_status_due"),

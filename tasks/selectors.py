@@ -137,11 +137,12 @@ def workbench_for_user(*, user: AnyUser, today: date | None = None) -> dict[str,
     today = today or timezone.localdate()
     week_end = today + timedelta(days=6 - today.weekday())
     mine = task_list_for_user(user=user, filters=TaskFilters(assignee="me")).exclude(status=Task.Status.DONE)
+    # Counting a column of the (assignee, status, due_date) index (never null) reads the index alone.
     counts = mine.aggregate(
-        open=Count("id"),
-        overdue=Count("id", filter=Q(due_date__lt=today)),
-        due_week=Count("id", filter=Q(due_date__gte=today, due_date__lte=week_end)),
-        blocked=Count("id", filter=Q(status=Task.Status.BLOCKED)),
+        open=Count("status"),
+        overdue=Count("status", filter=Q(due_date__lt=today)),
+        due_week=Count("status", filter=Q(due_date__gte=today, due_date__lte=week_end)),
+        blocked=Count("status", filter=Q(status=Task.Status.BLOCKED)),
     )
     return {
         "today": today,

@@ -30,7 +30,7 @@ def test_home_shows_and_counts_only_its_first_projects(alice: User) -> None:
     aggregate = [q["sql"] for q in captured.captured_queries if "COUNT(" in q["sql"] and "parent_id" in q["sql"]]
     assert len(aggregate) == 1
     # The count is limited to the shown projects' ids, not every project of the user.
-    listed = re.search(r'"projects_project"\."id" IN \(([^)]*)\)', aggregate[0])
+    listed = re.search(r'"tasks_task"\."project_id" IN \(([^)]*)\)', aggregate[0])
     assert listed and len(listed.group(1).split(",")) == HOME_PROJECTS_MAX
 
 
