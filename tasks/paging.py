@@ -158,6 +158,8 @@ def task_page(tasks: QuerySet[Task], *, page_size: int, page: int = 1, cursor: C
         items = list(backward[:on_last])[::-1]
         start, more = count - len(items), False
         has_previous = start > 0
+    # A cursor's start is only carried for display: keep it within the list as it is now.
+    start = min(start, max(count - len(items), 0))
     return TaskPage(
         items=items, count=count, start=start, page_size=page_size,
         next=Cursor("after", _key(items[-1]), items[-1].pk, start + len(items)) if more and items else None,

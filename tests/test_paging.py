@@ -167,3 +167,12 @@ def test_the_project_page_pages_its_list_and_counts_every_task(alice: User, webs
     assert seen == in_project
     bad = client.get(f"/projects/{website.pk}/", {"cursor": "nonsense"})
     assert bad.status_code == 400 and "cursor: " in bad.content.decode()
+
+
+def test_a_cursor_claiming_a_start_past_the_list_shows_where_the_page_really_can_be(alice: User,
+                                                                                  many: list[int]) -> None:
+    first = api_client(alice).get("/api/tasks/?page_size=10").json()
+    real = cursor_decode(first["next"].split("cursor=")[1].split("&")[0])
+    tampered = Cursor(real.direction, real.key, real.task_id, 10**9)
+    text = _browser(alice).get(f"/tasks/?page_size=10&cursor={tampered}").content.decode()
+    assert _row_ids(text) == many[10:20] and f"of {COUNT} tasks" in text and "Showing 88–97" in text
