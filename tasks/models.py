@@ -61,6 +61,9 @@ class Task(models.Model):
             # "My overdue": the assignee's open tasks by due date, answered from the index alone.
             models.Index(fields=["assignee", "status", "due_date"], name="task_assignee_status_due"),
             models.Index(fields=["project", "due_date"], name="task_project_due"),
+            # The home workbench's lists: my tasks by due date, and my open tasks by priority.
+            models.Index(fields=["assignee", "due_date", "id"], name="task_assignee_due_id"),
+            models.Index(fields=["assignee", "priority", "due_date", "id"], name="task_assignee_priority_due"),
             models.Index(fields=["due_date", "id"], name="task_due_id"),
             # The lists' order (tasks.ordering): a page after or before a position is one range of it.
             models.Index(DueKey(), F("id"), name="task_due_key_id"),

@@ -148,7 +148,9 @@ def workbench_for_user(*, user: AnyUser, today: date | None = None) -> dict[str,
         "today": today,
         "week_end": week_end,
         "counts": counts,
-        "overdue": list(mine.filter(due_date__lt=today)[:10]),
-        "due_week": list(mine.filter(due_date__gte=today, due_date__lte=week_end)[:10]),
+        # Each list is the first rows of one index range (task_assignee_due_id, task_assignee_priority_due),
+        # not a sort of every open task of the user's. Both date lists hold dated tasks only.
+        "overdue": list(mine.filter(due_date__lt=today).order_by("due_date", "id")[:10]),
+        "due_week": list(mine.filter(due_date__gte=today, due_date__lte=week_end).order_by("due_date", "id")[:10]),
         "open": list(mine.order_by("priority", "due_date", "id")[:10]),
     }
