@@ -43,19 +43,17 @@ def conversation_for_request(*, user: User, conversation_id: UUID | str | None) 
     return conversation_get(user=user, conversation_id=conversation_id)
 
 
-def conversation_store(*, conversation: Conversation) -> None:
-    """Store a conversation not stored yet (its first run is about to be)."""
-    if conversation._state.adding:
-        conversation.save()
-
-
-def conversation_note_run(*, conversation: Conversation, run: Run) -> None:
-    """Title an untitled conversation after its first request and mark it as just used."""
+def conversation_note_request(*, conversation: Conversation, message: str, action: str) -> None:
+    """Mark the conversation as just used, titled after its first request: one INSERT or one UPDATE."""
     if not conversation.title:
-        asked = run.message.strip() or quick_action_label(run.action)
+        asked = message.strip() or quick_action_label(action)
         conversation.title = asked if len(asked) <= TITLE_MAX_CHARS else asked[:TITLE_MAX_CHARS - 1] + "\u2026"
     conversation.updated_at = timezone.now()
-    conversation.save(update_fields=["title", "updated_at"])
+    # A conversation not stored yet is stored now, with its first run about to be.
+    if conversation._state.adding:
+        conversation.save()
+    else:
+        conversation.save(update_fields=["title", "updated_at"])
 
 
 def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS) -> list[Conversation]:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from datetime import timedelta
 from typing import Any
 from uuid import UUID, uuid4
@@ -18,7 +18,7 @@ from langgraph.types import Command
 
 from agent.assembler.assemble import context_assemble
 from agent.audit import run_audit
-from agent.conversations import conversation_note_run, conversation_store
+from agent.conversations import conversation_note_request
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import graph_for
 from agent.llm.client import LLMClient
@@ -61,10 +61,12 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
     token = view_alert_sink.set(on_view_write)
     finished = False
     try:
-        with _saver_for(may_interrupt) as saver:
+        # A run that cannot pause commits once: what its tools wrote, its trace and its outcome together.
+        with _saver_for(may_interrupt) as saver, nullcontext() if may_interrupt else transaction.atomic():
             graph = graph_for(saver)
             config: RunnableConfig = {"configurable": {"thread_id": str(run.pk)}}
             result = graph.invoke(graph_input, config=config, context=context)
+            stored, background = _store_outcome(run, result, context)
         finished = True
     except RunStopped as stop:
         # Between two nodes: what ran before the stop is kept, nothing after it runs.
@@ -83,6 +85,19 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
                 Run.objects.filter(pk=run.pk).update(status=Run.Status.ERROR, error_code="internal",
                                                      reply="Something went wrong; nothing more was done.",
                                                      updated_at=timezone.now())
+    if not stored:
+        run.refresh_from_db()
+        return run
+    if background:
+        # By name, so the service does not import the job that imports it; eager Celery runs it right here.
+        signature("agent.jobs.run_continue", args=[str(run.pk)]).apply_async()
+        run.refresh_from_db()
+    return run
+
+
+def _store_outcome(run: Run, result: Any, context: RunContext) -> tuple[bool, bool]:
+    """Store what the graph ended with on the run; return whether it was stored (not stopped meanwhile)
+    and whether it goes on in the background."""
     # Only what the graph may have changed behind this object: the usage counters and the progress.
     if context.llm.calls or context.resuming:
         run.refresh_from_db(fields=["llm_calls", "prompt_tokens", "completion_tokens", "progress"])
@@ -113,21 +128,14 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
         run.capability, run.via = decided.capability, decided.via
     # The run's own writes (its trace, the card, its outcome) commit together; a run its owner stopped
     # meanwhile stays stopped, without a card.
-    with transaction.atomic():
-        recorder.flush()
+    with transaction.atomic(savepoint=False):
+        context.recorder.flush()
         run.updated_at = timezone.now()
         stored = Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
             **{name: getattr(run, name) for name in fields})
         if stored and interrupts and not background:
             Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
-    if not stored:
-        run.refresh_from_db()
-        return run
-    if background:
-        # By name, so the service does not import the job that imports it; eager Celery runs it right here.
-        signature("agent.jobs.run_continue", args=[str(run.pk)]).apply_async()
-        run.refresh_from_db()
-    return run
+    return bool(stored), background
 
 
 def _store_stopped(run: Run, recorder: TraceRecorder) -> Run:
@@ -199,19 +207,28 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
     # A quick action is routed here, once, by the table (an unknown one is refused before anything
     # is written); free text is routed in the graph by the router model.
     route = fast_path_route(origin=assembled.router.origin, action=action) if action else None
-    if conversation is not None:
-        conversation_store(conversation=conversation)
-    run = Run.objects.create(user=user, message=message or "", action=action or "", conversation=conversation,
-                             page_context=context.model_dump(mode="json", by_alias=True))
-    if conversation is not None:
-        conversation_note_run(conversation=conversation, run=run)
     # The views enter the graph as its input: the keep-first reducers freeze them from this write on.
     graph_input = {"message": message or "", "action": action or "", "router_ctx": assembled.router,
                    "exec_ctx": assembled.exec, "model_summary": assembled.summary, "route": route}
     # A fast-path route is known now: whether its capability can pause decides the checkpointer.
     may_interrupt = route is None or BY_NAME[route.capability].may_interrupt(route.slots)
-    run = _execute(run, graph_input, _run_context(user, run, resuming=False, stream_token=stream_token),
-                   may_interrupt=may_interrupt)
+    failure: Exception | None = None
+    # A run that cannot pause commits once: the run, what its tools wrote, its trace and its outcome.
+    with nullcontext() if may_interrupt else transaction.atomic():
+        with transaction.atomic(savepoint=False):
+            if conversation is not None:
+                conversation_note_request(conversation=conversation, message=message or "", action=action or "")
+            run = Run.objects.create(user=user, message=message or "", action=action or "",
+                                     conversation=conversation,
+                                     page_context=context.model_dump(mode="json", by_alias=True))
+        try:
+            run = _execute(run, graph_input, _run_context(user, run, resuming=False, stream_token=stream_token),
+                           may_interrupt=may_interrupt)
+        except Exception as exc:
+            # _execute undid the graph's writes and marked the run as failed: that is kept, then raised.
+            failure = exc
+    if failure is not None:
+        raise failure
     if read.dropped_task_ids:
         _note_stale_ids(run, read.dropped_task_ids)
     return run

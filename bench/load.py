@@ -17,6 +17,7 @@ import itertools
 import json
 import os
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -67,7 +68,13 @@ def dockerfile_command() -> list[str]:
 @contextmanager
 def served(env: dict[str, str]) -> Iterator[str]:
     """Run the Dockerfile's gunicorn command on a free loopback port; yield its base URL."""
-    import subprocess
+    with served_process(env) as (base, _):
+        yield base
+
+
+@contextmanager
+def served_process(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run the Dockerfile's gunicorn command on a free loopback port; yield its base URL and the master."""
 
     port = free_port()
     argv = dockerfile_command()
@@ -91,7 +98,7 @@ def served(env: dict[str, str]) -> Iterator[str]:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"gunicorn did not start: {' '.join(command)}")
             time.sleep(0.2)
-        yield base
+        yield base, process
     finally:
         process.terminate()
         try:

@@ -24,6 +24,18 @@ PRIORITY_LABELS: Mapping[Priority, str] = MappingProxyType({
 Page = Literal["home", "project_list", "project_detail", "task_list", "task_detail"]
 PAGES: tuple[Page, ...] = get_args(Page)
 
+# Lists of tasks (the task list, a project's tasks, GET /api/tasks/): the page sizes offered, the default
+# and the largest allowed.
+PAGE_SIZES = (10, 25, 50, 100)
+PAGE_SIZE_DEFAULT = 25
+PAGE_SIZE_MAX = max(PAGE_SIZES)
+# Pages up to this number may be asked for by number (an OFFSET of at most
+# (PAGE_NUMBER_MAX - 1) * PAGE_SIZE_MAX rows); later ones are reached by cursor links (tasks.paging).
+PAGE_NUMBER_MAX = 10
+
+# Home shows the progress of this many of the user's projects (the project list shows them all).
+HOME_PROJECTS_MAX = 8
+
 # The longest message the assistant accepts, in characters (API, sidebar and service alike).
 MESSAGE_MAX_CHARS = 2000
 

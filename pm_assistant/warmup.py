@@ -1,4 +1,5 @@
-"""Load what the first request would otherwise load: the URLconf, the graph, the tokenizer, the LLM SDK.
+"""Load what the first request would otherwise load: the URLconf, the graph, the tokenizer, the templates
+and the LLM SDK.
 
 gunicorn calls it in the master after the app is preloaded (pm_assistant/gunicorn_conf.py), so every
 forked worker starts warm and shares these pages with the master; `celery worker` calls it before it
@@ -6,8 +7,25 @@ takes its first job (pm_assistant/celery.py).
 """
 from __future__ import annotations
 
+from pathlib import Path
+from typing import cast
+
+from django.conf import settings
 from django.db import connections
-from django.urls import get_resolver
+from django.urls import get_resolver, reverse
+
+
+def _templates() -> int:
+    """Compile every project template into the cached loader (importing the tag libraries on the way)."""
+    from django.template.loader import get_template
+
+    compiled = 0
+    for backend in settings.TEMPLATES:
+        for folder in map(Path, cast(list[str], backend.get("DIRS", []))):
+            for path in sorted(folder.rglob("*.html")):
+                get_template(path.relative_to(folder).as_posix())
+                compiled += 1
+    return compiled
 
 
 def warm_up() -> None:
@@ -16,10 +34,15 @@ def warm_up() -> None:
     from agent.graph.graph import compiled_graph
     from agent.llm.providers import llm_provider_from_settings
 
-    # Resolving populates every URL pattern, which imports each app's views, serializers and forms.
+    # Resolving populates every URL pattern, which imports each app's views, serializers and forms;
+    # reversing one name builds the table every {% url %} of a page reads.
     get_resolver().resolve("/")
+    reverse("task-list")
     compiled_graph()
     token_count("warm up the tokenizer")
     llm_provider_from_settings()  # imports the openai SDK when it is the configured provider
+    # The template engine loads its tag libraries (Markdown among them) when first used; each page's
+    # template is parsed once and kept by the cached loader.
+    _templates()
     # A connection opened in the master would be shared by the forked workers: close it first.
     connections.close_all()

@@ -1,14 +1,19 @@
 """Read access to projects, always scoped to the projects the user is a member of."""
 from __future__ import annotations
 
+from typing import Any
+
+from django.apps import apps
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from pm_assistant.errors import Forbidden, NotFound
 
 from .models import Membership, Project
 
 AnyUser = User | AnonymousUser
+# Owners and members change tasks; viewers read only.
+_WRITER_ROLES = (Membership.Role.OWNER, Membership.Role.MEMBER)
 
 
 def project_list_for_user(*, user: AnyUser, include_archived: bool = False) -> QuerySet[Project]:
@@ -56,23 +61,34 @@ def project_require_writer_of(*, user: AnyUser, project_ids: set[int]) -> None:
             raise Forbidden("Viewers cannot change tasks in this project.", field="project")
 
 
-def project_progress_for_user(*, user: AnyUser) -> list[dict[str, object]]:
-    """Return per-project task counts and completion percentage for the workbench."""
-    rows = project_list_for_user(user=user).annotate(
-        total=Count("tasks", filter=Q(tasks__parent__isnull=True)),
-        done=Count("tasks", filter=Q(tasks__parent__isnull=True, tasks__status="done")),
-        blocked=Count("tasks", filter=Q(tasks__status="blocked")),
-    )
-    return [
-        {
-            "project": p,
-            "total": p.total,
-            "done": p.done,
-            "blocked": p.blocked,
-            "percent": round(100 * p.done / p.total) if p.total else 0,
-        }
-        for p in rows
-    ]
+def project_progress_for_user(*, user: AnyUser, project_ids: list[int] | None = None,
+                              limit: int | None = None) -> list[dict[str, object]]:
+    """Return task counts and completion percentage of the user's projects (these ids, the first ``limit``).
+
+    The projects are chosen first and only their tasks are counted (one query each), so a page that
+    shows a few projects does not aggregate every task of every project.
+    """
+    projects = project_list_for_user(user=user)
+    if project_ids is not None:
+        projects = projects.filter(pk__in=project_ids)
+    shown = list(projects[:limit] if limit is not None else projects)
+    # Counted over the tasks alone, on columns of one index (project, status, parent; status is never
+    # null): the database reads the index, not the rows. (projects does not import the tasks app.)
+    tasks = apps.get_model("tasks", "Task").objects.filter(project_id__in=[p.pk for p in shown])
+    counts: dict[int, dict[str, Any]] = {
+        row["project_id"]: dict(row) for row in tasks.order_by().values("project_id").annotate(
+            total=Count("status", filter=Q(parent__isnull=True)),
+            done=Count("status", filter=Q(parent__isnull=True, status="done")),
+            blocked=Count("status", filter=Q(status="blocked")),
+        )
+    } if shown else {}
+    rows = []
+    for project in shown:
+        row = counts.get(project.pk, {})
+        total, done = row.get("total", 0), row.get("done", 0)
+        rows.append({"project": project, "total": total, "done": done, "blocked": row.get("blocked", 0),
+                     "percent": round(100 * done / total) if total else 0})
+    return rows
 
 
 def project_member_get(*, project: Project, user_id: int) -> User | None:
@@ -86,12 +102,16 @@ def project_members(*, project: Project) -> QuerySet[Membership]:
     return project.memberships.select_related("user").order_by("user__username")
 
 
+def project_writable_by(*, user: User, project_id: OuterRef) -> Exists:
+    """Whether the user may change tasks in the referenced project, as an expression for one query."""
+    return Exists(Membership.objects.filter(project_id=project_id, user_id=user.pk, role__in=_WRITER_ROLES))
+
+
 def project_ids_writable_for_user(*, user: AnyUser) -> set[int]:
     """Return the ids of the projects where the user may change tasks (owner or member)."""
     if not user.is_authenticated:
         return set()
-    return set(Membership.objects.filter(user=user, role__in=[Membership.Role.OWNER, Membership.Role.MEMBER])
-               .values_list("project_id", flat=True))
+    return set(Membership.objects.filter(user=user, role__in=_WRITER_ROLES).values_list("project_id", flat=True))
 
 
 def user_list_sharing_a_project_with(*, user: AnyUser) -> QuerySet[User]:

@@ -5,18 +5,22 @@ from typing import Any, cast
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from pm_assistant.errors import Forbidden, InvalidInput
+from pm_assistant.errors import Forbidden, InvalidInput, NotFound
+from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT
 from pm_assistant.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 from tasks.filters import TaskFilters
 from tasks.models import Task
 from tasks.page_context import page_context_for
-from tasks.selectors import task_list_for_user
+from tasks.paging import LAST, Cursor, task_page
+from tasks.selectors import task_counts_for_project, task_list_for_user
+from tasks.serializers import PageParamsSerializer
 from tasks.services import task_update
 
 from .models import Project
@@ -29,7 +33,7 @@ TABS: dict[str, tuple[str, tuple[str, ...]]] = {
     "done": ("Done", (Task.Status.DONE,)),
 }
 VIEW_MODES = {"list": "List", "board": "Board", "gantt": "Timeline"}
-# A project page draws at most this many tasks; the task list pages through the rest.
+# The board and the timeline draw at most this many tasks; the list pages through all of them.
 TASK_CAP = 200
 
 
@@ -53,10 +57,17 @@ def _choice(request: PageRequest, name: str, allowed: dict[str, Any], default: s
     return raw, ""
 
 
-def _project_tasks(*, user: Any, project: Project, tab: str) -> tuple[list[Task], bool]:
-    filters = TaskFilters(project_id=project.pk, status=TABS[tab][1])
-    tasks = list(task_list_for_user(user=user, filters=filters)[: TASK_CAP + 1])
-    return tasks[:TASK_CAP], len(tasks) > TASK_CAP
+def _project_tasks(*, user: Any, project: Project, tab: str) -> QuerySet[Task]:
+    return task_list_for_user(user=user, filters=TaskFilters(project_id=project.pk, status=TABS[tab][1]))
+
+
+def _page_params(request: PageRequest) -> tuple[int, Cursor | None, str]:
+    """The list's page (a number or a cursor) from the query string, or page 1 and what was wrong."""
+    params = PageParamsSerializer(data={k: v for k, v in request.GET.items() if k in ("page", "cursor") and v})
+    if not params.is_valid():
+        name, reasons = next(iter(params.errors.items()))
+        return 1, None, f"{name}: {reasons[0]} Showing the first page."
+    return params.validated_data.get("page", 1), params.validated_data.get("cursor"), ""
 
 
 def _board_columns(tasks: list[Task]) -> list[dict[str, Any]]:
@@ -66,25 +77,27 @@ def _board_columns(tasks: list[Task]) -> list[dict[str, Any]]:
     ]
 
 
-def _stats(tasks: list[Task]) -> dict[str, int]:
-    today = timezone.localdate()
-    counts = dict.fromkeys(Task.Status.values, 0)
-    for task in tasks:
-        counts[task.status] += 1
-    overdue = sum(1 for t in tasks if t.due_date and t.due_date < today and t.status != Task.Status.DONE)
-    return {**counts, "total": len(tasks), "overdue": overdue}
+def _summary(*, user: Any, project: Project, tab: str) -> dict[str, Any]:
+    # Both count in the database, over this project's tasks only: the page shows one page of them.
+    progress = next(iter(project_progress_for_user(user=user, project_ids=[project.pk])), None)
+    stats = task_counts_for_project(user=user, project_id=project.pk) if tab == "overview" else None
+    return {"progress": progress, "stats": stats}
 
 
-def _summary(*, user: Any, project: Project, tab: str, tasks: list[Task]) -> dict[str, Any]:
-    progress = next(
-        (row for row in project_progress_for_user(user=user) if cast(Project, row["project"]).pk == project.pk), None
-    )
-    return {"progress": progress, "stats": _stats(tasks) if tab == "overview" else None}
-
-
-def _board_context(*, user: Any, project: Project, tab: str, view: str) -> dict[str, Any]:
-    tasks, capped = _project_tasks(user=user, project=project, tab=tab)
-    context: dict[str, Any] = {"tasks": tasks, "capped": capped, "statuses": Task.Status.choices}
+def _board_context(*, user: Any, project: Project, tab: str, view: str,
+                   page: int = 1, cursor: Cursor | None = None) -> dict[str, Any]:
+    tasks_qs = _project_tasks(user=user, project=project, tab=tab)
+    context: dict[str, Any] = {"statuses": Task.Status.choices}
+    if view == "list":
+        try:
+            context["page_obj"] = task_page(tasks_qs, page_size=PAGE_SIZE_DEFAULT, page=page, cursor=cursor)
+        except NotFound:
+            context["page_obj"] = task_page(tasks_qs, page_size=PAGE_SIZE_DEFAULT, cursor=LAST)
+        tasks, capped = context["page_obj"].items, False
+    else:
+        drawn = list(tasks_qs[: TASK_CAP + 1])
+        tasks, capped = drawn[:TASK_CAP], len(drawn) > TASK_CAP
+    context.update(tasks=tasks, capped=capped)
     visible = tasks
     if view == "board":
         context["columns"] = _board_columns(tasks)
@@ -93,9 +106,11 @@ def _board_context(*, user: Any, project: Project, tab: str, view: str) -> dict[
         timeline = timeline_for(tasks=tasks, today=timezone.localdate())
         context["timeline"] = timeline
         visible = [bar.task for bar in timeline.bars]
+    page_obj = context.get("page_obj")
     context["page_context"] = page_context_for(
         page="project_detail", selected_entity=("project", project.pk), project_id=project.pk,
         active_tab=tab, view_mode=view, visible_entity_ids=[t.pk for t in visible],
+        **({"page_number": page_obj.number, "page_size": page_obj.page_size} if page_obj else {}),
     )
     return context
 
@@ -107,7 +122,8 @@ def project_detail(request: PageRequest, pk: int) -> HttpResponse:
     project = project_or_404(user=request.user, project_id=pk)
     tab, tab_problem = _choice(request, "tab", TABS, "overview")
     view, view_problem = _choice(request, "view", VIEW_MODES, "list")
-    problems = [p for p in (tab_problem, view_problem) if p]
+    page, cursor, page_problem = _page_params(request)
+    problems = [p for p in (tab_problem, view_problem, page_problem) if p]
     context = {
         "nav": "projects",
         "project": project,
@@ -120,9 +136,10 @@ def project_detail(request: PageRequest, pk: int) -> HttpResponse:
         "tabs": [(key, label) for key, (label, _) in TABS.items()],
         "view_modes": list(VIEW_MODES.items()),
         "problems": problems,
-        **_board_context(user=request.user, project=project, tab=tab, view=view),
+        "query": request.GET,
+        **_board_context(user=request.user, project=project, tab=tab, view=view, page=page, cursor=cursor),
     }
-    context.update(_summary(user=request.user, project=project, tab=tab, tasks=context["tasks"]))
+    context.update(_summary(user=request.user, project=project, tab=tab))
     return render(request, "projects/detail.html", context, status=400 if problems else 200)
 
 
@@ -150,7 +167,7 @@ def board_status(request: PageRequest, pk: int, task_id: int) -> HttpResponse:
         "project": project, "task": task, "tab": tab, "can_write": True,
         **_board_context(user=request.user, project=project, tab=tab, view="board"),
     }
-    context.update(_summary(user=request.user, project=project, tab=tab, tasks=context["tasks"]))
+    context.update(_summary(user=request.user, project=project, tab=tab))
     moved = ("projects/detail.html#card_moved",) if task in context["tasks"] else ()
     # The main answer is empty: it removes the card from its old column; the card reappears in its new one.
     return render_partial(request, None, context,

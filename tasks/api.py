@@ -6,21 +6,21 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import exceptions as drf_exceptions
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from pm_assistant.api import AuthenticatedApi, acting_user
 from pm_assistant.errors import InvalidInput, NotFound
-from pm_assistant.pagination import PagePagination
+from pm_assistant.vocabulary import PAGE_NUMBER_MAX, PAGE_SIZE_DEFAULT
 from projects.models import Project
 from projects.selectors import project_get_for_user, project_member_get, project_require_writer
 from projects.serializers import error_responses
 
 from .filters import TaskFilterSerializer
 from .models import Task
+from .paging import Cursor, TaskPage, task_page
 from .selectors import task_get_for_user, task_list_for_user
 from .serializers import (
     PageParamsSerializer,
@@ -33,7 +33,7 @@ from .serializers import (
 from .services import task_create, task_delete, task_update
 
 # Query parameters the list understands besides the filters; ``format`` is DRF's renderer switch.
-_LIST_EXTRA_PARAMS = {"page", "page_size", "format"}
+_LIST_EXTRA_PARAMS = {"page", "cursor", "page_size", "format"}
 
 
 def _reject_unknown_params(request: Request, allowed: set[str]) -> None:
@@ -42,17 +42,19 @@ def _reject_unknown_params(request: Request, allowed: set[str]) -> None:
         raise serializers.ValidationError({key: ["Unknown query parameter."] for key in unknown})
 
 
-def _paginate(*, request: Request, view: APIView, queryset: QuerySet[Task]) -> tuple[list[Task], PagePagination]:
-    """Return one page of the queryset, refusing a bad page or page size with a named field."""
+def _page(*, request: Request, queryset: QuerySet[Task]) -> tuple[TaskPage, dict[str, str | None]]:
+    """Return one page of the queryset and its links, refusing a bad page, cursor or page size by name."""
     params = PageParamsSerializer(data=request.query_params)
     params.is_valid(raise_exception=True)
-    paginator = PagePagination()
-    try:
-        page = paginator.paginate_queryset(queryset, request, view=view)
-    except drf_exceptions.NotFound:
-        number = params.validated_data.get("page", 1)
-        raise NotFound(f"page: page {number} does not exist for this list.", field="page") from None
-    return list(page or []), paginator
+    data = params.validated_data
+    page = task_page(queryset, page_size=data.get("page_size", PAGE_SIZE_DEFAULT), page=data.get("page", 1),
+                     cursor=data.get("cursor"))
+    here = remove_query_param(request.build_absolute_uri(), "page")
+
+    def link(cursor: Cursor | None) -> str | None:
+        return replace_query_param(here, "cursor", str(cursor)) if cursor else None
+
+    return page, {"next": link(page.next), "previous": link(page.previous), "last": link(page.last)}
 
 
 def _resolve_references(*, user: User, project: Project, data: dict[str, Any]) -> dict[str, Any]:
@@ -81,6 +83,10 @@ class TaskListApi(AuthenticatedApi):
     @extend_schema(
         operation_id="tasks_list",
         summary="List the tasks of your projects, filtered and paginated",
+        description="Ordered by due date (tasks without one last), then id. The first "
+                    f"{PAGE_NUMBER_MAX} pages may be asked for by `page`; `next`, `previous` and `last` are "
+                    "cursor links that cost the same on any page, so walk them for the rest. A malformed "
+                    "cursor is a 400 naming `cursor`.",
         parameters=[TaskFilterSerializer, PageParamsSerializer],
         responses={200: PageSerializer, **error_responses(400, 401, 404)},
     )
@@ -89,8 +95,8 @@ class TaskListApi(AuthenticatedApi):
         filters = TaskFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         tasks = task_list_for_user(user=request.user, filters=filters.to_filters()).prefetch_related("labels")
-        page, paginator = _paginate(request=request, view=self, queryset=tasks)
-        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+        page, links = _page(request=request, queryset=tasks)
+        return Response({"count": page.count, **links, "results": self.OutputSerializer(page.items, many=True).data})
 
 
 class TaskDetailApi(AuthenticatedApi):

@@ -8,34 +8,28 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import QueryDict
-from rest_framework import serializers
 
 from pm_assistant.errors import validation_payload
+from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT
 from projects.models import Project
 from projects.selectors import AnyUser, project_list_for_user, project_members
 
 from .filters import TaskFilters, TaskFilterSerializer
 from .models import Task
+from .paging import Cursor
+from .serializers import PageParamsSerializer
 
 User = get_user_model()
-DEFAULT_PAGE_SIZE = 25
-PAGE_SIZES = (10, 25, 50, 100)
 # Fields the task detail page edits in place, in display order.
 INLINE_FIELDS = ("title", "status", "priority", "assignee", "start_date", "due_date", "progress", "description")
-
-
-class PageParamsSerializer(serializers.Serializer):
-    """Parse ``page`` and ``page_size`` of a listing."""
-
-    page = serializers.IntegerField(required=False, min_value=1, default=1)
-    page_size = serializers.IntegerField(required=False, min_value=1, max_value=100, default=DEFAULT_PAGE_SIZE)
 
 
 @dataclass(frozen=True)
 class TaskListParams:
     filters: TaskFilters = field(default_factory=TaskFilters)
     page: int = 1
-    page_size: int = DEFAULT_PAGE_SIZE
+    cursor: Cursor | None = None
+    page_size: int = PAGE_SIZE_DEFAULT
     errors: dict[str, list[str]] = field(default_factory=dict)
 
 
@@ -57,13 +51,15 @@ def parse_task_list_params(query: QueryDict) -> TaskListParams:
     page_ser = PageParamsSerializer(data=data)
     filters_ok, page_ok = filter_ser.is_valid(), page_ser.is_valid()
     if filters_ok and page_ok:
+        page = page_ser.validated_data
         return TaskListParams(
             filters=filter_ser.to_filters(),
-            page=page_ser.validated_data["page"],
-            page_size=page_ser.validated_data["page_size"],
+            page=page.get("page", 1),
+            cursor=page.get("cursor"),
+            page_size=page.get("page_size", PAGE_SIZE_DEFAULT),
         )
     payload = validation_payload({**filter_ser.errors, **page_ser.errors})
-    page_size = page_ser.validated_data.get("page_size", DEFAULT_PAGE_SIZE) if page_ok else DEFAULT_PAGE_SIZE
+    page_size = page_ser.validated_data.get("page_size", PAGE_SIZE_DEFAULT) if page_ok else PAGE_SIZE_DEFAULT
     return TaskListParams(page_size=page_size, errors=payload["fields"])
 
 

@@ -8,6 +8,8 @@ from django.db.models import F, Q
 from pm_assistant.vocabulary import PRIORITY_LABELS, STATUS_LABELS, task_key
 from projects.models import Project
 
+from .ordering import DueKey
+
 
 class Label(models.Model):
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="labels")
@@ -53,11 +55,18 @@ class Task(models.Model):
         ordering = ["due_date", "id"]
         indexes = [
             models.Index(fields=["project", "status"], name="task_project_status"),
+            # Project progress counts top-level, done and blocked tasks from this index alone.
+            models.Index(fields=["project", "status", "parent"], name="task_project_status_parent"),
             models.Index(fields=["assignee", "status"], name="task_assignee_status"),
             # "My overdue": the assignee's open tasks by due date, answered from the index alone.
             models.Index(fields=["assignee", "status", "due_date"], name="task_assignee_status_due"),
             models.Index(fields=["project", "due_date"], name="task_project_due"),
+            # The home workbench's lists: my tasks by due date, and my open tasks by priority.
+            models.Index(fields=["assignee", "due_date", "id"], name="task_assignee_due_id"),
+            models.Index(fields=["assignee", "priority", "due_date", "id"], name="task_assignee_priority_due"),
             models.Index(fields=["due_date", "id"], name="task_due_id"),
+            # The lists' order (tasks.ordering): a page after or before a position is one range of it.
+            models.Index(DueKey(), F("id"), name="task_due_key_id"),
             models.Index(fields=["priority"], name="task_priority"),
             models.Index(fields=["updated_at"], name="task_updated"),
         ]

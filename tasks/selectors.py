@@ -5,14 +5,16 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from pm_assistant.errors import NotFound
+from projects.models import Membership
 from projects.selectors import AnyUser, project_list_for_user
 
 from .filters import TaskFilters
 from .models import Task, TaskActivity
+from .ordering import task_order
 
 
 def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> QuerySet[Task]:
@@ -39,13 +41,16 @@ def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> 
         qs = qs.filter(Q(title__icontains=f.search) | Q(description__icontains=f.search))
     if f.ids:
         qs = qs.filter(pk__in=f.ids)
-    # Tasks without a due date come last on every database (SQLite would put NULLs first).
-    return qs.select_related("project", "assignee").order_by(F("due_date").asc(nulls_last=True), "id")
+    # By due date, tasks without one last (on every database), then by id: tasks.ordering.
+    return qs.select_related("project", "assignee").order_by(*task_order())
 
 
-def task_get_for_user(*, user: AnyUser, task_id: int) -> Task:
-    """Return one task, or NotFound when it does not exist or is outside the user's projects."""
-    task = task_list_for_user(user=user).filter(pk=task_id).first()
+def task_get_for_user(*, user: AnyUser, task_id: int, **annotations: Any) -> Task:
+    """Return one task, or NotFound when it does not exist or is outside the user's projects.
+
+    ``annotations`` are read in the same query (e.g. whether the user may change it).
+    """
+    task = task_list_for_user(user=user).filter(pk=task_id).annotate(**annotations).first()
     if task is None:
         raise NotFound(f"Task {task_id} was not found.", field="task")
     return task
@@ -63,6 +68,20 @@ def task_ids_existing(*, ids: list[int] | tuple[int, ...]) -> set[int]:
     if not ids:
         return set()
     return set(Task.objects.filter(pk__in=ids).values_list("pk", flat=True))
+
+
+def task_ids_existing_and_visible(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> tuple[set[int], set[int]]:
+    """Return the ids that name a task at all and, of those, the ones the user may see: one query."""
+    if not ids or not user.is_authenticated:
+        return (task_ids_existing(ids=ids), set()) if ids else (set(), set())
+    member = Membership.objects.filter(project_id=OuterRef("project_id"), user=user)
+    rows = Task.objects.filter(pk__in=ids).order_by().annotate(visible=Exists(member)).values_list("pk", "visible")
+    existing, visible = set(), set()
+    for pk, seen in rows:
+        existing.add(pk)
+        if seen:
+            visible.add(pk)
+    return existing, visible
 
 
 # Every task below one, with its depth: one statement however deep the tree (SQLite and PostgreSQL).
@@ -101,22 +120,37 @@ def task_activity_for_task(*, task: Task, limit: int = 20) -> QuerySet[TaskActiv
     return task.activities.select_related("actor").order_by("-created_at", "-id")[:limit]
 
 
+def task_counts_for_project(*, user: AnyUser, project_id: int, today: date | None = None) -> dict[str, int]:
+    """Return a project's task counts by status, in total and overdue: one aggregate query."""
+    today = today or timezone.localdate()
+    tasks = task_list_for_user(user=user, filters=TaskFilters(project_id=project_id)).order_by()
+    counts = tasks.aggregate(
+        total=Count("id"),
+        **{status: Count("id", filter=Q(status=status)) for status in Task.Status.values},
+        overdue=Count("id", filter=Q(due_date__lt=today) & ~Q(status=Task.Status.DONE)),
+    )
+    return {name: value or 0 for name, value in counts.items()}
+
+
 def workbench_for_user(*, user: AnyUser, today: date | None = None) -> dict[str, Any]:
     """Return what the home workbench shows: my open, overdue and due-this-week tasks."""
     today = today or timezone.localdate()
     week_end = today + timedelta(days=6 - today.weekday())
     mine = task_list_for_user(user=user, filters=TaskFilters(assignee="me")).exclude(status=Task.Status.DONE)
+    # Counting a column of the (assignee, status, due_date) index (never null) reads the index alone.
     counts = mine.aggregate(
-        open=Count("id"),
-        overdue=Count("id", filter=Q(due_date__lt=today)),
-        due_week=Count("id", filter=Q(due_date__gte=today, due_date__lte=week_end)),
-        blocked=Count("id", filter=Q(status=Task.Status.BLOCKED)),
+        open=Count("status"),
+        overdue=Count("status", filter=Q(due_date__lt=today)),
+        due_week=Count("status", filter=Q(due_date__gte=today, due_date__lte=week_end)),
+        blocked=Count("status", filter=Q(status=Task.Status.BLOCKED)),
     )
     return {
         "today": today,
         "week_end": week_end,
         "counts": counts,
-        "overdue": list(mine.filter(due_date__lt=today)[:10]),
-        "due_week": list(mine.filter(due_date__gte=today, due_date__lte=week_end)[:10]),
+        # Each list is the first rows of one index range (task_assignee_due_id, task_assignee_priority_due),
+        # not a sort of every open task of the user's. Both date lists hold dated tasks only.
+        "overdue": list(mine.filter(due_date__lt=today).order_by("due_date", "id")[:10]),
+        "due_week": list(mine.filter(due_date__gte=today, due_date__lte=week_end).order_by("due_date", "id")[:10]),
         "open": list(mine.order_by("priority", "due_date", "id")[:10]),
     }

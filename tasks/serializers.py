@@ -6,10 +6,12 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from pm_assistant.pagination import PagePagination
+from pm_assistant.errors import InvalidInput
+from pm_assistant.vocabulary import PAGE_NUMBER_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX
 from projects.serializers import ProjectRefSerializer, StrictInputSerializer, UserRefSerializer
 
 from .models import Task
+from .paging import Cursor, cursor_decode
 
 
 @extend_schema_field({"type": "array", "items": {"type": "string"}})
@@ -85,20 +87,46 @@ class TaskCreateFields(TaskWriteFields):
     title = serializers.CharField(max_length=300)
 
 
-class PageParamsSerializer(serializers.Serializer):
-    """The page and page size of a list, checked before the query runs."""
+_NOT_A_CURSOR = "Is not a cursor of this list; start again from the first page."
 
-    page = serializers.IntegerField(min_value=1, required=False, help_text="Page number, from 1.")
-    page_size = serializers.IntegerField(
-        min_value=1, max_value=PagePagination.max_page_size, required=False,
-        help_text=f"Items per page, 1..{PagePagination.max_page_size} (default {PagePagination.page_size}).",
+
+class PageParamsSerializer(serializers.Serializer):
+    """The page of a list (a number or a cursor) and its size, checked before the query runs."""
+
+    page = serializers.IntegerField(
+        min_value=1, max_value=PAGE_NUMBER_MAX, required=False,
+        help_text=f"Page number, 1..{PAGE_NUMBER_MAX}; later pages are reached with the `next` and `last` links.",
+        error_messages={"max_value": f"Must be 1..{PAGE_NUMBER_MAX}; later pages are reached with the next "
+                                     "and last links."},
     )
+    cursor = serializers.CharField(
+        required=False, max_length=100, error_messages={"max_length": _NOT_A_CURSOR, "blank": _NOT_A_CURSOR},
+        help_text="An opaque position from a `next`, `previous` or `last` link (not with `page`). The list is "
+                  "ordered by due date (tasks without one last), then id; a cursor page costs the same "
+                  "however deep it is.",
+    )
+    page_size = serializers.IntegerField(
+        min_value=1, max_value=PAGE_SIZE_MAX, required=False,
+        help_text=f"Items per page, 1..{PAGE_SIZE_MAX} (default {PAGE_SIZE_DEFAULT}).",
+    )
+
+    def validate_cursor(self, value: str) -> Cursor:
+        try:
+            return cursor_decode(value)
+        except InvalidInput as exc:
+            raise serializers.ValidationError(_NOT_A_CURSOR) from exc
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "cursor" in attrs and "page" in attrs:
+            raise serializers.ValidationError({"cursor": "Send a cursor or a page number, not both."})
+        return attrs
 
 
 class PageEnvelopeFields(serializers.Serializer):
     count = serializers.IntegerField(help_text="Items across all pages.")
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
+    next = serializers.URLField(allow_null=True, help_text="The page after this one (a cursor link), or null.")
+    previous = serializers.URLField(allow_null=True, help_text="The page before this one (a cursor link), or null.")
+    last = serializers.URLField(allow_null=True, help_text="The last page (a cursor link), or null on it.")
 
 
 def page_of(item: type[serializers.Serializer], *, ref_name: str) -> type[serializers.Serializer]:

@@ -123,7 +123,8 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
 
     ``run_id`` names the assistant run making the change; its activities carry it, so it can be undone.
     """
-    task = Task.objects.select_for_update().select_related("project").get(pk=task.pk)
+    # Only the task's row is locked; its project and assignee come along for the caller's answer.
+    task = Task.objects.select_for_update(of=("self",)).select_related("project", "assignee").get(pk=task.pk)
     project_require_writer(user=actor, project=task.project)
     changes: dict[str, Any] = {
         k: v for k, v in {
@@ -133,9 +134,8 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
     }
     if parent is not UNSET:
         changes["parent_id"] = parent.pk if parent else None
-    new_assignee = task.assignee if assignee is UNSET else assignee
     new_progress = task.progress if progress is UNSET else progress
-    _validate(project=task.project, assignee=new_assignee if assignee is not UNSET else None,
+    _validate(project=task.project, assignee=None if assignee is UNSET else assignee,
               parent=parent if parent is not UNSET else None, title=changes.get("title", task.title),
               progress=new_progress, start_date=changes.get("start_date", task.start_date),
               due_date=changes.get("due_date", task.due_date), task=task,

@@ -5,14 +5,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url, reswap, retarget
 
-from pm_assistant.errors import Forbidden, InvalidInput
+from pm_assistant.errors import Forbidden, InvalidInput, NotFound
+from pm_assistant.vocabulary import HOME_PROJECTS_MAX, PAGE_SIZES
 from pm_assistant.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 from projects.models import Project
 from projects.selectors import (
@@ -24,7 +24,6 @@ from projects.selectors import (
 
 from .forms import (
     INLINE_FIELDS,
-    PAGE_SIZES,
     TaskCreateForm,
     TaskFieldForm,
     parse_task_list_params,
@@ -33,6 +32,7 @@ from .forms import (
 )
 from .models import Task
 from .page_context import page_context_for
+from .paging import LAST, task_page
 from .selectors import task_activity_for_task, task_list_for_user, task_subtask_summary, workbench_for_user
 from .services import task_create as create_task
 from .services import task_update
@@ -50,7 +50,7 @@ def home(request: PageRequest) -> HttpResponse:
         "nav": "home",
         "workbench": workbench,
         "yesterday": workbench["today"] - timedelta(days=1),
-        "progress": project_progress_for_user(user=request.user),
+        "progress": project_progress_for_user(user=request.user, limit=HOME_PROJECTS_MAX),
         "page_context": page_context_for(page="home"),
     }
     return render(request, "home.html", context)
@@ -76,16 +76,16 @@ def _filter_form_values(request: PageRequest) -> dict[str, Any]:
 def task_list(request: PageRequest) -> HttpResponse:
     """List the tasks of the user's projects, filtered and paginated by the query string."""
     params = parse_task_list_params(request.GET)
-    page_obj, page_range, errors = None, [], dict(params.errors)
+    page_obj, errors = None, dict(params.errors)
     if not errors:
-        paginator = Paginator(task_list_for_user(user=request.user, filters=params.filters), params.page_size)
-        page_number = params.page
-        if page_number > paginator.num_pages:
-            errors["page"] = [f"there is no page {page_number}; the last page, {paginator.num_pages}, is shown."]
-            page_number = paginator.num_pages
-        page_obj = paginator.page(page_number)
-        page_range = list(paginator.get_elided_page_range(page_number, on_each_side=1, on_ends=1))
-    tasks = list(page_obj.object_list) if page_obj else []
+        tasks_qs = task_list_for_user(user=request.user, filters=params.filters)
+        try:
+            page_obj = task_page(tasks_qs, page_size=params.page_size, page=params.page, cursor=params.cursor)
+        except NotFound:
+            # A page number past the end (an old link): the last page, with a word about it.
+            page_obj = task_page(tasks_qs, page_size=params.page_size, cursor=LAST)
+            errors["page"] = [f"there is no page {params.page}; the last page, {page_obj.num_pages}, is shown."]
+    tasks = page_obj.items if page_obj else []
     query = query_without_blanks(request.GET)
     roots = {name: name.split(".")[0].split("[")[0] for name in errors}
     error_list = [
@@ -95,7 +95,6 @@ def task_list(request: PageRequest) -> HttpResponse:
         "nav": "tasks",
         "tasks": tasks,
         "page_obj": page_obj,
-        "page_range": page_range,
         "query": query,
         "errors": {roots[name]: reasons for name, reasons in errors.items()},
         "error_list": error_list,

@@ -205,9 +205,12 @@ def test_pagination_pages_through_the_list(client_for: Any, alice: User, tasks: 
     client = client_for(alice)
     first = client.get("/api/tasks/", {"page_size": 4}).json()
     assert first["count"] == 6 and len(first["results"]) == 4 and first["previous"] is None
-    assert "page=2" in first["next"]
-    second = client.get("/api/tasks/", {"page_size": 4, "page": 2}).json()
-    assert len(second["results"]) == 2 and second["next"] is None
+    assert "cursor=" in first["next"] and "page_size=4" in first["next"] and first["last"]
+    second = client.get(first["next"]).json()
+    assert len(second["results"]) == 2 and second["next"] is None and second["last"] is None
+    assert client.get(first["last"]).json()["results"] == second["results"]
+    by_number = client.get("/api/tasks/", {"page_size": 4, "page": 2}).json()
+    assert by_number["results"] == second["results"]
     seen = [t["id"] for t in first["results"] + second["results"]]
     assert len(set(seen)) == 6
 
@@ -218,6 +221,11 @@ def test_pagination_pages_through_the_list(client_for: Any, alice: User, tasks: 
     ({"page": 0}, "page"),
     ({"page": "abc"}, "page"),
     ({"page": "last"}, "page"),
+    ({"page": 11}, "page"),
+    ({"cursor": "not-a-cursor"}, "cursor"),
+    ({"cursor": "YXwyMDI2LTEzLTAxfDV8MA"}, "cursor"),
+    ({"cursor": "x" * 101}, "cursor"),
+    ({"cursor": "bHx8fDA", "page": 2}, "cursor"),
 ])
 def test_bad_page_parameters_are_400(client_for: Any, alice: User, tasks: dict[str, Task], params: dict[str, Any],
                                      field: str) -> None:
@@ -226,7 +234,7 @@ def test_bad_page_parameters_are_400(client_for: Any, alice: User, tasks: dict[s
 
 
 def test_page_past_the_end_is_a_clean_404(client_for: Any, alice: User, tasks: dict[str, Task]) -> None:
-    body = _error(client_for(alice).get("/api/tasks/", {"page": 99}), 404, "not_found")
+    body = _error(client_for(alice).get("/api/tasks/", {"page": 9}), 404, "not_found")
     assert "page" in body["fields"]
 
 

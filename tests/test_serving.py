@@ -38,3 +38,13 @@ def test_warm_up_builds_the_graph_and_tokenizer_and_leaves_no_connection() -> No
 def test_database_connections_persist_with_health_checks(settings: Any) -> None:
     assert settings.DATABASES["default"]["CONN_MAX_AGE"] > 0
     assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
+
+
+def test_warm_up_compiles_the_page_templates_into_the_cached_loader() -> None:
+    from django.template import engines
+
+    loader = engines["django"].engine.template_loaders[0]  # type: ignore[attr-defined]
+    loader.reset()
+    warm_up()
+    assert {"home.html", "tasks/list.html", "projects/detail.html", "tasks/_bits.html"} <= set(
+        loader.get_template_cache)

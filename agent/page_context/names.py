@@ -12,14 +12,17 @@ def entity_names_for(*, context: PageContext, user: AnyUser) -> EntityNames:
     project_id = context.route_params.project_id
     if context.selected_entity and context.selected_entity.type == "project":
         project_id = context.selected_entity.id
-    task_title = None
+    task_title = project_name = None
     if context.selected_entity and context.selected_entity.type == "task":
-        task = task_list_for_user(user=user).filter(pk=context.selected_entity.id).first()
-        if task is not None:
-            task_title = task.title
-            project_id = project_id or task.project_id
-    project_name = None
-    if project_id:
+        # The task's title and its project's name in one read.
+        row = (task_list_for_user(user=user).filter(pk=context.selected_entity.id)
+               .values_list("title", "project_id", "project__name").first())
+        if row is not None:
+            task_title, task_project_id, task_project_name = row
+            project_id = project_id or task_project_id
+            if project_id == task_project_id:
+                project_name = task_project_name
+    if project_id and project_name is None:
         project_name = (project_list_for_user(user=user, include_archived=True)
                         .filter(pk=project_id).values_list("name", flat=True).first())
     assignee_name = None

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from pm_assistant.errors import InvalidInput
 from projects.selectors import AnyUser, project_list_for_user, user_list_sharing_a_project_with
-from tasks.selectors import task_ids_existing, task_ids_visible_to_user
+from tasks.selectors import task_ids_existing_and_visible
 
 from .schema import PageContext
 
@@ -39,9 +39,20 @@ def page_context_read(*, data: Any, user: AnyUser) -> ReadPageContext:
     that exists but is not the user's to see is still refused.
     """
     context = _parse_shape(data=data)
-    context, dropped = _drop_deleted_tasks(context)
-    _check_visible(context=context, user=user)
+    # Which task ids exist and which of them the user may see: one query for both questions.
+    existing, visible = task_ids_existing_and_visible(user=user, ids=sorted(_task_ids(context)))
+    context, dropped = _drop_deleted_tasks(context, existing)
+    _check_visible(context=context, user=user, visible=visible)
     return ReadPageContext(context, dropped)
+
+
+def _task_ids(context: PageContext) -> set[int]:
+    ids = set(context.visible_entity_ids)
+    if context.selected_entity is not None and context.selected_entity.type == "task":
+        ids.add(context.selected_entity.id)
+    if context.route_params.task_id:
+        ids.add(context.route_params.task_id)
+    return ids
 
 
 def _parse_shape(*, data: Any) -> PageContext:
@@ -58,7 +69,7 @@ def _parse_shape(*, data: Any) -> PageContext:
     return context
 
 
-def _drop_deleted_tasks(context: PageContext) -> tuple[PageContext, tuple[int, ...]]:
+def _drop_deleted_tasks(context: PageContext, existing: set[int]) -> tuple[PageContext, tuple[int, ...]]:
     """Remove the ids of tasks that no longer exist from the visible list and the selection."""
     selected = context.selected_entity
     listed = set(context.visible_entity_ids)
@@ -66,7 +77,7 @@ def _drop_deleted_tasks(context: PageContext) -> tuple[PageContext, tuple[int, .
         listed.add(selected.id)
     if not listed:
         return context, ()
-    gone = listed - task_ids_existing(ids=list(listed))
+    gone = listed - existing
     if not gone:
         return context, ()
     update: dict[str, Any] = {"visible_entity_ids": tuple(i for i in context.visible_entity_ids if i not in gone)}
@@ -75,7 +86,7 @@ def _drop_deleted_tasks(context: PageContext) -> tuple[PageContext, tuple[int, .
     return context.model_copy(update=update), tuple(sorted(gone))
 
 
-def _check_visible(*, context: PageContext, user: AnyUser) -> None:
+def _check_visible(*, context: PageContext, user: AnyUser, visible: set[int]) -> None:
     task_ids: dict[int, str] = {}
     project_ids: dict[int, str] = {}
     if context.selected_entity:
@@ -87,9 +98,8 @@ def _check_visible(*, context: PageContext, user: AnyUser) -> None:
         project_ids.setdefault(context.route_params.project_id, "page_context.routeParams.projectId")
     for index, task_id in enumerate(context.visible_entity_ids):
         task_ids.setdefault(task_id, f"page_context.visibleEntityIds[{index}]")
-    seen = task_ids_visible_to_user(user=user, ids=list(task_ids))
     for task_id, field in task_ids.items():
-        if task_id not in seen:
+        if task_id not in visible:
             raise InvalidInput(f"{field}: task {task_id} is not visible to you.", field=field)
     if project_ids:
         mine = set(project_list_for_user(user=user, include_archived=True)

@@ -12,13 +12,13 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet
 from django.utils import timezone
 
 from agent.assembler.views import ExecCtx
 from agent.tools.facts import values_digest
 from pm_assistant.errors import InvalidInput
-from projects.selectors import project_get_for_user, project_ids_writable_for_user
+from projects.selectors import project_get_for_user, project_ids_writable_for_user, project_writable_by
 from tasks.filters import TaskFilters
 from tasks.models import Task
 from tasks.selectors import task_descendants, task_get_for_user, task_list_for_user
@@ -88,7 +88,9 @@ def task_facts(*, user: User, task_id: int) -> dict[str, Any]:
     The subtasks are every task below it (they all go with it), and ``subtasks_digest`` changes
     when any of them is added, removed or edited, so a re-check after approval sees it.
     """
-    task = task_get_for_user(user=user, task_id=task_id)
+    # Whether the user may change it is read with the task itself.
+    task = task_get_for_user(user=user, task_id=task_id,
+                             can_write=project_writable_by(user=user, project_id=OuterRef("project_id")))
     below = task_descendants(task=task)
     return {
         "task_id": task.pk,
@@ -103,7 +105,7 @@ def task_facts(*, user: User, task_id: int) -> dict[str, Any]:
         "subtask_titles": [t.title for t in below[:10]],
         "subtasks_digest": values_digest([[t.pk, t.updated_at.isoformat()] for t in below]),
         "updated_at": task.updated_at.isoformat(),
-        "can_write": task.project_id in project_ids_writable_for_user(user=user),
+        "can_write": bool(task.can_write),  # type: ignore[attr-defined]  # annotated by the read above
     }
 
 

@@ -135,3 +135,24 @@ def test_mark_done_costs_the_same_statements_for_any_task(alice: Any, website: A
     loud = _statements(client, _row(busy, "mark_done"))
     assert len(quiet) == len(loud), "\n".join(loud)
     assert Task.objects.get(pk=busy.pk).status == "done"
+
+
+_TRANSACTION_CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK", "BEGIN", "COMMIT")
+
+
+def _data_statements(statements: list[str]) -> list[str]:
+    return [sql for sql in statements if not sql.startswith(_TRANSACTION_CONTROL)]
+
+
+def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any) -> None:
+    """The row's Done button: one read that checks the page's ids, one for the names, the conversation
+    and the run, the facts (the task with its write permission, its subtasks), the update (scope, the
+    locked read with project and assignee, role, two activities, the row), the trace and the outcome."""
+    client = _client(alice)
+    first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))
+    _post(client, _row(first, "mark_done"))  # warm
+    statements = _data_statements(_statements(client, _row(second, "mark_done")))
+    assert len(statements) == 14, "\n".join(statements)
+    assert sum(sql.startswith(f'UPDATE "{Task._meta.db_table}"') for sql in statements) == 1
+    assert not any(sql.startswith('SELECT "projects_membership"."project_id"') for sql in statements), \
+        "the write permission is read with the task, not on its own"

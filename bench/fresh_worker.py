@@ -1,0 +1,109 @@
+"""Benchmark a fresh gunicorn worker's first request against a warm worker's, under the Dockerfile's command.
+
+Seeds a fresh database (PostgreSQL next to DATABASE_URL, else SQLite in a temp dir) like bench/load.py,
+starts the Dockerfile's gunicorn with one worker, logs in, then for `--rounds` rounds: stops the worker
+(SIGTERM), waits for the master to fork a new one, and times the new worker's first request to each
+page against the same request sent again right after (warm). Prints each page's median first and warm
+times and the median per-round ratio first/warm.
+
+    .venv/bin/python bench/fresh_worker.py [--rounds 7] [--tasks 1000]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.load import SEED, dockerfile_command, served_process  # noqa: E402
+from bench.outage import database, logged_in  # noqa: E402
+from tests.gunicorn_server import manage, server_env  # noqa: E402
+
+
+def children(pid: int) -> set[int]:
+    """The live child processes of pid (Linux /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.add(int(entry.name))
+    return found
+
+
+def fresh_worker(master: int, old: set[int]) -> set[int]:
+    """Stop the master's workers and wait until it has forked new ones."""
+    for pid in old:
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        now = children(master)
+        if now and not now & old:
+            return now
+        time.sleep(0.05)
+    raise RuntimeError("gunicorn did not start a new worker")
+
+
+def ms(client: httpx.Client, method: str, url: str, **kwargs: object) -> float:
+    start = time.perf_counter()
+    response = client.request(method, url, **kwargs)  # type: ignore[arg-type]
+    elapsed = (time.perf_counter() - start) * 1000
+    assert response.is_success, (url, response.status_code)
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--tasks", type=int, default=1000)
+    args = parser.parse_args()
+    pages = ["/", "/tasks/", "my_overdue"]
+    first: dict[str, list[float]] = {p: [] for p in pages}
+    warm: dict[str, list[float]] = {p: [] for p in pages}
+    ratios: dict[str, list[float]] = {p: [] for p in pages}
+    with database() as url:
+        env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1",
+                         GUNICORN_WORKERS="1")
+        manage(env, "migrate", "--noinput")
+        manage(env, "shell", "-c", SEED.format(tasks=args.tasks))
+        with served_process(env) as (base, master):
+            client = logged_in(base)
+            api = {"X-CSRFToken": client.cookies.get("csrftoken") or ""}
+            body = {"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}
+            workers = children(master.pid)
+            try:
+                for _ in range(args.rounds):
+                    for page in pages:
+                        workers = fresh_worker(master.pid, workers)
+
+                        def request(page: str = page) -> float:
+                            if page == "my_overdue":
+                                return ms(client, "POST", "/api/assistant/requests/", json=body, headers=api)
+                            return ms(client, "GET", page)
+
+                        cold, hot = request(), request()
+                        first[page].append(cold)
+                        warm[page].append(hot)
+                        ratios[page].append(cold / hot)
+            finally:
+                client.close()
+    print(f"gunicorn ({' '.join(dockerfile_command()[1:])}; 1 worker), {args.tasks} tasks, {args.rounds} rounds, "
+          f"database {url.split(':')[0]}: a new worker's first request, then the same request again")
+    for page in pages:
+        cold, hot, ratio = (statistics.median(values[page]) for values in (first, warm, ratios))
+        print(f"{page:<12} first {cold:8.1f} ms   warm {hot:8.1f} ms   median ratio first/warm {ratio:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()
