@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('projects', '0001_initial'),
-        ('tasks', '0003_task_assignee_status_due'),
+        ('tasks', '0004_activity_run_id'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
