@@ -35,7 +35,6 @@ from agent.tools.runner import ToolRunner
 from agent.trace import TraceRecorder
 from pm_assistant.errors import Conflict, InvalidInput, NotFound
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
-from tasks.models import TaskActivity
 
 STOPPED_REPLY = "Stopped, as you asked. Nothing more was done after the stop; anything finished before it is kept."
 
@@ -119,8 +118,8 @@ def _store_outcome(run: Run, result: Any, context: RunContext) -> tuple[bool, bo
         run.status, run.reply, run.data = outcome["status"], outcome["reply"], outcome["data"]
         run.error_code = outcome["error_code"]
         fields += ["data", "error_code"]
-        if run.status == Run.Status.DONE and outcome["data"].get("undoable") \
-                and TaskActivity.objects.filter(run_id=run.pk).exists():
+        # The capability says whether its writes changed anything (agent/capabilities/crud.py).
+        if run.status == Run.Status.DONE and outcome["data"].get("undoable"):
             run.undo_until = timezone.now() + timedelta(seconds=settings.UNDO_WINDOW_SECONDS)
             fields.append("undo_until")
     decided = result.get("route")

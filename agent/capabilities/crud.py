@@ -111,8 +111,9 @@ def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dic
                       run_id=steps.run_id, status=slots.status, priority=slots.priority, due_date=slots.due_date)
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
         if facts["mismatches"] else ""
+    changed = row.pop("changed")
     return done(f"Updated {row['key']} “{row['title']}”: status {row['status'].replace('_', ' ')}.{note}",
-                task=row, mismatches=facts["mismatches"], undoable=True)
+                task=row, mismatches=facts["mismatches"], undoable=changed)
 
 
 def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *, unasked: bool) -> dict[str, Any]:
@@ -148,7 +149,7 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
                          bound={"task_ids": ids_binding.describe()}, task_ids=task_ids, status=slots.status,
                          run_id=steps.run_id)
     return done(f"Marked {result['count']} tasks as {slots.status.replace('_', ' ')}.", count=result["count"],
-                items=result["items"][:10], undoable=True)
+                items=result["items"][:10], undoable=result["count"] > 0)
 
 
 def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:

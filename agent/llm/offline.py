@@ -53,7 +53,8 @@ _DONE_WORD = ("done", "complete", "completed", "finish", "finished")
 _ZH_DONE = re.compile(r"(?:标记|标为|设为|设置为|改为|改成|置为|标成)[^，。？]{0,4}?(?:已?完成|done)"
                       r"|^(?:请)?完成(?!的)|做完了")
 # Changing a task's priority, status or due date: a verb of changing and a new value the message names.
-_UPDATE_VERB = ("set", "mark", "change", "make", "move", "update", "put", "bump", "raise", "lower", "reschedule", "push")
+_UPDATE_VERB = ("set", "mark", "change", "make", "move", "update", "put", "bump", "raise", "lower", "reschedule",
+                "push")
 # Chinese verbs match anywhere, also right before a Latin value ("改为P1").
 _ZH_UPDATE_VERB = ("改为", "改成", "设为", "设置为", "调为", "调到", "调整为", "改到", "推迟到", "移到", "标为",
                    "标记为")

@@ -144,7 +144,9 @@ def update_task(*, user: User, task_id: int, run_id: UUID, status: str | None = 
         changes["due_date"] = due_date
     if not changes:
         raise InvalidInput("update: name what to change (status, priority or due date).", field="slots")
-    return task_row(task_update(actor=user, task=task, run_id=run_id, **changes))
+    # Whether any value differs: only then does the log get rows for this run, and Undo something to undo.
+    changed = any(getattr(task, name) != value for name, value in changes.items())
+    return {**task_row(task_update(actor=user, task=task, run_id=run_id, **changes)), "changed": changed}
 
 
 def delete_task(*, user: User, task_id: int) -> dict[str, Any]:

@@ -252,3 +252,11 @@ def test_undo_of_an_unknown_or_malformed_run_id_is_not_found(alice: User) -> Non
     response = undo(alice, "00000000-0000-0000-0000-000000000000")
     assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
     assert api_client(alice).post("/api/assistant/runs/not-a-uuid/undo/", {}, format="json").status_code == 404
+
+
+def test_an_update_that_changes_nothing_offers_no_undo(alice: User, started: Task) -> None:
+    mark_done(alice, started)
+    again = mark_done(alice, started)  # already done: nothing to change, nothing to undo
+    assert again["undo_until"] is None
+    assert not TaskActivity.objects.filter(run_id=again["run_id"]).exists()
+    assert undo(alice, again["run_id"]).status_code == 409
