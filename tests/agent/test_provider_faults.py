@@ -115,6 +115,9 @@ def test_fault_at_call_site(faulty: LLMStub, alice: User, website: Project, faul
     # Time to error: the failed call's own time; the request as a whole stays within the run's deadline.
     failed = TraceEvent.objects.filter(run_id=run.pk, kind="llm_call").order_by("seq").last()
     assert failed is not None and failed.name == site
+    # Printed for the record (pytest -s): the figure the deadline bounds.
+    print(f"\n{fault} at {site}: the call failed after {failed.payload['seconds']:.2f}s, "
+          f"the request took {elapsed:.2f}s")
     assert failed.payload["seconds"] <= CALL_DEADLINE + 1, f"{fault} at {site}: {failed.payload['seconds']}s"
     assert elapsed <= 3 * CALL_DEADLINE + 1, f"{fault} at {site} took {elapsed:.1f}s"
     assert body["confirmation"] is None and body["reply"].strip()
