@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
@@ -52,3 +52,10 @@ def transcript_at_bottom(page: Page) -> bool:
     """Tell whether the transcript is scrolled to its newest message."""
     return page.evaluate("""() => { const t = document.getElementById('assistant-transcript');
         return t.scrollHeight - t.scrollTop - t.clientHeight < 4; }""")
+
+
+def open_assistant(page: Page) -> None:
+    """Open the assistant if it is closed (it starts closed on narrow screens)."""
+    if not page.locator("#assistant").is_visible():
+        page.click("#assistant-toggle")
+    expect(page.locator("#assistant")).to_be_visible()

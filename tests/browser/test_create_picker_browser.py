@@ -10,16 +10,11 @@ from playwright.sync_api import Page, expect
 from projects.models import Project
 from tasks.models import Task
 
-from .shell import VIEWPORTS, assert_accessible, shot
+from .shell import assert_accessible, shot
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture(params=sorted(VIEWPORTS))
-def width(request: Any, page: Page) -> str:
-    page.set_viewport_size(VIEWPORTS[request.param])
-    return str(request.param)
 
 
 def test_create_from_home_picks_the_project_in_the_reply(page: Page, live_server: Any, width: str, alice: User,

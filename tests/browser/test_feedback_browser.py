@@ -18,17 +18,12 @@ from tasks.services import task_create
 from tests.agent.test_trace_api import route_json
 from tests.llm_stub import Completion, LLMStub
 
-from .shell import VIEWPORTS, assert_accessible, focused, shot
+from .shell import assert_accessible, focused, open_assistant, shot
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
 SLOW = 2.0
 
-
-@pytest.fixture(params=sorted(VIEWPORTS))
-def width(request: Any, page: Page) -> str:
-    page.set_viewport_size(VIEWPORTS[request.param])
-    return str(request.param)
 
 
 @pytest.fixture
@@ -39,11 +34,6 @@ def slow_model(openai_settings: LLMStub, settings: Any) -> LLMStub:
     openai_settings.push_text("You have one open task.")
     return openai_settings
 
-
-def open_assistant(page: Page) -> None:
-    if not page.locator("#assistant").is_visible():
-        page.click("#assistant-toggle")
-    expect(page.locator("#assistant")).to_be_visible()
 
 
 def test_the_message_is_echoed_with_a_working_bubble_and_nothing_is_sent_twice(

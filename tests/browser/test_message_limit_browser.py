@@ -10,22 +10,12 @@ from playwright.sync_api import Page, expect
 from agent.models import Run
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 
-from .shell import VIEWPORTS, assert_accessible, shot
+from .shell import VIEWPORTS, assert_accessible, open_assistant, shot
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(params=sorted(VIEWPORTS))
-def width(request: Any, page: Page) -> str:
-    page.set_viewport_size(VIEWPORTS[request.param])
-    return str(request.param)
-
-
-def open_assistant(page: Page) -> None:
-    if not page.locator("#assistant").is_visible():
-        page.click("#assistant-toggle")
-    expect(page.locator("#assistant")).to_be_visible()
 
 
 def test_a_message_over_the_limit_is_refused_before_sending_and_kept(page: Page, live_server: Any, width: str,

@@ -14,17 +14,11 @@ from tasks.services import task_create
 from tests.agent.test_trace_api import route_json
 from tests.llm_stub import Completion, LLMStub
 
-from .shell import VIEWPORTS, assert_accessible, focused, shot, transcript_at_bottom
+from .shell import assert_accessible, focused, shot, transcript_at_bottom
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture(params=sorted(VIEWPORTS))
-def width(request: Any, page: Page) -> str:
-    """Run the test at the phone and at the desktop size."""
-    page.set_viewport_size(VIEWPORTS[request.param])
-    return str(request.param)
 
 
 @pytest.fixture

@@ -17,8 +17,7 @@ from tasks.services import task_create
 from tests.agent.test_trace_api import route_json
 from tests.llm_stub import Completion, LLMStub
 
-from .shell import assert_accessible, shot
-from .test_feedback_browser import open_assistant, width  # noqa: F401  (the viewport fixture)
+from .shell import assert_accessible, open_assistant, shot
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
@@ -37,7 +36,7 @@ def streaming_model(openai_settings: LLMStub, settings: Any, alice: User, websit
     return openai_settings
 
 
-def test_the_reply_streams_in_as_text_then_lands_formatted(page: Page, live_server: Any, width: str,  # noqa: F811
+def test_the_reply_streams_in_as_text_then_lands_formatted(page: Page, live_server: Any, width: str,
                                                            alice: User, streaming_model: LLMStub) -> None:
     log_in(page, live_server.url, "alice")
     open_assistant(page)
@@ -63,7 +62,7 @@ def test_the_reply_streams_in_as_text_then_lands_formatted(page: Page, live_serv
     assert_accessible(page)
 
 
-def test_stop_ends_the_run_on_the_server_and_nothing_is_written(page: Page, live_server: Any, width: str,  # noqa: F811
+def test_stop_ends_the_run_on_the_server_and_nothing_is_written(page: Page, live_server: Any, width: str,
                                                                openai_settings: LLMStub, settings: Any,
                                                                alice: User, website: Project) -> None:
     settings.LLM_TIMEOUT_SECONDS = 5.0

@@ -11,22 +11,12 @@ from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
 
-from .shell import VIEWPORTS, assert_accessible, shot
+from .shell import VIEWPORTS, assert_accessible, open_assistant, shot
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(params=sorted(VIEWPORTS))
-def width(request: Any, page: Page) -> str:
-    page.set_viewport_size(VIEWPORTS[request.param])
-    return str(request.param)
-
-
-def open_assistant(page: Page) -> None:
-    if not page.locator("#assistant").is_visible():
-        page.click("#assistant-toggle")
-    expect(page.locator("#assistant")).to_be_visible()
 
 
 def test_undo_after_mark_visible_as_done_restores_the_rows(page: Page, live_server: Any, width: str,
