@@ -18,6 +18,10 @@ def axe_violations(page: Page) -> list[dict[str, Any]]:
     """Run axe-core on the page as it is now and return its violations of any impact."""
     if not page.evaluate("() => Boolean(window.axe)"):
         page.add_script_tag(path=str(AXE))
+    # A toast fading in is briefly low in contrast: let finite animations end before measuring.
+    page.evaluate("""() => Promise.all(document.getAnimations()
+        .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+        .map(a => a.finished.catch(() => null)))""")
     result: dict[str, Any] = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
     return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
             for v in result["violations"]]
