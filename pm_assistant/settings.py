@@ -82,6 +82,12 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / '
 # before reuse so a connection the server dropped is replaced instead of failing the request.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", default=True)
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The demo's threaded server and a worker write at once: write-ahead logging lets reads go on
+    # during a write, IMMEDIATE takes the write lock at BEGIN (no deadlock on lock upgrade) and a
+    # writer waits up to 20 s instead of failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE", "timeout": 20})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")

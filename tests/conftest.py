@@ -39,6 +39,25 @@ def skip_or_fail(reason: str) -> None:
 
 
 @pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+        django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """On SQLite the test database is a file, not Django's shared in-memory one.
+
+    An in-memory database is one connection that the live server's request threads share with
+    the test; two requests at once (a page reload fetching its fragments) then use one sqlite3
+    connection from two threads and fail with "bad parameter or other API misuse". With a file
+    each thread opens its own connection, as in production.
+    """
+    from django.conf import settings
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+        # Durability is not a test concern: no fsync per commit keeps the suite as fast as in memory.
+        options = database.setdefault("OPTIONS", {})
+        options["init_command"] = options.get("init_command", "") + "PRAGMA synchronous=OFF;"
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     if not os.path.exists(CHROMIUM):
         skip_or_fail(f"Chromium not found at {CHROMIUM}")

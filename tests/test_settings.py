@@ -122,3 +122,15 @@ def test_redis_url_gives_celery_a_broker_and_result_backend(monkeypatch: pytest.
     assert s["CELERY_TASK_ALWAYS_EAGER"] is False
     assert s["CELERY_BROKER_URL"] == s["CELERY_RESULT_BACKEND"] == "redis://cache.internal:6379/2"
     assert s["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_sqlite_waits_for_a_writer_instead_of_failing(monkeypatch: pytest.MonkeyPatch) -> None:
+    database = load_settings(monkeypatch)["DATABASES"]["default"]
+    assert database["ENGINE"].endswith("sqlite3")
+    assert database["OPTIONS"] == {
+        "init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE", "timeout": 20}
+
+
+def test_postgres_gets_no_sqlite_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    database = load_settings(monkeypatch, DATABASE_URL="postgres://u@db:5432/pm")["DATABASES"]["default"]
+    assert "transaction_mode" not in database.get("OPTIONS", {})
