@@ -19,7 +19,7 @@ def test_threads_read_and_write_at_once_each_on_its_own_connection(alice: User) 
             for i in range(20):
                 User.objects.create(username=f"t{n}-{i}")
                 seen.append(User.objects.filter(username__startswith=f"t{n}-").count())
-        except BaseException as error:  # noqa: BLE001 - reported by the assertion below
+        except BaseException as error:
             errors.append(error)
         finally:
             connections.close_all()
