@@ -91,7 +91,8 @@ def interleaved(a: Callable[[], tuple[float, list[dict[str, str]]]],
         b_slowest.append(max(times, default=0.0))
         statements = len(qb)
     return {"a": statistics.median(a_ms), "b": statistics.median(b_ms), "ratio": statistics.median(ratios),
-            "sql": statistics.median(b_sql), "slowest": statistics.median(b_slowest), "statements": statements}
+            "sql": statistics.median(b_sql), "slowest": statistics.median(b_slowest), "statements": statements,
+            "b_queries": qb}
 
 
 def last_page_url(client: Any, first_url: str) -> str:
@@ -117,6 +118,7 @@ def main(work: Path) -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--tasks", type=int, default=100_000)
     parser.add_argument("--small", type=int, default=1_000)
+    parser.add_argument("--sql", action="store_true", help="also print B's statements of the last round, slowest first")
     args = parser.parse_args()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pm_assistant.settings")
@@ -174,6 +176,9 @@ def main(work: Path) -> None:
     for name, f in figures.items():
         print(f"{name:<34} A {f['a']:8.2f} ms   B {f['b']:8.2f} ms   median ratio B/A {f['ratio']:5.2f}x   "
               f"B's SQL {f['sql']:7.2f} ms in {f['statements']} statements (slowest {f['slowest']:.2f} ms)")
+        if args.sql:
+            for q in sorted(f["b_queries"], key=lambda q: -float(q["time"]))[:4]:
+                print(f"    {float(q['time']) * 1000:6.2f} ms  {q['sql'][:160]}")
 
 
 if __name__ == "__main__":
