@@ -51,6 +51,9 @@ class Task(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
+    # Not a column: the fields tasks.services.task_update changed on this instance (none: nothing changed).
+    changed_fields: tuple[str, ...] = ()
+
     class Meta:
         ordering = ["due_date", "id"]
         indexes = [

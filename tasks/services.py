@@ -21,6 +21,8 @@ from .selectors import task_descendants
 
 UNSET: Any = object()
 _TRACKED = ("title", "description", "priority", "start_date", "due_date", "estimate_hours", "parent_id")
+# What task_update reports in changed_fields (the labels are compared apart).
+_COMPARED = (*_TRACKED, "status", "assignee_id", "progress")
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,10 @@ def _is_descendant(*, candidate: Task, of: Task) -> bool:
 
 def _record(*, task: Task, actor: User | None, kind: str, field: str = "",
             old: Any = "", new: Any = "", run_id: UUID | None = None) -> TaskActivity:
-    return TaskActivity.objects.create(
-        project_id=task.project_id, task=task, task_title=task.title, actor=actor, kind=kind,
-        field=field, from_value=_display(old), to_value=_display(new), created_at=timezone.now(), run_id=run_id,
-    )
+    activity = _activity(task=task, actor=actor, kind=kind, field=field, old=old, new=new, at=timezone.now(),
+                         run_id=run_id)
+    activity.save()
+    return activity
 
 
 def _labels_for(*, project: Project, names: Iterable[str]) -> list[Label]:
@@ -121,11 +123,16 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
                 parent: Task | None = UNSET, run_id: UUID | None = None) -> Task:
     """Change the given fields of a task and record one activity per changed field.
 
-    ``run_id`` names the assistant run making the change; its activities carry it, so it can be undone.
+    Only ``task.pk`` is used: the row is read again under a lock. The returned task's
+    ``changed_fields`` names what changed. ``run_id`` names the assistant run making the change;
+    its activities carry it, so it can be undone.
     """
     # Only the task's row is locked; its project and assignee come along for the caller's answer.
     task = Task.objects.select_for_update(of=("self",)).select_related("project", "assignee").get(pk=task.pk)
     project_require_writer(user=actor, project=task.project)
+    before = {name: getattr(task, name) for name in _COMPARED}
+    log: list[TaskActivity] = []
+    now = timezone.now()
     changes: dict[str, Any] = {
         k: v for k, v in {
             "title": title.strip() if isinstance(title, str) else title, "description": description,
@@ -142,34 +149,39 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
               status=None if status is UNSET else status, priority=None if priority is UNSET else priority)
     for name in _TRACKED:
         if name in changes and getattr(task, name) != changes[name]:
-            _record(task=task, actor=actor, kind=TaskActivity.Kind.UPDATED, field=name,
-                    old=getattr(task, name), new=changes[name], run_id=run_id)
+            log.append(_activity(task=task, actor=actor, kind=TaskActivity.Kind.UPDATED, field=name,
+                                 old=getattr(task, name), new=changes[name], at=now, run_id=run_id))
             setattr(task, name, changes[name])
     if assignee is not UNSET and task.assignee_id != (assignee.pk if assignee else None):
-        _record(task=task, actor=actor, kind=TaskActivity.Kind.ASSIGNED, field="assignee",
-                old=task.assignee.get_username() if task.assignee else "",
-                new=assignee.get_username() if assignee else "", run_id=run_id)
+        log.append(_activity(task=task, actor=actor, kind=TaskActivity.Kind.ASSIGNED, field="assignee",
+                             old=task.assignee.get_username() if task.assignee else "",
+                             new=assignee.get_username() if assignee else "", at=now, run_id=run_id))
         task.assignee = assignee
     if status is not UNSET and status != task.status:
-        _record(task=task, actor=actor, kind=TaskActivity.Kind.STATUS, field="status", old=task.status, new=status,
-                run_id=run_id)
+        log.append(_activity(task=task, actor=actor, kind=TaskActivity.Kind.STATUS, field="status",
+                             old=task.status, new=status, at=now, run_id=run_id))
         task.status = status
-        task.completed_at = timezone.now() if status == Task.Status.DONE else None
+        task.completed_at = now if status == Task.Status.DONE else None
         if status == Task.Status.DONE and progress is UNSET:
             new_progress = 100
     if new_progress != task.progress:
-        _record(task=task, actor=actor, kind=TaskActivity.Kind.PROGRESS, field="progress",
-                old=task.progress, new=new_progress, run_id=run_id)
+        log.append(_activity(task=task, actor=actor, kind=TaskActivity.Kind.PROGRESS, field="progress",
+                             old=task.progress, new=new_progress, at=now, run_id=run_id))
         task.progress = new_progress
     task.save()
+    changed = [name for name in _COMPARED if before[name] != getattr(task, name)]
     if labels is not UNSET:
         new_labels = _labels_for(project=task.project, names=labels)
         old_names = sorted(task.labels.values_list("name", flat=True))
         new_names = [label.name for label in new_labels]
         if old_names != new_names:
-            _record(task=task, actor=actor, kind=TaskActivity.Kind.UPDATED, field="labels",
-                    old=", ".join(old_names), new=", ".join(new_names), run_id=run_id)
+            log.append(_activity(task=task, actor=actor, kind=TaskActivity.Kind.UPDATED, field="labels",
+                                 old=", ".join(old_names), new=", ".join(new_names), at=now, run_id=run_id))
             task.labels.set(new_labels)
+            changed.append("labels")
+    # The log in one statement, in the order the changes were found.
+    TaskActivity.objects.bulk_create(log)
+    task.changed_fields = tuple(changed)
     return task
 
 
@@ -226,8 +238,8 @@ def task_bulk_set_status(*, actor: User, tasks: Sequence[Task], status: str,
     return [locked[pk] for pk in ids]
 
 
-def _activity(*, task: Task, actor: User, kind: str, field: str, old: Any, new: Any, at: Any,
+def _activity(*, task: Task, actor: User | None, kind: str, field: str, old: Any, new: Any, at: Any,
               run_id: UUID | None = None) -> TaskActivity:
-    """An unsaved activity row, as _record would write it."""
+    """An unsaved line of the task's log (with the task's title as it is now)."""
     return TaskActivity(project_id=task.project_id, task=task, task_title=task.title, actor=actor, kind=kind,
                         field=field, from_value=_display(old), to_value=_display(new), created_at=at, run_id=run_id)

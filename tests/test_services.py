@@ -131,8 +131,27 @@ def test_field_updates_record_one_row_per_changed_field(web_task: Task, alice: U
 
 
 def test_update_without_changes_records_nothing(web_task: Task, alice: User) -> None:
-    task_update(actor=alice, task=web_task, title=web_task.title, status=web_task.status, assignee=web_task.assignee)
+    task = task_update(actor=alice, task=web_task, title=web_task.title, status=web_task.status,
+                       assignee=web_task.assignee, labels=[])
     assert len(_kinds(web_task)) == 1
+    assert task.changed_fields == ()
+
+
+def test_update_names_the_fields_it_changed(web_task: Task, alice: User) -> None:
+    task = task_update(actor=alice, task=web_task, status="done", priority=web_task.priority, labels=["design"])
+    assert task.changed_fields == ("status", "progress", "labels")
+    task = task_update(actor=alice, task=Task(pk=web_task.pk), due_date=date(2026, 3, 1), assignee=alice)
+    assert task.changed_fields == ("due_date", "assignee_id")
+
+
+def test_update_reads_the_row_again_and_logs_in_one_statement(
+        web_task: Task, alice: User, django_assert_max_num_queries: Any) -> None:
+    stale = Task(pk=web_task.pk, title="a title the database does not have", status="blocked")
+    with django_assert_max_num_queries(6) as captured:  # savepoint/begin, locked read, role, log, row, commit
+        task = task_update(actor=alice, task=stale, status="done")
+    assert sum('INSERT INTO "tasks_taskactivity"' in q["sql"] for q in captured.captured_queries) == 1
+    assert _kinds(task)[1:] == [("status", "status", "todo", "done"), ("progress", "progress", "0", "100")]
+    assert task.title == "Design the homepage"
 
 
 def test_delete_keeps_history_for_the_task_and_its_subtasks(web_task: Task, website: Project, alice: User) -> None:

@@ -60,9 +60,11 @@ def _project_id(ctx: ExecCtx) -> int | None:
     return ctx.route_params.project_id
 
 
-def _facts_with_mismatches(runtime: Runtime[RunContext], task_id: int, slots: Slots) -> dict[str, Any]:
+def _facts_with_mismatches(runtime: Runtime[RunContext], task_id: int, slots: Slots, *,
+                           subtasks: bool) -> dict[str, Any]:
     rec, runner = runtime.context.recorder, runtime.context.tools
-    runner.read("facts", "task_facts", tools.task_facts, scope=lambda facts: [facts["project_id"]], task_id=task_id)
+    runner.read("facts", "task_facts", tools.task_facts, scope=lambda facts: [facts["project_id"]], task_id=task_id,
+                subtasks=subtasks)
     facts = runner.data("facts")
     mismatches = tools.compare_expected(facts=facts, expected_title=slots.expected_title,
                                         expected_status=slots.expected_status)
@@ -76,7 +78,9 @@ def _facts_with_mismatches(runtime: Runtime[RunContext], task_id: int, slots: Sl
 
 def _policy_facts(facts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The facts an update or delete relies on: read from the database, the time from the server."""
-    recorded = {name: fact(facts[name], "database") for name in ("title", "status", "subtask_count", "updated_at")}
+    recorded: dict[str, dict[str, Any]] = {
+        name: fact(facts[name], "database") for name in ("title", "status", "subtask_count", "updated_at")
+        if name in facts}
     return {**recorded, "now": fact(timezone.now().isoformat(), "server_clock")}
 
 
@@ -105,7 +109,8 @@ def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[st
 
 
 def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
-    facts = _facts_with_mismatches(runtime, task_id, slots)
+    # An update changes the task alone: its subtasks are not read.
+    facts = _facts_with_mismatches(runtime, task_id, slots, subtasks=False)
     steps = runtime.context.tools
     row = steps.write("update_task", tools.update_task, facts=_policy_facts(facts), task_id=task_id,
                       run_id=steps.run_id, status=slots.status, priority=slots.priority, due_date=slots.due_date)
@@ -153,7 +158,7 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
 
 
 def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
-    facts = _facts_with_mismatches(runtime, task_id, slots)
+    facts = _facts_with_mismatches(runtime, task_id, slots, subtasks=True)
     if not facts["can_write"]:
         return failed(f"You can see “{facts['title']}” but not change it, so it cannot be deleted.", "forbidden")
     # Nothing above this line changes data: the node runs again when the user decides, and its

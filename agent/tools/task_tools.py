@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from agent.assembler.views import ExecCtx
 from agent.tools.facts import values_digest
-from pm_assistant.errors import InvalidInput
+from pm_assistant.errors import InvalidInput, NotFound
 from projects.selectors import project_get_for_user, project_ids_writable_for_user, project_writable_by
 from tasks.filters import TaskFilters
 from tasks.models import Task
@@ -82,17 +82,18 @@ def my_overdue_filters(*, today: date | None = None) -> TaskFilters:
                        due_before=today - timedelta(days=1))
 
 
-def task_facts(*, user: User, task_id: int) -> dict[str, Any]:
+def task_facts(*, user: User, task_id: int, subtasks: bool = True) -> dict[str, Any]:
     """Read what a confirmation card shows about a task, all from the database.
 
     The subtasks are every task below it (they all go with it), and ``subtasks_digest`` changes
-    when any of them is added, removed or edited, so a re-check after approval sees it.
+    when any of them is added, removed or edited, so a re-check after approval sees it. A caller
+    that does not act on the subtasks (an update of the task alone) asks for ``subtasks=False``
+    and gets the task's own facts without reading the tree.
     """
     # Whether the user may change it is read with the task itself.
     task = task_get_for_user(user=user, task_id=task_id,
                              can_write=project_writable_by(user=user, project_id=OuterRef("project_id")))
-    below = task_descendants(task=task)
-    return {
+    facts: dict[str, Any] = {
         "task_id": task.pk,
         "key": task.key,
         "project_id": task.project_id,
@@ -101,9 +102,15 @@ def task_facts(*, user: User, task_id: int) -> dict[str, Any]:
         "project": task.project.name,
         "assignee": task.assignee.get_username() if task.assignee else None,
         "due_date": task.due_date.isoformat() if task.due_date else None,
-        "subtask_count": len(below),
-        "subtask_titles": [t.title for t in below[:10]],
-        "subtasks_digest": values_digest([[t.pk, t.updated_at.isoformat()] for t in below]),
+    }
+    if subtasks:
+        below = task_descendants(task=task)
+        facts |= {
+            "subtask_count": len(below),
+            "subtask_titles": [t.title for t in below[:10]],
+            "subtasks_digest": values_digest([[t.pk, t.updated_at.isoformat()] for t in below]),
+        }
+    return facts | {
         "updated_at": task.updated_at.isoformat(),
         "can_write": bool(task.can_write),  # type: ignore[attr-defined]  # annotated by the read above
     }
@@ -134,7 +141,6 @@ def create_task(*, user: User, project_id: int, title: str, priority: str | None
 def update_task(*, user: User, task_id: int, run_id: UUID, status: str | None = None, priority: str | None = None,
                 due_date: date | None = None) -> dict[str, Any]:
     """Change status, priority or due date of one task; the run's id goes on the activity, for undo."""
-    task = task_get_for_user(user=user, task_id=task_id)
     changes: dict[str, Any] = {}
     if status is not None:
         changes["status"] = status
@@ -144,9 +150,14 @@ def update_task(*, user: User, task_id: int, run_id: UUID, status: str | None = 
         changes["due_date"] = due_date
     if not changes:
         raise InvalidInput("update: name what to change (status, priority or due date).", field="slots")
-    # Whether any value differs: only then does the log get rows for this run, and Undo something to undo.
-    changed = any(getattr(task, name) != value for name, value in changes.items())
-    return {**task_row(task_update(actor=user, task=task, run_id=run_id, **changes)), "changed": changed}
+    # The service reads the row once, under its lock, and checks the user's role with it: a task that
+    # is gone or in a project the user is not in is the same "not found".
+    try:
+        task = task_update(actor=user, task=Task(pk=task_id), run_id=run_id, **changes)
+    except (Task.DoesNotExist, NotFound):
+        raise NotFound(f"Task {task_id} was not found.", field="task") from None
+    # Only a changed value puts rows for this run in the log, and gives Undo something to undo.
+    return {**task_row(task), "changed": bool(task.changed_fields)}
 
 
 def delete_task(*, user: User, task_id: int) -> dict[str, Any]:

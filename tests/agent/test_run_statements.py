@@ -146,13 +146,18 @@ def _data_statements(statements: list[str]) -> list[str]:
 
 def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any) -> None:
     """The row's Done button: one read that checks the page's ids, one for the names, the conversation
-    and the run, the facts (the task with its write permission, its subtasks), the update (scope, the
-    locked read with project and assignee, role, two activities, the row), the trace and the outcome."""
+    and the run, the facts (the task with its write permission; an update reads no subtasks), the update
+    (the locked read with project and assignee, the role, both activities in one INSERT, the row), the
+    trace and the outcome."""
     client = _client(alice)
     first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))
     _post(client, _row(first, "mark_done"))  # warm
     statements = _data_statements(_statements(client, _row(second, "mark_done")))
-    assert len(statements) == 14, "\n".join(statements)
+    assert len(statements) == 11, "\n".join(statements)
     assert sum(sql.startswith(f'UPDATE "{Task._meta.db_table}"') for sql in statements) == 1
     assert not any(sql.startswith('SELECT "projects_membership"."project_id"') for sql in statements), \
         "the write permission is read with the task, not on its own"
+    assert not any("WITH RECURSIVE" in sql for sql in statements), "an update does not read the subtree"
+    assert sum(sql.startswith('INSERT INTO "tasks_taskactivity"') for sql in statements) == 1
+    assert sum(sql.startswith('SELECT "tasks_task"."id", "tasks_task"."project_id"') for sql in statements) == 2, \
+        "the task is read twice: the facts, then under the update's lock"
