@@ -35,6 +35,9 @@ PAGE_NUMBER_MAX = 10
 
 # Home shows the progress of this many of the user's projects (the project list shows them all).
 HOME_PROJECTS_MAX = 8
+# Home's counts stop here and show "999+": each reads at most this many index entries, so the
+# workbench costs the same with 1 000 or 100 000 tasks assigned (the lists' own counts are exact).
+COUNT_SHOWN_MAX = 999
 
 # The longest message the assistant accepts, in characters (API, sidebar and service alike).
 MESSAGE_MAX_CHARS = 2000

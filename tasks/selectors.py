@@ -9,6 +9,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from pm_assistant.errors import NotFound
+from pm_assistant.vocabulary import COUNT_SHOWN_MAX
 from projects.models import Membership
 from projects.selectors import AnyUser, project_list_for_user
 
@@ -132,18 +133,27 @@ def task_counts_for_project(*, user: AnyUser, project_id: int, today: date | Non
     return {name: value or 0 for name, value in counts.items()}
 
 
-def workbench_for_user(*, user: AnyUser, today: date | None = None) -> dict[str, Any]:
-    """Return what the home workbench shows: my open, overdue and due-this-week tasks."""
+def count_up_to(tasks: QuerySet[Task], cap: int) -> int:
+    """Count the tasks, stopping after cap + 1: more than cap reads as cap + 1 (shown "cap+")."""
+    return tasks.order_by().values("pk")[:cap + 1].count()
+
+
+def workbench_for_user(*, user: AnyUser, today: date | None = None, cap: int = COUNT_SHOWN_MAX) -> dict[str, Any]:
+    """Return what the home workbench shows: my open, overdue and due-this-week tasks.
+
+    The counts stop past ``cap`` (count_up_to): each is one bounded range of the (assignee, status,
+    due_date) index, so home costs the same however many tasks the user has.
+    """
     today = today or timezone.localdate()
     week_end = today + timedelta(days=6 - today.weekday())
     mine = task_list_for_user(user=user, filters=TaskFilters(assignee="me")).exclude(status=Task.Status.DONE)
-    # Counting a column of the (assignee, status, due_date) index (never null) reads the index alone.
-    counts = mine.aggregate(
-        open=Count("status"),
-        overdue=Count("status", filter=Q(due_date__lt=today)),
-        due_week=Count("status", filter=Q(due_date__gte=today, due_date__lte=week_end)),
-        blocked=Count("status", filter=Q(status=Task.Status.BLOCKED)),
-    )
+    counts = {
+        "open": count_up_to(mine, cap),
+        "overdue": count_up_to(mine.filter(due_date__lt=today), cap),
+        "due_week": count_up_to(mine.filter(due_date__gte=today, due_date__lte=week_end), cap),
+        "blocked": count_up_to(mine.filter(status=Task.Status.BLOCKED), cap),
+        "cap": cap,
+    }
     return {
         "today": today,
         "week_end": week_end,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection
@@ -44,3 +45,41 @@ def test_progress_counts_top_level_tasks_and_every_blocked_one(alice: User) -> N
     assert {k: rows[project.pk][k] for k in ("total", "done", "blocked", "percent")} == \
         {"total": 2, "done": 1, "blocked": 1, "percent": 50}
     assert rows[empty.pk]["total"] == 0 and rows[empty.pk]["percent"] == 0
+
+
+def test_home_counts_stop_past_the_cap_and_read_at_most_cap_plus_one_rows(alice: User, website: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tasks.models import Task
+    from tasks.selectors import workbench_for_user
+    from tasks.templatetags.task_ui import count_shown
+
+    past = timezone.localdate() - timedelta(days=2)
+    Task.objects.bulk_create(Task(project=website, title=f"Late {i}", assignee=alice, due_date=past,
+                                  status="blocked" if i < 2 else "todo") for i in range(6))
+    exact = workbench_for_user(user=alice, cap=10)["counts"]
+    assert (exact["open"], exact["overdue"], exact["blocked"], exact["due_week"]) == (6, 6, 2, 0)
+    with CaptureQueriesContext(connection) as captured:
+        capped = workbench_for_user(user=alice, cap=3)["counts"]
+    assert (capped["open"], capped["overdue"], capped["blocked"]) == (4, 4, 2)
+    assert [count_shown(capped[name], 3) for name in ("open", "overdue", "blocked")] == ["3+", "3+", "2"]
+    counts = [q["sql"] for q in captured.captured_queries if "COUNT(" in q["sql"]]
+    assert len(counts) == 4 and all("LIMIT 4" in sql for sql in counts), counts
+
+
+def test_home_shows_a_capped_count_with_a_plus(alice: User, website: Any, monkeypatch: Any) -> None:
+    from django.utils import timezone
+
+    from tasks import selectors
+    from tasks.models import Task
+
+    monkeypatch.setattr(selectors.workbench_for_user, "__kwdefaults__", {"today": None, "cap": 2})
+    Task.objects.bulk_create(Task(project=website, title=f"Mine {i}", assignee=alice,
+                                  due_date=timezone.localdate()) for i in range(3))
+    client = Client()
+    client.force_login(alice)
+    text = client.get("/").content.decode()
+    assert "2+ open tasks assigned to you" in text
+    assert re.search(r'<span class="stat-num">2\+</span><span class="stat-label">Open</span>', text)

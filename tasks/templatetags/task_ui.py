@@ -70,3 +70,9 @@ def display_name(user: Any) -> str:
 def status_label(value: str) -> str:
     """Return the label of a stored status value."""
     return str(Task.Status(value).label) if value in Task.Status.values else value
+
+
+@register.filter
+def count_shown(value: int, cap: int) -> str:
+    """A count stopped past cap (tasks.selectors.count_up_to) reads "cap+"; below it, the number."""
+    return f"{cap}+" if value > cap else str(value)
