@@ -6,7 +6,8 @@ two projects and `--tasks` tasks, starts gunicorn with the command line of the D
 for `--seconds` and prints throughput, p50/p95/p99 and the errors (any non-2xx; 0 required).
 
 The mix, per client round: home, task list, a deep task-list page, a project page, a task page,
-the "my overdue" quick button and the Done row button on a fresh task.
+the "my overdue" quick button and the Done row button on the next todo task (round again
+when all are done).
 
     .venv/bin/python bench/load.py [--seconds 30] [--clients 8] [--tasks 1000] [--workers 3] [--threads 4]
 """
@@ -138,9 +139,10 @@ def mix(client: httpx.Client, token: str, project_id: int, todo: Iterator[int],
 
 
 def drive(clients: list[httpx.Client], token: str, project_id: int, todo: Iterator[int], *,
-          seconds: float) -> tuple[list[float], list[str], float]:
-    """Run the clients for `seconds`; return every request's time in ms, the errors and the wall time."""
+          seconds: float) -> tuple[list[tuple[str, float]], list[str], float]:
+    """Run the clients for `seconds`; return every request's name and time in ms, the errors and the wall time."""
     times: list[float] = []
+    names: list[str] = []
     errors: list[str] = []
     lock = threading.Lock()
     until = time.monotonic() + seconds
@@ -157,6 +159,7 @@ def drive(clients: list[httpx.Client], token: str, project_id: int, todo: Iterat
                 failed = f"{name}: {type(exc).__name__}"
             with lock:
                 times.append((time.monotonic() - started) * 1000)
+                names.append(name)
                 if failed:
                     errors.append(failed)
 
@@ -166,7 +169,7 @@ def drive(clients: list[httpx.Client], token: str, project_id: int, todo: Iterat
         thread.start()
     for thread in threads:
         thread.join()
-    return times, errors, time.monotonic() - started
+    return list(zip(names, times, strict=True)), errors, time.monotonic() - started
 
 
 def main() -> None:
@@ -185,22 +188,28 @@ def main() -> None:
         # The last line: the shell may print a note of its own first.
         output = manage(env, "shell", "-c", SEED.format(tasks=args.tasks)).strip().splitlines()[-1]
         token, project, *todo_ids = output.split()
-        todo = iter(int(pk) for pk in todo_ids)
+        # Once every todo task is done the Done button goes round again (an update that changes nothing).
+        todo = itertools.cycle([int(pk) for pk in todo_ids])
         with served(env) as base:
             # Logged in once (password hashing is slow on purpose), outside the timed part.
             clients = [logged_in(base) for _ in range(args.clients)]
             try:
                 drive(clients, token, int(project), todo, seconds=3)  # every worker connects
-                times, errors, wall = drive(clients, token, int(project), todo, seconds=args.seconds)
+                timed, errors, wall = drive(clients, token, int(project), todo, seconds=args.seconds)
             finally:
                 for client in clients:
                     client.close()
+    times = [ms for _, ms in timed]
     cuts = statistics.quantiles(times, n=100)
     workers = os.environ.get("GUNICORN_WORKERS", args.workers or "config")
     print(f"gunicorn ({' '.join(dockerfile_command()[1:])}; workers {workers}, threads {args.threads or 'config'}), "
           f"{args.clients} clients, {args.tasks} tasks, {args.seconds:.0f} s, database {url.split(':')[0]}")
     print(f"throughput {len(times) / wall:.1f} req/s ({len(times)} requests)   p50 {cuts[49]:.0f} ms   "
           f"p95 {cuts[94]:.0f} ms   p99 {cuts[98]:.0f} ms   errors {len(errors)}")
+    for name in dict.fromkeys(n for n, _ in timed):
+        own = sorted(ms for n, ms in timed if n == name)
+        print(f"  {name:<18} {len(own):5} requests   p50 {own[len(own) // 2]:5.0f} ms   "
+              f"p99 {own[min(len(own) - 1, len(own) * 99 // 100)]:5.0f} ms")
     for error in sorted(set(errors)):
         print(f"  error: {error} x{errors.count(error)}")
     if errors:
