@@ -6,7 +6,11 @@ starts the Dockerfile's gunicorn with one worker, logs in, then for `--rounds` r
 page against the same request sent again right after (warm). Prints each page's median first and warm
 times and the median per-round ratio first/warm.
 
-    .venv/bin/python bench/fresh_worker.py [--rounds 7] [--tasks 1000]
+The first request is sent `--settle` seconds after the fork (default 1 s: the worker has started and
+opened its database pool); with `--settle 0` it arrives while the worker is still starting and its
+time includes the start.
+
+    .venv/bin/python bench/fresh_worker.py [--rounds 7] [--tasks 1000] [--settle 1]
 """
 from __future__ import annotations
 
@@ -42,14 +46,15 @@ def children(pid: int) -> set[int]:
     return found
 
 
-def fresh_worker(master: int, old: set[int]) -> set[int]:
-    """Stop the master's workers and wait until it has forked new ones."""
+def fresh_worker(master: int, old: set[int], settle: float) -> set[int]:
+    """Stop the master's workers, wait until it has forked new ones, then `settle` seconds more."""
     for pid in old:
         os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         now = children(master)
         if now and not now & old:
+            time.sleep(settle)
             return now
         time.sleep(0.05)
     raise RuntimeError("gunicorn did not start a new worker")
@@ -67,6 +72,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--tasks", type=int, default=1000)
+    parser.add_argument("--settle", type=float, default=1.0,
+                        help="seconds between the fork and the first request (0: it arrives while the worker starts)")
     args = parser.parse_args()
     pages = ["/", "/tasks/", "my_overdue"]
     first: dict[str, list[float]] = {p: [] for p in pages}
@@ -85,7 +92,7 @@ def main() -> None:
             try:
                 for _ in range(args.rounds):
                     for page in pages:
-                        workers = fresh_worker(master.pid, workers)
+                        workers = fresh_worker(master.pid, workers, args.settle)
 
                         def request(page: str = page) -> float:
                             if page == "my_overdue":
@@ -99,7 +106,7 @@ def main() -> None:
             finally:
                 client.close()
     print(f"gunicorn ({' '.join(dockerfile_command()[1:])}; 1 worker), {args.tasks} tasks, {args.rounds} rounds, "
-          f"database {url.split(':')[0]}: a new worker's first request, then the same request again")
+          f"database {url.split(':')[0]}, first request {args.settle:g} s after the fork, then the same request again")
     for page in pages:
         cold, hot, ratio = (statistics.median(values[page]) for values in (first, warm, ratios))
         print(f"{page:<12} first {cold:8.1f} ms   warm {hot:8.1f} ms   median ratio first/warm {ratio:5.2f}x")

@@ -13,6 +13,10 @@ bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 worker_class = "gthread"
+# A thread holds at most one database connection: a pool of as many per worker (settings.DB_POOL_SIZE),
+# opened and warmed by post_fork below. gunicorn sets raw_env before it preloads the app; a
+# DB_POOL_SIZE of the environment (0: no pool) wins.
+raw_env = [] if "DB_POOL_SIZE" in os.environ else [f"DB_POOL_SIZE={threads}"]
 # The app is imported once in the master and forked: workers start with it in memory (copy on write).
 preload_app = True
 timeout = 120
@@ -24,3 +28,10 @@ def when_ready(server: Any) -> None:
     from pm_assistant.warmup import warm_up
 
     warm_up()
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    """Open the new worker's database pool before it takes a request (the master holds no connection)."""
+    from pm_assistant.warmup import warm_database
+
+    warm_database()

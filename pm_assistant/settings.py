@@ -82,6 +82,15 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / '
 # before reuse so a connection the server dropped is replaced instead of failing the request.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", default=True)
+# A process-wide pool of this many PostgreSQL connections, shared by the process's threads (0: none,
+# each thread keeps its own connection as above). gunicorn sets it to its threads per worker and opens
+# and warms the pool when a worker starts (pm_assistant/gunicorn_conf.py), so no request waits for a
+# new connection. Pooled connections go back to the pool after each request, hence CONN_MAX_AGE 0.
+DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=0)
+if DB_POOL_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": DB_POOL_SIZE, "max_size": DB_POOL_SIZE, "timeout": 10}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The demo's threaded server and a worker write at once: write-ahead logging lets reads go on
     # during a write, IMMEDIATE takes the write lock at BEGIN (no deadlock on lock upgrade) and a

@@ -7,12 +7,16 @@ takes its first job (pm_assistant/celery.py).
 """
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import cast
 
+from django.apps import apps
 from django.conf import settings
 from django.db import connections
 from django.urls import get_resolver, reverse
+
+logger = logging.getLogger(__name__)
 
 
 def _templates() -> int:
@@ -46,3 +50,29 @@ def warm_up() -> None:
     _templates()
     # A connection opened in the master would be shared by the forked workers: close it first.
     connections.close_all()
+
+
+def warm_database() -> None:
+    """Open this process's PostgreSQL pool and make each connection plan a read of every table.
+
+    A new server connection loads each table's catalog entries the first time a statement names it;
+    done here, in a worker that is starting, a request never pays it. Without a pool (SQLite, or
+    DB_POOL_SIZE=0) each thread opens its own connection on its first request and this does nothing.
+    """
+    pool = getattr(connections["default"], "pool", None)
+    if pool is None:
+        return
+    import psycopg
+    from psycopg import sql
+
+    statements = [sql.SQL("SELECT NULL FROM {} LIMIT 0").format(sql.Identifier(model._meta.db_table))
+                  for model in apps.get_models()]
+    try:
+        pool.open(wait=True, timeout=10)
+        # The pool hands its idle connections out in turn: min_size borrows visit each one.
+        for _ in range(pool.min_size):
+            with pool.connection() as connection:
+                for statement in statements:
+                    connection.execute(statement)
+    except (psycopg.Error, OSError) as error:  # the worker starts anyway; requests connect later
+        logger.warning("database pool not warmed: %s", error)

@@ -64,10 +64,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], *, workers: int = 2, threads: int = 4, timeout: int = 120) -> Iterator[str]:
-    """Serve the app with gunicorn on a free loopback port; yield its base URL; stop it by its pid."""
+def gunicorn(env: dict[str, str], *, workers: int = 2, threads: int = 4, timeout: int = 120,
+             config: bool = False) -> Iterator[str]:
+    """Serve the app with gunicorn on a free loopback port; yield its base URL; stop it by its pid.
+
+    ``config`` adds the image's config file (preloading, warm-up, the database pool and its hooks).
+    """
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "pm_assistant.wsgi:application", "--bind", f"127.0.0.1:{port}",
+               *(["--config", "python:pm_assistant.gunicorn_conf"] if config else []),
                "--workers", str(workers), "--threads", str(threads), "--timeout", str(timeout),
                "--graceful-timeout", "2",
                # Several servers may run at once (tests, benches): none may take the shared control socket.

@@ -48,3 +48,19 @@ def test_warm_up_compiles_the_page_templates_into_the_cached_loader() -> None:
     warm_up()
     assert {"home.html", "tasks/list.html", "projects/detail.html", "tasks/_bits.html"} <= set(
         loader.get_template_cache)
+
+
+def test_gunicorn_pools_a_connection_per_thread_unless_told_otherwise(monkeypatch: Any) -> None:
+    import importlib
+
+    monkeypatch.delenv("DB_POOL_SIZE", raising=False)
+    assert importlib.reload(gunicorn_conf).raw_env == [f"DB_POOL_SIZE={gunicorn_conf.threads}"]
+    monkeypatch.setenv("DB_POOL_SIZE", "0")
+    assert importlib.reload(gunicorn_conf).raw_env == []
+
+
+def test_warm_database_without_a_pool_does_nothing(db: Any, django_assert_num_queries: Any) -> None:
+    from pm_assistant.warmup import warm_database
+
+    with django_assert_num_queries(0):
+        warm_database()

@@ -18,7 +18,7 @@ SETTINGS_FILE = ROOT / "pm_assistant" / "settings.py"
 ENV_KEYS = (
     "DJANGO_ALLOW_ASYNC_UNSAFE", "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND",
     "CELERY_TASK_ALWAYS_EAGER", "DJANGO_PRODUCTION", "DJANGO_DEBUG", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS",
-    "OPENAI_API_KEY", "LLM_PROVIDER", "ARTIFACT_S3_BUCKET",
+    "OPENAI_API_KEY", "LLM_PROVIDER", "ARTIFACT_S3_BUCKET", "DB_POOL_SIZE",
 )
 
 
@@ -134,3 +134,14 @@ def test_sqlite_waits_for_a_writer_instead_of_failing(monkeypatch: pytest.Monkey
 def test_postgres_gets_no_sqlite_options(monkeypatch: pytest.MonkeyPatch) -> None:
     database = load_settings(monkeypatch, DATABASE_URL="postgres://u@db:5432/pm")["DATABASES"]["default"]
     assert "transaction_mode" not in database.get("OPTIONS", {})
+
+
+def test_a_pool_size_pools_postgresql_connections(monkeypatch: pytest.MonkeyPatch) -> None:
+    database = load_settings(monkeypatch, DATABASE_URL="postgres://u@db:5432/pm", DB_POOL_SIZE="4")[
+        "DATABASES"]["default"]
+    assert database["OPTIONS"]["pool"] == {"min_size": 4, "max_size": 4, "timeout": 10}
+    assert database["CONN_MAX_AGE"] == 0  # pooled connections go back after each request
+    unpooled = load_settings(monkeypatch, DATABASE_URL="postgres://u@db:5432/pm")["DATABASES"]["default"]
+    assert "pool" not in unpooled.get("OPTIONS", {}) and unpooled["CONN_MAX_AGE"] == 60
+    sqlite = load_settings(monkeypatch, DB_POOL_SIZE="4")["DATABASES"]["default"]
+    assert "pool" not in sqlite["OPTIONS"]

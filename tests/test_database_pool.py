@@ -1,0 +1,56 @@
+"""The image's gunicorn pools PostgreSQL connections per worker: opened and warmed before the first
+request, bounded by the threads, shared by them."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import psycopg
+
+from tests.conftest import skip_or_fail
+from tests.gunicorn_server import (
+    create_user_with_token,
+    fresh_postgres_database,
+    gunicorn,
+    manage,
+    postgres_server_url,
+    server_env,
+)
+
+THREADS = 3
+
+
+def _connections(url: str) -> int:
+    """Connections to this database other than the one asking."""
+    with psycopg.connect(url, autocommit=True) as probe:
+        row = probe.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                            "AND pid <> pg_backend_pid()").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_a_worker_opens_its_pool_before_any_request_and_serves_from_it() -> None:
+    server = postgres_server_url()
+    if server is None:
+        skip_or_fail("DATABASE_URL is not PostgreSQL: the connection pool is PostgreSQL's")
+        return
+    with fresh_postgres_database(server) as url:
+        env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1",
+                         GUNICORN_WORKERS="1", GUNICORN_THREADS=str(THREADS))
+        env.pop("REDIS_URL", None)
+        env.pop("DB_POOL_SIZE", None)
+        manage(env, "migrate", "--noinput")
+        token = create_user_with_token(env)
+        with gunicorn(env, workers=1, threads=THREADS, config=True) as base:
+            # The login page reads no table: what is open was opened by the worker as it started.
+            assert _connections(url) == THREADS
+            headers = {"Authorization": f"Token {token}"}
+
+            def overdue(_: int) -> int:
+                return httpx.post(f"{base}/api/assistant/requests/", headers=headers, timeout=60, json={
+                    "action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}).status_code
+
+            with ThreadPoolExecutor(4 * THREADS) as clients:
+                statuses = list(clients.map(overdue, range(8 * THREADS)))
+            assert statuses == [200] * (8 * THREADS)
+            assert _connections(url) == THREADS
