@@ -251,6 +251,8 @@ ROUTER_MIN_CONFIDENCE = env.float("ROUTER_MIN_CONFIDENCE", default=0.6)
 # exception that fails the run (the test suite turns this on, so such a write fails a test).
 AGENT_FROZEN_VIEWS_RAISE = env.bool("AGENT_FROZEN_VIEWS_RAISE", default=False)
 AGENT_CHECKPOINT_SQLITE_PATH = env.path("AGENT_CHECKPOINT_SQLITE_PATH", default=VAR_DIR / "checkpoints.sqlite")
+# On PostgreSQL, runs that may pause share a per-process pool of at most this many saver connections.
+AGENT_CHECKPOINT_POOL_SIZE = env.int("AGENT_CHECKPOINT_POOL_SIZE", default=4)
 # Forced externalization of tool results (seed 000): above either limit a result becomes an artifact.
 ARTIFACT_INLINE_MAX_CHARS = env.int("ARTIFACT_INLINE_MAX_CHARS", default=8000)
 ARTIFACT_INLINE_MAX_ITEMS = env.int("ARTIFACT_INLINE_MAX_ITEMS", default=10)

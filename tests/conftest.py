@@ -57,6 +57,16 @@ def django_db_modify_db_settings(
         options["init_command"] = options.get("init_command", "") + "PRAGMA synchronous=OFF;"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _checkpointer_pools_closed(django_db_setup: Any) -> Iterator[None]:
+    """The saver's pooled connections are closed before the test database is dropped (set up after it,
+    so torn down before it)."""
+    from agent.graph.checkpointer import checkpointer_pools_close
+
+    yield
+    checkpointer_pools_close()
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     if not os.path.exists(CHROMIUM):

@@ -1,7 +1,9 @@
 """LangGraph's own checkpointers: Postgres on PostgreSQL, SQLite otherwise."""
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -60,18 +62,43 @@ def postgres_checkpointer_setup(db: Mapping[str, Any]) -> None:
             pg.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
 
 
+# One pool per process and database: a forked process (a gunicorn or Celery worker) never uses its
+# parent's, and a test database gets its own.
+_POOLS: dict[tuple[int, str], Any] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _postgres_pool(conninfo: str) -> Any:
+    """This process's long-lived pool of saver connections (opened on first use)."""
+    from psycopg.rows import dict_row
+    from psycopg_pool import ConnectionPool
+
+    key = (os.getpid(), conninfo)
+    with _POOLS_LOCK:
+        if key not in _POOLS:
+            # As the saver wants its connections: autocommit, no server-side prepared statements, rows as dicts.
+            _POOLS[key] = ConnectionPool(
+                conninfo, min_size=1, max_size=settings.AGENT_CHECKPOINT_POOL_SIZE, open=True, timeout=10,
+                kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+                check=ConnectionPool.check_connection, name="checkpointer")
+        return _POOLS[key]
+
+
+def checkpointer_pools_close() -> None:
+    """Close this process's saver pools (before its database is dropped, or at exit)."""
+    with _POOLS_LOCK:
+        for key in [key for key in _POOLS if key[0] == os.getpid()]:
+            _POOLS.pop(key).close()
+
+
 @contextmanager
 def checkpointer() -> Iterator[BaseCheckpointSaver[Any]]:
-    """Open the configured checkpointer for one request."""
+    """The configured checkpointer for one run: on PostgreSQL a saver over the process's pool."""
     if connection.vendor == "postgresql":
         from langgraph.checkpoint.postgres import PostgresSaver
-        from psycopg import Connection
-        from psycopg.rows import dict_row
 
         # The tables exist: migration agent 0004 created them.
-        conninfo = postgres_conninfo(connection.settings_dict)
-        with Connection.connect(conninfo, autocommit=True, prepare_threshold=0, row_factory=dict_row) as pg:
-            yield PostgresSaver(pg, serde=_serde())
+        yield PostgresSaver(_postgres_pool(postgres_conninfo(connection.settings_dict)), serde=_serde())
         return
     from langgraph.checkpoint.sqlite import SqliteSaver
 
