@@ -102,6 +102,7 @@ def test_shift_enter_makes_a_new_line_and_enter_sends(page: Page, live_server: A
     page.keyboard.press("Enter")
     expect(page.locator("#assistant-transcript .run")).to_have_count(1)
     expect(page.locator("#assistant-transcript .bubble-user")).to_have_text("show my tasks\nplease")
+    expect(page.locator("#assistant-transcript .run-done")).to_have_count(1)
 
 
 def test_slash_opens_the_assistant_and_focuses_the_input(page: Page, live_server: Any, width: str,
