@@ -14,7 +14,8 @@ from projects.serializers import error_responses
 
 from .conversations import conversation_for_request
 from .page_context.text import control_character_reason
-from .service import run_as_dict, run_confirm, run_get, run_request, trace_as_dict
+from .run_shapes import run_as_dict, trace_as_dict
+from .service import run_confirm, run_get, run_request
 from .undo import run_undo
 
 

@@ -11,7 +11,7 @@ from projects.serializers import error_responses
 
 from .api import RUN_SCHEMA
 from .conversations import conversation_as_dict, conversation_get, conversation_list_for_user, conversation_runs
-from .service import run_as_dict
+from .run_shapes import run_as_dict
 
 _CONVERSATION_FIELDS: dict[str, serializers.Field] = {
     "conversation_id": serializers.UUIDField(),

@@ -10,7 +10,7 @@ from pm_assistant.vocabulary import PAGES
 
 from .models import Run
 from .routing.quick_actions import QuickAction, quick_actions_for
-from .service import run_as_dict
+from .run_shapes import run_as_dict
 
 
 def suggested_actions(run: Run, suggestions: list[dict[str, Any]]) -> list[QuickAction]:

@@ -9,7 +9,8 @@ from pm_assistant.api import AuthenticatedApi
 from projects.serializers import error_responses
 
 from .api import RUN_SCHEMA
-from .service import run_as_dict, run_stop
+from .run_shapes import run_as_dict
+from .service import run_stop
 
 
 class RunStopApi(AuthenticatedApi):
