@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.throwaway_db import throwaway_database  # noqa: E402
+
 BIND = {"from_step": "selected", "path": "$.id"}
 # The tools a ReAct agent of this app would be offered besides the plan tools (names and arguments only).
 OTHER_TOOLS = {
@@ -109,32 +111,20 @@ def react_tokens(page: dict[str, Any], parent: dict[str, Any], plan: dict[str, A
     return calls, prompt
 
 
-def main(work: Path) -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=40, help="rows on the task list page (visible ids)")
     args = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pm_assistant.settings")
-    os.environ["AGENT_CHECKPOINT_SQLITE_PATH"] = str(work / "checkpoints.sqlite")
-    sys.path.insert(0, str(ROOT))
-    import django
+    with throwaway_database("decompose", offline_model=False):
+        from django.conf import settings
+        from django.test import Client
+        from django.utils import timezone
 
-    django.setup()
-    from django.conf import settings
-    from django.db import connection
-    from django.test import Client
-    from django.test.utils import setup_test_environment, teardown_test_environment
-    from django.utils import timezone
+        from agent.models import Run, TraceEvent
+        from tasks.models import Task
+        from tests.llm_stub import LLMStub
 
-    from agent.models import Run, TraceEvent
-    from tasks.models import Task
-    from tests.llm_stub import LLMStub
-
-    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = (
-        str(work / "bench.sqlite3") if connection.vendor == "sqlite" else "bench_pm_decompose")
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    rows: list[tuple[str, int, int, int, int, int, int]] = []
-    try:
+        rows: list[tuple[str, int, int, int, int, int, int]] = []
         with LLMStub() as stub:
             settings.LLM_PROVIDER, settings.OPENAI_API_KEY, settings.OPENAI_BASE_URL = "openai", "bench", stub.base_url
             alice, parent, visible = seed(args.rows)
@@ -167,9 +157,6 @@ def main(work: Path) -> None:
                 react_calls, react_prompt = react_tokens(page, brief, plan, revised, steps)
                 rows.append(("4 steps, one stops, 1 replan of 1 step" if wrong_title else "4 good steps, no replan",
                              stored.llm_calls, messages, schema, stored.prompt_tokens, react_calls, react_prompt))
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
     print(f"one breakdown of a task on a page of {args.rows} rows; prompt tokens counted with o200k on what was sent")
     for name, calls, messages, schema, estimate, react_calls, react_prompt in rows:
@@ -184,5 +171,4 @@ def main(work: Path) -> None:
 
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory(prefix="bench-decompose-") as tmp:
-        main(Path(tmp))
+    main()

@@ -1,8 +1,8 @@
 """Benchmark the pages at scale: the task list's last page against its first, home at 100k against 1k.
 
-Creates a throwaway database (SQLite in a temp dir, or the database of DATABASE_URL, recreated and
-dropped), seeds alice with two projects and `--tasks` tasks (41 due dates, so many ties, and one task
-in 50 without a due date) and sam with one project and `--small` tasks, then times in one process,
+Creates a throwaway database (bench/throwaway_db.py: SQLite in a temp dir, or bench_pm_pages on
+DATABASE_URL's server), seeds alice with two projects and `--tasks` tasks (41 due dates, so many
+ties, and one task in 50 without a due date) and sam with one project and `--small` tasks, then times in one process,
 in alternating rounds A B A B … (django.test.Client, logged in):
 
 - task list: GET /tasks/ against its last page (the pager's last link; before cursors: ?page=N);
@@ -21,11 +21,9 @@ from __future__ import annotations
 import argparse
 import html
 import math
-import os
 import re
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -33,6 +31,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.throwaway_db import throwaway_database  # noqa: E402
+
 STATUSES = ("todo", "in_progress", "blocked", "done")
 BATCH = 5_000
 
@@ -113,7 +115,7 @@ def last_api_url(client: Any, first_url: str) -> str:
     return f"{first_url}?page={math.ceil(body['count'] / len(body['results']))}"
 
 
-def main(work: Path) -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--tasks", type=int, default=100_000)
@@ -121,24 +123,11 @@ def main(work: Path) -> None:
     parser.add_argument("--sql", action="store_true", help="also print B's statements of the last round, slowest first")
     args = parser.parse_args()
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pm_assistant.settings")
-    os.environ["AGENT_CHECKPOINT_SQLITE_PATH"] = str(work / "checkpoints.sqlite")
-    os.environ["LLM_PROVIDER"] = "offline"
-    sys.path.insert(0, str(ROOT))
-    import django
+    with throwaway_database("pages"):
+        from django.contrib.auth.models import User
+        from django.db import connection
+        from django.test import Client
 
-    django.setup()
-    from django.conf import settings
-    from django.contrib.auth.models import User
-    from django.db import connection
-    from django.test import Client
-    from django.test.utils import setup_test_environment, teardown_test_environment
-
-    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = (
-        str(work / "bench.sqlite3") if connection.vendor == "sqlite" else settings.DATABASES["default"]["NAME"])
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
         alice, sam = User.objects.create_user("alice"), User.objects.create_user("sam")
         big = seed(owner=alice, projects=[("Website Redesign", "WEB"), ("Mobile App", "MOB")], count=args.tasks)
         small = seed(owner=sam, projects=[("Small Shop", "SHOP")], count=args.small)
@@ -166,9 +155,6 @@ def main(work: Path) -> None:
                 lambda: timed(small_client, f"/projects/{small[0].pk}/"),
                 lambda: timed(big_client, f"/projects/{big[0].pk}/"), args.rounds),
         }
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
     print(f"database: {connection.vendor}, alice {args.tasks} tasks in 2 projects, sam {args.small} in 1, "
           f"{args.rounds} interleaved rounds, django.test.Client in-process")
@@ -182,5 +168,4 @@ def main(work: Path) -> None:
 
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
-        main(Path(tmp))
+    main()

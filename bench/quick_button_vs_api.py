@@ -1,7 +1,7 @@
 """Benchmark quick buttons against the plain task API doing the same work, interleaved.
 
-Creates a throwaway database (SQLite in a temp dir, or a test database next to DATABASE_URL),
-seeds `--tasks` tasks, then times in one process, in alternating rounds A B A B …:
+Creates a throwaway database (bench/throwaway_db.py: SQLite in a temp dir, or bench_pm_quick on
+DATABASE_URL's server), seeds `--tasks` tasks, then times in one process, in alternating rounds A B A B …:
 
 - my_overdue: POST /api/assistant/requests/ {"action": "my_overdue"} (page context, views,
   graph, trace, checkpoint) against GET /api/tasks/ with the same filters;
@@ -17,10 +17,8 @@ rounds cancels out. Requests go through django.test.Client in-process.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -28,6 +26,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.throwaway_db import throwaway_database  # noqa: E402
+
 STATUSES = ("todo", "in_progress", "blocked", "done")
 BATCH = 5_000
 
@@ -85,32 +87,19 @@ def seed(count: int) -> Any:
     return alice
 
 
-def main(work: Path) -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--tasks", type=int, default=400, help="tasks to seed (400, 100000, ...)")
     args = parser.parse_args()
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pm_assistant.settings")
-    os.environ["AGENT_CHECKPOINT_SQLITE_PATH"] = str(work / "checkpoints.sqlite")
-    os.environ["LLM_PROVIDER"] = "offline"
-    sys.path.insert(0, str(ROOT))
-    import django
+    with throwaway_database("quick"):
+        from django.db import connection
+        from django.test import Client
+        from django.utils import timezone
 
-    django.setup()
-    from django.conf import settings
-    from django.db import connection
-    from django.test import Client
-    from django.test.utils import setup_test_environment, teardown_test_environment
-    from django.utils import timezone
+        from tasks.models import Task
 
-    from tasks.models import Task
-
-    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = (
-        str(work / "bench.sqlite3") if connection.vendor == "sqlite" else f"{settings.DATABASES['default']['NAME']}")
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
         alice = seed(args.tasks)
         client = Client()
         client.force_login(alice)
@@ -152,9 +141,6 @@ def main(work: Path) -> None:
         quick_done(), plain_done()
         figures = {"my_overdue": interleaved(quick_overdue, plain_overdue, args.rounds),
                    "mark_done": interleaved(quick_done, plain_done, args.rounds)}
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
     print(f"database: {connection.vendor}, {args.tasks} tasks, {page['count']} overdue for the user, "
           f"{args.rounds} interleaved rounds, django.test.Client in-process, LLM calls: 0")
@@ -166,5 +152,4 @@ def main(work: Path) -> None:
 
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory(prefix="bench-quick-") as tmp:
-        main(Path(tmp))
+    main()

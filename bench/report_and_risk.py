@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
-import tempfile
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.throwaway_db import throwaway_database  # noqa: E402
+
 STATUSES = ("todo", "in_progress", "blocked", "done")
 
 
@@ -97,39 +99,27 @@ def slowest_query(queries: list[dict[str, Any]]) -> float:
     return slowest
 
 
-def main(work: Path) -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--large", type=int, default=20_000)
     parser.add_argument("--small", type=int, default=200)
     args = parser.parse_args()
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pm_assistant.settings")
-    os.environ["LLM_PROVIDER"] = "offline"
-    sys.path.insert(0, str(ROOT))
-    import django
+    with throwaway_database("reports"):
+        from django.contrib.auth.models import User
+        from django.db import connection
+        from django.utils import timezone
 
-    django.setup()
-    from django.conf import settings
-    from django.contrib.auth.models import User
-    from django.db import connection
-    from django.test.utils import setup_test_environment, teardown_test_environment
-    from django.utils import timezone
+        from agent.assembler.tokens import token_count
+        from agent.capabilities.polish import POLISH_INSTRUCTIONS
+        from agent.prompting.assembler import PromptPart, prompt_assemble
+        from reports.collect import report_events, report_tasks
+        from reports.narrative import figures_words, report_headline
+        from reports.pipeline import weekly_report_build
+        from reports.risk.assess import risk_assess
+        from reports.scope import ReportWindows, scope_for_user
+        from reports.week import week_resolve
 
-    from agent.assembler.tokens import token_count
-    from agent.capabilities.polish import POLISH_INSTRUCTIONS
-    from agent.prompting.assembler import PromptPart, prompt_assemble
-    from reports.collect import report_events, report_tasks
-    from reports.narrative import figures_words, report_headline
-    from reports.pipeline import weekly_report_build
-    from reports.risk.assess import risk_assess
-    from reports.scope import ReportWindows, scope_for_user
-    from reports.week import week_resolve
-
-    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = (
-        str(work / "bench.sqlite3") if connection.vendor == "sqlite" else "bench_pm_reports")
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
         rng = random.Random(7)  # noqa: S311 seeded for repeatable data, not for secrets
         now = timezone.now()
         owner = User.objects.create_user("alice")
@@ -147,9 +137,6 @@ def main(work: Path) -> None:
                     "events": report_events(scope=scope, windows=windows)["items"]}
             results[project.key] = (report, ms, queries, risk, risk_ms, risk_queries, rows,
                                     slowest_query(queries), slowest_query(risk_queries))
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
     def prompt_tokens(user_text: str) -> int:
         prompt = prompt_assemble([
@@ -183,5 +170,4 @@ def main(work: Path) -> None:
 
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory(prefix="bench-report-") as tmp:
-        main(Path(tmp))
+    main()
