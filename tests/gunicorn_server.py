@@ -41,6 +41,28 @@ def fresh_postgres_database(server_url: str, prefix: str = "pm_fresh") -> Iterat
             admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
+@contextmanager
+def migrated_app_database(reason: str, *, prefix: str = "pm_fresh",
+                          **overrides: str) -> Iterator[tuple[str, dict[str, str], str] | None]:
+    """A fresh, migrated PostgreSQL database with alice and her project: yield its URL, the server
+    environment (offline model, eager Celery, no Redis, plus overrides) and alice's API token.
+
+    Not on PostgreSQL: skipped (a failure where services are required), yielding None.
+    """
+    from tests.conftest import skip_or_fail
+
+    server = postgres_server_url()
+    if server is None:
+        skip_or_fail(f"DATABASE_URL is not PostgreSQL: {reason}")
+        yield None
+        return
+    with fresh_postgres_database(server, prefix=prefix) as url:
+        env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1", **overrides)
+        env.pop("REDIS_URL", None)
+        manage(env, "migrate", "--noinput")
+        yield url, env, create_user_with_token(env)
+
+
 def manage(env: dict[str, str], *args: str) -> str:
     """Run manage.py with the given environment; return its output, failing loudly."""
     done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,

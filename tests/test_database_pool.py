@@ -7,15 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import psycopg
 
-from tests.conftest import skip_or_fail
-from tests.gunicorn_server import (
-    create_user_with_token,
-    fresh_postgres_database,
-    gunicorn,
-    manage,
-    postgres_server_url,
-    server_env,
-)
+from tests.gunicorn_server import gunicorn, migrated_app_database
 
 THREADS = 3
 
@@ -30,17 +22,11 @@ def _connections(url: str) -> int:
 
 
 def test_a_worker_opens_its_pool_before_any_request_and_serves_from_it() -> None:
-    server = postgres_server_url()
-    if server is None:
-        skip_or_fail("DATABASE_URL is not PostgreSQL: the connection pool is PostgreSQL's")
-        return
-    with fresh_postgres_database(server) as url:
-        env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1",
-                         GUNICORN_WORKERS="1", GUNICORN_THREADS=str(THREADS))
-        env.pop("REDIS_URL", None)
+    with migrated_app_database("the connection pool is PostgreSQL's", GUNICORN_WORKERS="1",
+                               GUNICORN_THREADS=str(THREADS)) as served:
+        assert served is not None
+        url, env, token = served
         env.pop("DB_POOL_SIZE", None)
-        manage(env, "migrate", "--noinput")
-        token = create_user_with_token(env)
         with gunicorn(env, workers=1, threads=THREADS, config=True) as base:
             # The login page reads no table: what is open was opened by the worker as it started.
             assert _connections(url) == THREADS

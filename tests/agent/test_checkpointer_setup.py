@@ -10,15 +10,7 @@ from django.db import connection
 from langgraph.checkpoint.postgres import PostgresSaver
 
 from agent.graph.checkpointer import postgres_checkpointer_setup
-from tests.conftest import skip_or_fail
-from tests.gunicorn_server import (
-    create_user_with_token,
-    fresh_postgres_database,
-    gunicorn,
-    manage,
-    postgres_server_url,
-    server_env,
-)
+from tests.gunicorn_server import gunicorn, migrated_app_database
 
 FIRST_REQUESTS = 8
 
@@ -49,15 +41,9 @@ def test_setup_again_is_a_no_op(postgres_only: None) -> None:
 
 
 def test_concurrent_first_requests_on_a_fresh_database() -> None:
-    server = postgres_server_url()
-    if server is None:
-        skip_or_fail("DATABASE_URL is not PostgreSQL: the checkpointer race needs a fresh PostgreSQL database")
-        return
-    with fresh_postgres_database(server) as url:
-        env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1")
-        env.pop("REDIS_URL", None)
-        manage(env, "migrate", "--noinput")
-        token = create_user_with_token(env)
+    with migrated_app_database("the checkpointer race needs a fresh PostgreSQL database") as served:
+        assert served is not None
+        _, env, token = served
         with gunicorn(env, workers=4, threads=2) as base:
             page = {"page": "home", "origin": "workbench"}
 

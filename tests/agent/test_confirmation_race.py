@@ -8,15 +8,7 @@ from typing import Any
 import httpx
 import psycopg
 
-from tests.conftest import skip_or_fail
-from tests.gunicorn_server import (
-    create_user_with_token,
-    fresh_postgres_database,
-    gunicorn,
-    manage,
-    postgres_server_url,
-    server_env,
-)
+from tests.gunicorn_server import gunicorn, migrated_app_database
 
 ROUNDS = 50
 
@@ -41,16 +33,11 @@ def _decide_at_once(base: str, headers: dict[str, str], run_id: str, decisions: 
 
 
 def test_concurrent_decisions_on_one_card() -> None:
-    server = postgres_server_url()
-    if server is None:
-        skip_or_fail("DATABASE_URL is not PostgreSQL: the race test runs on a live server with PostgreSQL")
-        return
     chance = random.Random(7)
-    with fresh_postgres_database(server, prefix="pm_race") as url:
-        env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1")
-        env.pop("REDIS_URL", None)
-        manage(env, "migrate", "--noinput")
-        headers = {"Authorization": f"Token {create_user_with_token(env)}"}
+    with migrated_app_database("the race test runs on a live server with PostgreSQL", prefix="pm_race") as served:
+        assert served is not None
+        url, env, token = served
+        headers = {"Authorization": f"Token {token}"}
         with gunicorn(env, workers=4, threads=4) as base, httpx.Client(base_url=base, headers=headers,
                                                                         timeout=60) as api, \
                 psycopg.connect(url) as db:
