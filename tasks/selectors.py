@@ -138,12 +138,14 @@ def count_up_to(tasks: QuerySet[Task], cap: int) -> int:
     return tasks.order_by().values("pk")[:cap + 1].count()
 
 
-def workbench_for_user(*, user: AnyUser, today: date | None = None, cap: int = COUNT_SHOWN_MAX) -> dict[str, Any]:
+def workbench_for_user(*, user: AnyUser, today: date | None = None, cap: int | None = None) -> dict[str, Any]:
     """Return what the home workbench shows: my open, overdue and due-this-week tasks.
 
-    The counts stop past ``cap`` (count_up_to): each is one bounded range of the (assignee, status,
-    due_date) index, so home costs the same however many tasks the user has.
+    The counts stop past ``cap`` (COUNT_SHOWN_MAX unless given; count_up_to): each is one bounded
+    range of the (assignee, status, due_date) index, so home costs the same however many tasks the
+    user has.
     """
+    cap = COUNT_SHOWN_MAX if cap is None else cap
     today = today or timezone.localdate()
     week_end = today + timedelta(days=6 - today.weekday())
     mine = task_list_for_user(user=user, filters=TaskFilters(assignee="me")).exclude(status=Task.Status.DONE)

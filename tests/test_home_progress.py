@@ -75,7 +75,7 @@ def test_home_shows_a_capped_count_with_a_plus(alice: User, website: Any, monkey
     from tasks import selectors
     from tasks.models import Task
 
-    monkeypatch.setattr(selectors.workbench_for_user, "__kwdefaults__", {"today": None, "cap": 2})
+    monkeypatch.setattr(selectors, "COUNT_SHOWN_MAX", 2)
     Task.objects.bulk_create(Task(project=website, title=f"Mine {i}", assignee=alice,
                                   due_date=timezone.localdate()) for i in range(3))
     client = Client()

@@ -7,12 +7,15 @@ import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import connection
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
 
 # Types that may be restored from a checkpoint; anything else is refused on load.
 ALLOWED_TYPES = [
@@ -64,11 +67,11 @@ def postgres_checkpointer_setup(db: Mapping[str, Any]) -> None:
 
 # One pool per process and database: a forked process (a gunicorn or Celery worker) never uses its
 # parent's, and a test database gets its own.
-_POOLS: dict[tuple[int, str], Any] = {}
+_POOLS: dict[tuple[int, str], ConnectionPool[Any]] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def _postgres_pool(conninfo: str) -> Any:
+def _postgres_pool(conninfo: str) -> ConnectionPool[Any]:
     """This process's long-lived pool of saver connections (opened on first use)."""
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
