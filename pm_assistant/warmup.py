@@ -8,6 +8,7 @@ takes its first job (pm_assistant/celery.py).
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import cast
 
@@ -15,6 +16,7 @@ from django.apps import apps
 from django.conf import settings
 from django.db import connections
 from django.urls import get_resolver, reverse
+from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +36,8 @@ def _templates() -> int:
 
 def warm_up() -> None:
     """Import and build the request path's lazy parts; leave no database connection open."""
+    from langchain_core.callbacks.manager import CallbackManager
+
     from agent.assembler.tokens import token_count
     from agent.graph.graph import compiled_graph
     from agent.llm.providers import llm_provider_from_settings
@@ -45,6 +49,11 @@ def warm_up() -> None:
     compiled_graph()
     token_count("warm up the tokenizer")
     llm_provider_from_settings()  # imports the openai SDK when it is the configured provider
+    # A graph run configures its callbacks, which imports LangSmith's tracing helpers on first use.
+    CallbackManager.configure()
+    # Each thread makes its own cache client on first use; the backend's module can be imported now.
+    for cache in settings.CACHES.values():
+        import_string(cache["BACKEND"])
     # The template engine loads its tag libraries (Markdown among them) when first used; each page's
     # template is parsed once and kept by the cached loader.
     _templates()
@@ -56,8 +65,11 @@ def warm_database() -> None:
     """Open this process's PostgreSQL pool and make each connection plan a read of every table.
 
     A new server connection loads each table's catalog entries the first time a statement names it;
-    done here, in a worker that is starting, a request never pays it. Without a pool (SQLite, or
-    DB_POOL_SIZE=0) each thread opens its own connection on its first request and this does nothing.
+    done here, in a worker that is starting, a request never pays it. The connections open and warm
+    side by side, one thread each, every table named in one round trip: a request that reaches a
+    worker while it starts waits for the slowest connection, not for all of them in turn. Without a
+    pool (SQLite, or DB_POOL_SIZE=0) each thread opens its own connection on its first request and
+    this does nothing.
     """
     pool = getattr(connections["default"], "pool", None)
     if pool is None:
@@ -65,14 +77,28 @@ def warm_database() -> None:
     import psycopg
     from psycopg import sql
 
-    statements = [sql.SQL("SELECT NULL FROM {} LIMIT 0").format(sql.Identifier(model._meta.db_table))
-                  for model in apps.get_models()]
-    try:
-        pool.open(wait=True, timeout=10)
-        # The pool hands its idle connections out in turn: min_size borrows visit each one.
-        for _ in range(pool.min_size):
-            with pool.connection() as connection:
-                for statement in statements:
-                    connection.execute(statement)
-    except (psycopg.Error, OSError) as error:  # the worker starts anyway; requests connect later
-        logger.warning("database pool not warmed: %s", error)
+    every_table = sql.SQL("; ").join(sql.SQL("SELECT NULL FROM {} LIMIT 0").format(sql.Identifier(table))
+                                     for table in sorted({model._meta.db_table for model in apps.get_models()}))
+    # Each thread keeps its connection until all have one, so every connection of the pool is warmed.
+    all_borrowed = threading.Barrier(pool.min_size, timeout=10)
+    failures: list[BaseException] = []
+
+    def warm_one() -> None:
+        try:
+            with pool.connection(timeout=10) as connection:
+                connection.execute(every_table)
+                all_borrowed.wait()
+        except (psycopg.Error, OSError, threading.BrokenBarrierError) as error:
+            failures.append(error)
+            all_borrowed.abort()
+
+    pool.open(wait=False)
+    threads = [threading.Thread(target=warm_one, name=f"warm-db-{n}") for n in range(pool.min_size)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # The worker starts anyway; its requests connect when they need to.
+    errors = [error for error in failures if not isinstance(error, threading.BrokenBarrierError)]
+    if failures:
+        logger.warning("database pool not warmed: %s", errors[0] if errors else failures[0])

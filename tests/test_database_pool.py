@@ -21,6 +21,14 @@ def _connections(url: str) -> int:
     return int(row[0])
 
 
+def _last_statements(url: str) -> list[str]:
+    """The last statement of each other connection to this database."""
+    with psycopg.connect(url, autocommit=True) as probe:
+        rows = probe.execute("SELECT query FROM pg_stat_activity WHERE datname = current_database() "
+                             "AND pid <> pg_backend_pid()").fetchall()
+    return [str(row[0]) for row in rows]
+
+
 def test_a_worker_opens_its_pool_before_any_request_and_serves_from_it() -> None:
     with migrated_app_database("the connection pool is PostgreSQL's", GUNICORN_WORKERS="1",
                                GUNICORN_THREADS=str(THREADS)) as served:
@@ -30,6 +38,10 @@ def test_a_worker_opens_its_pool_before_any_request_and_serves_from_it() -> None
         with gunicorn(env, workers=1, threads=THREADS, config=True) as base:
             # The login page reads no table: what is open was opened by the worker as it started.
             assert _connections(url) == THREADS
+            # Each connection of the pool, not one of them THREADS times, has named every table.
+            warmed = _last_statements(url)
+            assert len(warmed) == THREADS
+            assert all('"tasks_task"' in query and '"agent_run"' in query for query in warmed), warmed
             headers = {"Authorization": f"Token {token}"}
 
             def overdue(_: int) -> int:
