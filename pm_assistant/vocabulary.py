@@ -6,6 +6,7 @@ schemas) and the models alike derive their choices from here.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from types import MappingProxyType
 from typing import Literal, get_args
 
@@ -41,6 +42,19 @@ COUNT_SHOWN_MAX = 999
 
 # The longest message the assistant accepts, in characters (API, sidebar and service alike).
 MESSAGE_MAX_CHARS = 2000
+
+# The dates a task may carry and a weekly report may name. Far wider than any plan, and far enough
+# from the calendar's ends (years 1 and 9999) that a timeline's padding or a report's previous week
+# never steps off it.
+DATE_MIN = date(1900, 1, 1)
+DATE_MAX = date(2999, 12, 31)
+
+# Event streams one user may hold open at once (the sidebar opens one per request, closed when its
+# run ends); each holds a server thread, so one more is refused with 429 rather than queued.
+STREAMS_PER_USER_MAX = 4
+
+# The largest id a row can have (PostgreSQL's bigint); a larger number names nothing.
+ID_MAX = 2**63 - 1
 
 
 def task_key(project_key: str, task_id: int) -> str:

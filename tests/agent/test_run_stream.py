@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import Client
 
+from agent import stream_views
 from agent.graph.graph import OWN_NODES, build_graph, stage_label
 from agent.llm.client import WRITING
 from agent.models import Run
 from agent.registry import CAPABILITIES
+from pm_assistant.vocabulary import STREAMS_PER_USER_MAX
 from projects.models import Project
 from tasks.services import task_create
 from tests.agent.test_trace_api import route_json
@@ -48,6 +52,15 @@ def events(client: Client, token: str) -> list[tuple[str, dict[str, Any]]]:
         if "event" in lines:
             found.append((lines["event"], json.loads(lines["data"])))
     return found
+
+
+@pytest.fixture(autouse=True)
+def _no_streams_left_open(alice: User, bob: User) -> Iterator[None]:
+    """The open-stream counts live in the cache, which outlives a test: each test starts and ends at zero."""
+    keys = [stream_views._open_streams_key(user.pk) for user in (alice, bob)]
+    cache.delete_many(keys)
+    yield
+    cache.delete_many(keys)
 
 
 @pytest.fixture
@@ -131,3 +144,35 @@ def test_stages_are_the_graphs_node_words_and_the_registrys_labels() -> None:
     assert set(OWN_NODES) == set(build_graph().builder.nodes) - {spec.name for spec in CAPABILITIES}
     assert {stage_label(name) for name in OWN_NODES} == set(OWN_NODES.values())
     assert WRITING not in {spec.label for spec in CAPABILITIES}
+
+
+def test_a_user_holds_a_bounded_number_of_streams(alice: User, bob: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stream_views, "_WAIT_FOR_RUN_SECONDS", 0.0)  # a stream no run joins ends at once
+    client = sidebar(alice)
+
+    def opened() -> Any:
+        return client.get(f"/assistant/streams/{uuid.uuid4()}/")
+
+    held = [opened() for _ in range(STREAMS_PER_USER_MAX)]  # open until read to the end
+    assert [r.status_code for r in held] == [200] * STREAMS_PER_USER_MAX
+    refused = opened()
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "too_many_streams"
+    assert sidebar(bob).get(f"/assistant/streams/{uuid.uuid4()}/").status_code == 200  # each user's own bound
+    b"".join(held.pop().streaming_content)  # a stream that ends gives its place back
+    again = [opened(), opened()]
+    assert [r.status_code for r in again] == [200, 429]
+    for response in held + again[:1]:
+        b"".join(response.streaming_content)
+    assert [r.status_code for r in [opened() for _ in range(STREAMS_PER_USER_MAX)]] == [200] * STREAMS_PER_USER_MAX
+
+
+def test_a_stream_closed_twice_or_before_its_first_event_gives_its_place_back_once(alice: User) -> None:
+    for _ in range(STREAMS_PER_USER_MAX):
+        assert stream_views._take_stream(alice.pk)
+    assert not stream_views._take_stream(alice.pk)
+    stream = stream_views._OpenStream(str(uuid.uuid4()), alice.pk)
+    stream.close()
+    stream.close()
+    assert stream_views._take_stream(alice.pk)
+    assert not stream_views._take_stream(alice.pk)
