@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from pm_assistant.vocabulary import DATE_MAX, DATE_MIN
 from tasks.models import Task
 
 _PAD_DAYS = 2
@@ -73,8 +74,9 @@ def timeline_for(*, tasks: Sequence[Task], today: date) -> Timeline:
     unscheduled = [task for task in tasks if spans[task.pk] is None]
     if not dated:
         return Timeline(unscheduled=unscheduled)
-    first = min(span[0] for _, span in dated)
-    last = max(span[1] for _, span in dated)
+    # Dates are kept within DATE_MIN..DATE_MAX on write; one stored before that bound only clips its bar.
+    first = max(min(span[0] for _, span in dated), DATE_MIN)
+    last = min(max(span[1] for _, span in dated), DATE_MAX)
     if (first - today).days <= _TODAY_REACH_DAYS and (today - last).days <= _TODAY_REACH_DAYS:
         first, last = min(first, today), max(last, today)
     start = first - timedelta(days=_PAD_DAYS)

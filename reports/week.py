@@ -8,6 +8,7 @@ from datetime import date, datetime, time, timedelta, tzinfo
 from django.utils import timezone
 
 from pm_assistant.errors import InvalidInput
+from pm_assistant.vocabulary import DATE_MAX, DATE_MIN
 
 _LABEL = re.compile(r"^(\d{4})-W(\d{2})$")
 
@@ -31,7 +32,10 @@ class IsoWeek:
         match = _LABEL.match(text.strip())
         if match is None:
             raise InvalidInput(f"week: {text[:20]!r} is not a week like 2026-W48.", field="week")
-        return cls(int(match.group(1)), int(match.group(2)))
+        week = cls(int(match.group(1)), int(match.group(2)))
+        if not DATE_MIN <= week.monday <= DATE_MAX - timedelta(days=6):
+            raise InvalidInput(f"week: {week.label} is outside {DATE_MIN.year}–{DATE_MAX.year}.", field="week")
+        return week
 
     @classmethod
     def containing(cls, day: date) -> IsoWeek:

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import QueryDict
 
 from pm_assistant.errors import validation_payload
-from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT
+from pm_assistant.vocabulary import DATE_MAX, DATE_MIN, PAGE_SIZE_DEFAULT
 from projects.models import Project
 from projects.selectors import AnyUser, project_list_for_user, project_members
 
@@ -84,7 +84,9 @@ class _UserChoiceField(forms.ModelChoiceField):
 
 
 def _date_field(label: str) -> forms.DateField:
-    return forms.DateField(label=label, required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    # The browser's picker offers only the dates tasks.services accepts (DATE_MIN..DATE_MAX).
+    return forms.DateField(label=label, required=False, widget=forms.DateInput(
+        attrs={"type": "date", "min": DATE_MIN.isoformat(), "max": DATE_MAX.isoformat()}))
 
 
 def task_form_fields(*, project: Project | None) -> dict[str, forms.Field]:

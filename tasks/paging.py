@@ -18,7 +18,7 @@ from typing import Literal
 from django.db.models import QuerySet
 
 from pm_assistant.errors import InvalidInput, NotFound
-from pm_assistant.vocabulary import PAGE_NUMBER_MAX
+from pm_assistant.vocabulary import ID_MAX, PAGE_NUMBER_MAX
 
 from .models import Task
 from .ordering import NO_DUE_DATE, RowCompare, beyond, task_order
@@ -65,7 +65,7 @@ def cursor_decode(raw: str, *, field: str = "cursor") -> Cursor:
         cursor = Cursor(direction, date.fromisoformat(key), int(task_id), int(start))
     except (binascii.Error, UnicodeDecodeError, ValueError, KeyError):
         raise problem from None
-    if cursor.task_id is None or cursor.task_id < 1 or not 0 <= cursor.start <= _START_MAX:
+    if cursor.task_id is None or not 1 <= cursor.task_id <= ID_MAX or not 0 <= cursor.start <= _START_MAX:
         raise problem
     return cursor
 

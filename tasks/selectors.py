@@ -5,12 +5,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from pm_assistant.errors import NotFound
 from pm_assistant.vocabulary import COUNT_SHOWN_MAX
-from projects.models import Membership
 from projects.selectors import AnyUser, project_list_for_user
 
 from .filters import TaskFilters
@@ -58,31 +57,14 @@ def task_get_for_user(*, user: AnyUser, task_id: int, **annotations: Any) -> Tas
 
 
 def task_ids_visible_to_user(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> set[int]:
-    """Return the subset of ids the user may see."""
+    """Return the subset of ids the user may see: one query.
+
+    An id that names no task and one of a task in someone else's project are both left out, so the
+    answer tells nothing about tasks the user cannot see.
+    """
     if not ids:
         return set()
     return set(task_list_for_user(user=user).filter(pk__in=ids).values_list("pk", flat=True))
-
-
-def task_ids_existing(*, ids: list[int] | tuple[int, ...]) -> set[int]:
-    """Return the subset of ids that name a task at all, whoever may see it."""
-    if not ids:
-        return set()
-    return set(Task.objects.filter(pk__in=ids).values_list("pk", flat=True))
-
-
-def task_ids_existing_and_visible(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> tuple[set[int], set[int]]:
-    """Return the ids that name a task at all and, of those, the ones the user may see: one query."""
-    if not ids or not user.is_authenticated:
-        return (task_ids_existing(ids=ids), set()) if ids else (set(), set())
-    member = Membership.objects.filter(project_id=OuterRef("project_id"), user=user)
-    rows = Task.objects.filter(pk__in=ids).order_by().annotate(visible=Exists(member)).values_list("pk", "visible")
-    existing, visible = set(), set()
-    for pk, seen in rows:
-        existing.add(pk)
-        if seen:
-            visible.add(pk)
-    return existing, visible
 
 
 # Every task below one, with its depth: one statement however deep the tree (SQLite and PostgreSQL).

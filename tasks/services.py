@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from pm_assistant.errors import InvalidInput, NotFound
+from pm_assistant.vocabulary import DATE_MAX, DATE_MIN
 from projects.models import Membership, Project
 from projects.selectors import project_require_writer, project_require_writer_of
 
@@ -51,6 +52,10 @@ def _validate(*, project: Project, assignee: User | None, parent: Task | None,
         raise InvalidInput("title: at most 300 characters.", field="title")
     if not 0 <= progress <= 100:
         raise InvalidInput("progress: must be between 0 and 100.", field="progress")
+    for name, day in (("start_date", start_date), ("due_date", due_date)):
+        if day is not None and not DATE_MIN <= day <= DATE_MAX:
+            raise InvalidInput(f"{name}: must be between {DATE_MIN.isoformat()} and {DATE_MAX.isoformat()}.",
+                               field=name)
     if start_date and due_date and due_date < start_date:
         raise InvalidInput("due_date: must not be before start_date.", field="due_date")
     if assignee is not None and not Membership.objects.filter(user=assignee, project=project).exists():

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url, reswap, retarget
 
 from pm_assistant.errors import Forbidden, InvalidInput, NotFound
-from pm_assistant.vocabulary import HOME_PROJECTS_MAX, PAGE_SIZES
+from pm_assistant.vocabulary import HOME_PROJECTS_MAX, ID_MAX, PAGE_SIZES
 from pm_assistant.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
 from projects.models import Project
 from projects.selectors import (
@@ -195,8 +195,9 @@ def _create_project(request: PageRequest) -> tuple[Project | None, str]:
     raw = (request.POST if request.method == "POST" else request.GET).get("project", "").strip()
     if not raw:
         return None, ""
-    if not raw.isdigit():
-        return None, f"project: {raw!r} is not a project id."
+    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 19 or int(raw) > ID_MAX:
+        return None, f"project: {raw[:40]!r} is not a project id."
     return project_or_404(user=request.user, project_id=int(raw)), ""
 
 
@@ -211,9 +212,8 @@ def task_create(request: PageRequest) -> HttpResponse:
         except Forbidden as exc:
             return refusal(request, exc)
     data = request.POST if request.method == "POST" and not problem else None
+    # A bad project value leaves the form unbound (nothing is checked or saved): the page says why.
     form = TaskCreateForm(data, user=request.user, project=project)
-    if problem:
-        form.add_error(None, problem)
     if data is not None and form.is_valid():
         cleaned = {k: v for k, v in form.cleaned_data.items() if v is not None}
         try:
@@ -225,13 +225,14 @@ def task_create(request: PageRequest) -> HttpResponse:
     context = {
         "nav": "tasks",
         "form": form,
+        "problem": problem,
         "project": project,
         "page_context": page_context_for(
             page="task_list",
             project_id=project.pk if project else None,
         ),
     }
-    status = 400 if form.errors else 200
+    status = 400 if form.errors or problem else 200
     if request.htmx and request.htmx.target == "task-form":
         return render_partial(request, "tasks/create.html#form", context, status=status)
     return render(request, "tasks/create.html", context, status=status)

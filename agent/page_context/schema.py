@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
-from pm_assistant.vocabulary import Page, Priority, Status
+from pm_assistant.vocabulary import ID_MAX, Page, Priority, Status
 
 from .text import NoControlCharacters
 
@@ -16,7 +16,7 @@ __all__ = ["Origin", "Page", "Priority", "Status", "ViewMode"]
 
 Origin = Literal["sidebar", "quick_button", "task_row", "workbench"]
 ViewMode = Literal["list", "board", "gantt"]
-EntityId = Annotated[int, Field(ge=1, le=2**63 - 1, strict=True)]
+EntityId = Annotated[int, Field(ge=1, le=ID_MAX, strict=True)]
 
 MAX_VISIBLE_IDS = 500
 MAX_KEYWORD = 200
