@@ -3,7 +3,9 @@
 Markdown is parsed by markdown-it (raw HTML off) and the output cleaned by nh3, a kept allow-list
 sanitiser, so neither a hostile model nor a hostile task title can add a script, an event handler
 or a javascript: link. Links to tasks and projects are added before parsing, only for names the
-server handed in (keys and names read from the database), never for anything the text merely claims.
+server handed in (keys and names read from the database), never for anything the text merely claims:
+a link the text writes itself (a model's, or one hidden in a task title) is shown as its words.
+User text a template reply quotes goes through ``quoted``, so Markdown reads it literally.
 """
 from __future__ import annotations
 
@@ -17,13 +19,26 @@ _PARSER = MarkdownIt("commonmark", {"html": False}).disable("image")
 _TAGS = {"p", "br", "strong", "em", "code", "pre", "ul", "ol", "li", "blockquote", "a", "h3", "h4", "hr"}
 # Headings a reply might write with # or ##: shown one size down, inside the sidebar's bubble.
 _HEADINGS = re.compile(r"<(/?)h[12]>")
-# Markdown's link text specials: a linked name keeps its characters and cannot close the link early.
-_LINK_TEXT_SPECIALS = re.compile(r"([\\\[\]*_`<>])")
+# The characters that make Markdown structure inside a line (emphasis, code, links, autolinks): escaped,
+# a linked name keeps its characters and cannot close the link early, a quoted title stays words.
+_SPECIALS = re.compile(r"([\\\[\]*_`<>])")
+_LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029]+")
+# An anchor whose href the filter below removed: shown as its words.
+_BARE_ANCHOR = re.compile(r'<a(?:\s+(?!href=)[a-z-]+="[^"]*")*>(.*?)</a>', re.S)
+
+
+def literal(text: object) -> str:
+    """Text Markdown shows as written, on one line: its structure characters escaped, line breaks as spaces."""
+    return _SPECIALS.sub(r"\\\1", _LINE_BREAKS.sub(" ", str(text)))
+
+
+def quoted(text: object) -> str:
+    """User text (a title, a project name) in a template reply: in curly quotes, read literally."""
+    return f"“{literal(text)}”"
 
 
 def _link(text: str, href: str) -> str:
-    escaped = _LINK_TEXT_SPECIALS.sub(r"\\\1", text)
-    return f"[{escaped}]({href})"
+    return f"[{literal(text)}]({href})"
 
 
 def _with_links(text: str, links: Mapping[str, str]) -> str:
@@ -37,6 +52,13 @@ def _with_links(text: str, links: Mapping[str, str]) -> str:
 
 def markdown_html(text: str, *, links: Mapping[str, str] | None = None) -> str:
     """Return the text as sanitised HTML; names in ``links`` become links to their pages."""
-    html = _HEADINGS.sub(r"<\1h4>", _PARSER.render(_with_links(text, links or {})))
-    return nh3.clean(html, tags=_TAGS, attributes={"a": {"href", "title"}}, url_schemes={"http", "https"},
-                     link_rel="noopener noreferrer nofollow")
+    links = links or {}
+    html = _HEADINGS.sub(r"<\1h4>", _PARSER.render(_with_links(text, links)))
+    ours = set(links.values())
+
+    def only_our_links(element: str, attribute: str, value: str) -> str | None:
+        return value if element != "a" or attribute != "href" or value in ours else None
+
+    clean = nh3.clean(html, tags=_TAGS, attributes={"a": {"href"}}, url_schemes={"http", "https"},
+                      link_rel="noopener noreferrer nofollow", attribute_filter=only_our_links)
+    return _BARE_ANCHOR.sub(r"\1", clean)

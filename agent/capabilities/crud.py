@@ -17,6 +17,7 @@ from agent.tools import task_tools as tools
 from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
 from pm_assistant.errors import ApplicationError
+from pm_assistant.markdown import quoted
 
 from .outcome import ask_approval, clarify, done, failed
 from .task_keys import wrong_typed_key
@@ -94,7 +95,7 @@ def _pick_project(runtime: Runtime[RunContext], title: str) -> dict[str, Any]:
         return failed("You cannot add tasks to any project, so nothing was created.", "forbidden")
     more = " (the first ten are listed; open another project's page and ask there)" \
         if steps.count("projects") > len(choices) else ""
-    return clarify(f"Which project should “{title}” go in? Pick one{more}.", project_choices=choices)
+    return clarify(f"Which project should {quoted(title)} go in? Pick one{more}.", project_choices=choices)
 
 
 def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
@@ -105,7 +106,7 @@ def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[st
         return _pick_project(runtime, slots.title)
     row = runtime.context.tools.write("create_task", tools.create_task, project_id=project_id, title=slots.title,
                                       priority=slots.priority, due_date=slots.due_date, status=slots.status)
-    return done(f"Created {row['key']} “{row['title']}”.", task=row)
+    return done(f"Created {row['key']} {quoted(row['title'])}.", task=row)
 
 
 def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
@@ -117,7 +118,7 @@ def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dic
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
         if facts["mismatches"] else ""
     changed = row.pop("changed")
-    return done(f"Updated {row['key']} “{row['title']}”: status {row['status'].replace('_', ' ')}.{note}",
+    return done(f"Updated {row['key']} {quoted(row['title'])}: status {row['status'].replace('_', ' ')}.{note}",
                 task=row, mismatches=facts["mismatches"], undoable=changed)
 
 
@@ -160,20 +161,20 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
 def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
     facts = _facts_with_mismatches(runtime, task_id, slots, subtasks=True)
     if not facts["can_write"]:
-        return failed(f"You can see “{facts['title']}” but not change it, so it cannot be deleted.", "forbidden")
+        return failed(f"You can see {quoted(facts['title'])} but not change it, so it cannot be deleted.", "forbidden")
     # Nothing above this line changes data: the node runs again when the user decides, and its
     # reads (traced again) are the re-check against what the user approved.
     decision = ask_approval(action="delete_task", facts=facts,
-                            question=f"Please confirm the delete of {facts['key']} “{facts['title']}”.")
+                            question=f"Please confirm the delete of {facts['key']} {quoted(facts['title'])}.")
     if decision.get("decision") != "approve":
-        return done(f"Kept “{facts['title']}”: nothing was deleted.", rejected=True)
+        return done(f"Kept {quoted(facts['title'])}: nothing was deleted.", rejected=True)
     if decision.get("facts") != facts:
-        return failed(f"“{facts['title']}” changed since you were asked, so it was not deleted. "
+        return failed(f"{quoted(facts['title'])} changed since you were asked, so it was not deleted. "
                       "Please look at it again.", "target_changed")
     result = runtime.context.tools.write("delete_task", tools.delete_task, facts=_policy_facts(facts),
                                          task_id=task_id)
     extra = f" and its {result['subtasks_deleted']} subtasks" if result["subtasks_deleted"] else ""
-    return done(f"Deleted “{result['title']}”{extra}.", deleted=result)
+    return done(f"Deleted {quoted(result['title'])}{extra}.", deleted=result)
 
 
 def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
 from pm_assistant.errors import ApplicationError
+from pm_assistant.markdown import quoted
 from tasks.filters import TaskFilters
 
 from .inspection import INSPECT_TOOLS, inspect_once
@@ -73,7 +74,7 @@ def template_reply(result: dict[str, Any], slots: Slots) -> str:
     what = "overdue tasks assigned to you" if slots.preset == "my_overdue" else "matching tasks"
     if count == 0:
         return f"No {what}."
-    titles = "; ".join(f"{r['key']} “{r['title']}”" for r in result["items"][:3])
+    titles = "; ".join(f"{r['key']} {quoted(r['title'])}" for r in result["items"][:3])
     more = f", and {count - 3} more" if count > 3 else ""
     return f"{count} {what}: {titles}{more}."
 

@@ -16,6 +16,7 @@ from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.state import Outcome
 from agent.tools import project_tools, task_tools
+from pm_assistant.markdown import literal, quoted
 
 from .outcome import ask_approval, done, failed
 
@@ -36,8 +37,8 @@ def _ask(runtime: Runtime[RunContext], route: Route, facts: dict[str, Any], chan
     card = {**facts, "change": change, "undoable": undoable, "model_kind": intent.model_kind if intent else None,
             "rules_kind": intent.rules_kind if intent else None}
     decision = ask_approval(action=ACTION, facts=card,
-                            question=f"Please confirm: {change}. Your message did not ask for this change in so "
-                                     "many words, so nothing is changed until you approve.")
+                            question=f"Please confirm: {literal(change)}. Your message did not ask for this change "
+                                     "in so many words, so nothing is changed until you approve.")
     if decision.get("decision") != "approve":
         return done("Cancelled: nothing was changed.", rejected=True)
     if decision.get("facts") != card:
@@ -56,7 +57,7 @@ def approve_unasked_update(runtime: Runtime[RunContext], route: Route, task_id: 
                task_id=task_id)
     facts = steps.data("facts")
     if not facts["can_write"]:
-        return failed(f"You can see “{facts['title']}” but not change it, so nothing was changed.", "forbidden")
+        return failed(f"You can see {quoted(facts['title'])} but not change it, so nothing was changed.", "forbidden")
     values = _values({"status": slots.status, "priority": slots.priority, "due_date": slots.due_date})
     return _ask(runtime, route, facts, f"Change {facts['key']} “{facts['title']}”: {values or 'nothing'}",
                 undoable=True)

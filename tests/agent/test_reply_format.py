@@ -82,7 +82,8 @@ def test_a_hostile_model_reply_renders_as_inert_markdown(alice: Any, website: An
     body = _reply_body(_sidebar(alice, "show todo tasks", {"page": "task_list", "origin": "sidebar"}))
     assert "<strong>one</strong>" in body
     assert f'<a href="/tasks/{task.pk}/" rel="noopener noreferrer nofollow">{task.key}</a>' in body
-    assert '<a href="https://example.com/help"' in body
+    # A link the model writes itself is shown as its words: replies link only what the server named.
+    assert "example.com" not in body and "see docs" in body
     assert_inert(body)
     assert "&lt;script&gt;" in body  # shown as text, never run
 
@@ -120,3 +121,24 @@ def test_the_footer_names_the_model_and_hides_the_route_behind_details(alice: An
     assert re.search(r"Offline model · \d+\.\d s", footer.group(1))
     details = re.search(r"<details class=\"run-details\">(.*?)</details>", footer.group(1), re.S)
     assert details and "tokens" in details.group(1) and "/trace/" in details.group(1)
+
+
+def test_a_title_that_writes_markdown_is_shown_as_written(alice: Any, website: Any) -> None:
+    title = "[Session expired, sign in](https://evil.example) *now* <b>x</b>"
+    task = task_create(actor=alice, project=website, title=title, assignee=alice,
+                       due_date=timezone.localdate() - timedelta(days=1))
+    page = {"page": "task_detail", "origin": "sidebar", "selectedEntity": {"type": "task", "id": task.pk},
+            "routeParams": {"taskId": task.pk}}
+    body = _reply_body(_sidebar(alice, "what is this task about?", page))
+    assert "evil.example" in body and 'href="https://evil.example' not in body
+    assert "[Session expired, sign in](https://evil.example) *now* &lt;b&gt;x&lt;/b&gt;" in body
+    assert "<em>" not in body
+    assert f'<a href="/tasks/{task.pk}/" rel="noopener noreferrer nofollow">{task.key}</a>' in body
+
+
+@pytest.mark.parametrize("text", ["[x](https://evil.example)", "[x](//evil.example/a)", "<https://evil.example>",
+                                  "[x](/admin/)", '[x](https://evil.example "t")'])
+def test_only_the_links_the_server_names_survive(text: str) -> None:
+    html = markdown_html(f"{text} WEB-1", links={"WEB-1": "/tasks/1/"})
+    hrefs = [attrs.get("href") for tag, attrs in _Tags(html).tags if tag == "a"]
+    assert hrefs == ["/tasks/1/"], html

@@ -20,6 +20,7 @@ from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.state import Outcome
 from agent.tools import subtask_tools
+from pm_assistant.markdown import quoted
 
 from .card import card_facts, member_names
 from .executor import plan_execute
@@ -95,13 +96,13 @@ def review(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any
                        done=[entry["words"] for entry in state["log"] if entry["status"] == "done"])
     count = len(pending.steps)
     question = (f"Please review the plan: {count} step{'s' if count != 1 else ''} for "
-                f"“{brief['title']}”. Nothing is written until you approve.")
+                f"{quoted(brief['title'])}. Nothing is written until you approve.")
     # Nothing above this line writes: the node runs again when the user decides.
     decision = ask_approval(action="decompose", facts=facts, question=question)
     if decision.get("decision") != "approve":
         return done("Plan rejected: nothing more was changed.", rejected=True, **_so_far(state))
     if decision.get("facts") != facts:
-        return failed(f"“{brief['title']}” changed since the plan was made, so nothing more was changed. "
+        return failed(f"{quoted(brief['title'])} changed since the plan was made, so nothing more was changed. "
                       "Please ask again.", "target_changed")
     approved = pending.without(set(decision.get("drop_steps") or []))
     runtime.context.recorder.node("decompose.review", approved=approved.ids(),
