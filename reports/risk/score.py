@@ -97,8 +97,12 @@ def task_factors(row: Mapping[str, Any], *, today: date) -> list[Factor]:
                             f"its assignee has {row['assignee_open']} open tasks (project median {median:g})"))
     if row["due_slips"]:
         found.append(Factor("due_slips", min(w["due_slips_max"], w["due_slip"] * row["due_slips"]), row["due_slips"],
-                            ("database",), f"due date moved later {row['due_slips']} times"))
+                            ("database",), "due date moved later " + _times(row["due_slips"])))
     return found
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
 def risk_score(rows: Iterable[Mapping[str, Any]], *, today: date, scope_label: str,
