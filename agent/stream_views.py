@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 from uuid import UUID
 
@@ -94,7 +94,7 @@ class _OpenStream:
             _give_back_stream(self._user_id)
 
 
-def _relay(token: str, user_id: int) -> Iterator[str]:
+def _relay(token: str, user_id: int) -> Generator[str, None, None]:
     """Relay the run's snapshot changes until it finishes, its deadline passes or it never starts."""
     yield "retry: 5000\n\n"
     started = time.monotonic()
