@@ -233,9 +233,9 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
 
 
 def _note_stale_ids(run: Run, ids: tuple[int, ...]) -> None:
-    """Tell the page which of its rows name tasks gone from the user's view, so it refreshes them."""
+    """Tell the page which of its rows name deleted tasks, so it refreshes them."""
     notice = f"Left out {len(ids)} task{'s' if len(ids) != 1 else ''} this page still showed but that no longer " \
-        "exist or that you can no longer see: the page was out of date."
+        "exist: the page was out of date."
     run.data = {**(run.data if isinstance(run.data, dict) else {}), "stale_task_ids": list(ids), "notice": notice}
     run.save(update_fields=["data", "updated_at"])
 

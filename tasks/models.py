@@ -123,6 +123,9 @@ class TaskActivity(models.Model):
     # The assistant run that made the change (agent.Run's id), so the run can be undone from this log.
     # An id, not a foreign key: tasks know nothing of the assistant.
     run_id = models.UUIDField(null=True, blank=True)
+    # On a DELETED entry, the id the task had (its link above is cleared with the task): a page that
+    # still lists it can be told the task is gone, and only by someone who could see it.
+    deleted_task_id = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -131,6 +134,8 @@ class TaskActivity(models.Model):
             models.Index(fields=["project", "created_at"], name="activity_project_time"),
             models.Index(fields=["task", "created_at"], name="activity_task_time"),
             models.Index(fields=["run_id"], name="activity_run"),
+            models.Index(fields=["deleted_task_id"], name="activity_deleted_task",
+                         condition=models.Q(deleted_task_id__isnull=False)),
         ]
 
     def __str__(self) -> str:

@@ -57,14 +57,26 @@ def task_get_for_user(*, user: AnyUser, task_id: int, **annotations: Any) -> Tas
 
 
 def task_ids_visible_to_user(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> set[int]:
-    """Return the subset of ids the user may see: one query.
-
-    An id that names no task and one of a task in someone else's project are both left out, so the
-    answer tells nothing about tasks the user cannot see.
-    """
+    """Return the subset of ids the user may see: one query."""
     if not ids:
         return set()
     return set(task_list_for_user(user=user).filter(pk__in=ids).values_list("pk", flat=True))
+
+
+def task_ids_visible_and_deleted(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> tuple[set[int], set[int]]:
+    """Of these ids: the tasks the user may see, and the tasks since deleted from one of the user's projects.
+
+    Any other id (a task of a project the user is not in, deleted or not, or one that never named a
+    task) is in neither set, so a caller answers it alike whichever it is. The second query runs only
+    when some id is not visible.
+    """
+    visible = task_ids_visible_to_user(user=user, ids=ids)
+    rest = [task_id for task_id in ids if task_id not in visible]
+    if not rest or not user.is_authenticated:
+        return visible, set()
+    deleted = TaskActivity.objects.filter(kind=TaskActivity.Kind.DELETED, deleted_task_id__in=rest,
+                                          project__memberships__user=user)
+    return visible, set(deleted.values_list("deleted_task_id", flat=True))
 
 
 # Every task below one, with its depth: one statement however deep the tree (SQLite and PostgreSQL).

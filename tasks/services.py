@@ -85,6 +85,8 @@ def _record(*, task: Task, actor: User | None, kind: str, field: str = "",
             old: Any = "", new: Any = "", run_id: UUID | None = None) -> TaskActivity:
     activity = _activity(task=task, actor=actor, kind=kind, field=field, old=old, new=new, at=timezone.now(),
                          run_id=run_id)
+    if kind == TaskActivity.Kind.DELETED:
+        activity.deleted_task_id = task.pk
     activity.save()
     return activity
 

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from pm_assistant.errors import InvalidInput
 from projects.selectors import AnyUser, project_list_for_user, user_list_sharing_a_project_with
-from tasks.selectors import task_ids_visible_to_user
+from tasks.selectors import task_ids_visible_and_deleted
 
 from .schema import PageContext
 
@@ -25,23 +25,23 @@ def _field_path(loc: tuple[int | str, ...], *, unknown_key: bool = False) -> str
 
 @dataclass(frozen=True)
 class ReadPageContext:
-    """The checked context, and the task ids dropped from it: tasks gone, or no longer the user's to see."""
+    """The checked context, and the task ids dropped from it because those tasks were deleted."""
 
     context: PageContext
     dropped_task_ids: tuple[int, ...] = ()
 
 
 def page_context_read(*, data: Any, user: AnyUser) -> ReadPageContext:
-    """Validate the payload, drop the page's task ids the user cannot see, and check the rest is visible.
+    """Validate the payload, drop ids of deleted tasks from the page's lists, and check the rest is visible.
 
-    A page open in another tab may still list a task deleted since, or one of a project the user has
-    left: its id is dropped from visibleEntityIds and selectedEntity, and the caller tells the page to
-    refresh. An id of someone else's task is dropped the same way, never read: the answer is the one a
-    deleted task gets, so it cannot tell which ids exist in projects the user does not see.
+    A page open in another tab may still list a task deleted since from one of the user's projects:
+    its id is dropped from visibleEntityIds and selectedEntity, and the caller tells the page to
+    refresh. Any other id the user cannot see is a 400, worded alike whether a task of someone else's
+    project has it or no task ever had: the answer tells nothing about tasks the user cannot see.
     """
     context = _parse_shape(data=data)
-    visible = task_ids_visible_to_user(user=user, ids=sorted(_task_ids(context)))
-    context, dropped = _drop_unseen_tasks(context, visible)
+    visible, deleted = task_ids_visible_and_deleted(user=user, ids=sorted(_task_ids(context)))
+    context, dropped = _drop_deleted_tasks(context, deleted)
     _check_visible(context=context, user=user, visible=visible)
     return ReadPageContext(context, dropped)
 
@@ -69,15 +69,15 @@ def _parse_shape(*, data: Any) -> PageContext:
     return context
 
 
-def _drop_unseen_tasks(context: PageContext, visible: set[int]) -> tuple[PageContext, tuple[int, ...]]:
-    """Remove the ids of tasks the user cannot see (any more) from the visible list and the selection."""
+def _drop_deleted_tasks(context: PageContext, deleted: set[int]) -> tuple[PageContext, tuple[int, ...]]:
+    """Remove the ids of deleted tasks from the visible list and the selection."""
     selected = context.selected_entity
     listed = set(context.visible_entity_ids)
     if selected is not None and selected.type == "task":
         listed.add(selected.id)
     if not listed:
         return context, ()
-    gone = listed - visible
+    gone = listed & deleted
     if not gone:
         return context, ()
     update: dict[str, Any] = {"visible_entity_ids": tuple(i for i in context.visible_entity_ids if i not in gone)}

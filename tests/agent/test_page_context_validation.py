@@ -93,14 +93,17 @@ CASES: list[tuple[str, Body, str]] = [
     ("huge-visible-id", ctx(visibleEntityIds=[2**63]), "page_context.visibleEntityIds[0]"),
     ("huge-route-id", ctx(routeParams={"projectId": -(10**40)}), "page_context.routeParams.projectId"),
     # ids of things alice cannot see (Data Platform) or that do not exist
+    ("hidden-selected-task", ctx(selectedEntity=lambda i: {"type": "task", "id": i["hidden_task"]}),
+     "page_context.selectedEntity.id"),
     ("hidden-selected-project", ctx(selectedEntity=lambda i: {"type": "project", "id": i["hidden_project"]}),
      "page_context.selectedEntity.id"),
     ("hidden-route-task", ctx(routeParams=lambda i: {"taskId": i["hidden_task"]}),
      "page_context.routeParams.taskId"),
     ("hidden-route-project", ctx(routeParams=lambda i: {"projectId": i["hidden_project"]}),
      "page_context.routeParams.projectId"),
-    # A task in the page's lists or selection that is deleted or hidden is dropped (test_stale_page_context.py);
-    # the page's own task (routeParams) is not.
+    ("hidden-visible-id", ctx(visibleEntityIds=lambda i: [i["task"], i["hidden_task"], i["task2"]]),
+     "page_context.visibleEntityIds[1]"),
+    # A deleted task in the page's lists is dropped (test_stale_page_context.py); the page's own task is not.
     ("missing-route-task", ctx(routeParams={"taskId": 987_654}), "page_context.routeParams.taskId"),
     # message and action
     ("message-and-action", body({"message": "hi", "action": "my_overdue", "page_context": PAGE}), "message"),

@@ -44,18 +44,15 @@ def test_deleted_visible_and_selected_ids_are_dropped_with_a_notice(alice: User,
     assert stored["selectedEntity"] is None
 
 
-def test_an_id_of_someone_elses_task_is_left_out_like_a_deleted_one(alice: User, bob: User, platform: Project,
-                                                                    rows: list[Task]) -> None:
-    # The same answer for a task that exists elsewhere and one that does not: no way to probe for ids.
+def test_an_id_that_exists_but_is_hidden_is_still_refused(alice: User, bob: User, platform: Project,
+                                                          rows: list[Task]) -> None:
     hidden = task_create(actor=bob, project=platform, title="Rotate keys")
-    page = {"page": "task_list", "origin": "quick_button", "visibleEntityIds": [rows[0].pk, hidden.pk, 987_654],
-            "selectedEntity": {"type": "task", "id": hidden.pk}}
+    page = {"page": "task_list", "origin": "quick_button", "visibleEntityIds": [rows[0].pk, hidden.pk, 987_654]}
     response = _post(alice, {"action": "my_overdue", "page_context": page})
-    assert response.status_code == 200, response.content
-    assert response.json()["data"]["stale_task_ids"] == sorted([hidden.pk, 987_654])
-    assert "Rotate keys" not in response.content.decode()
-    stored = Run.objects.get().page_context
-    assert stored["visibleEntityIds"] == [rows[0].pk] and stored["selectedEntity"] is None
+    assert response.status_code == 400
+    assert response.json()["error"]["fields"] == {"page_context.visibleEntityIds[1]": [
+        f"page_context.visibleEntityIds[1]: task {hidden.pk} is not visible to you."]}
+    assert not Run.objects.exists()
 
 
 def test_the_sidebar_shows_the_notice_and_refreshes_the_list(alice: User, rows: list[Task]) -> None:
@@ -80,11 +77,38 @@ def test_the_sidebar_says_a_hidden_task_is_gone_in_words_and_refreshes(alice: Us
     hidden = task_create(actor=bob, project=platform, title="Rotate keys")
     client = Client()
     client.force_login(alice)
-    page = {"page": "task_detail", "origin": "sidebar", "selectedEntity": {"type": "task", "id": hidden.pk},
-            "routeParams": {"taskId": hidden.pk}}
+    page = {"page": "task_detail", "origin": "sidebar", "selectedEntity": {"type": "task", "id": hidden.pk}}
     response = client.post("/assistant/request/", {"message": "mark this done", "page_context": json.dumps(page)})
     assert response.status_code == 400
     html = response.content.decode()
     assert "That task no longer exists — it may have been deleted in another tab." in html
     assert "page_context" not in html and "selectedEntity" not in html and "is not visible" not in html
     assert "tasks-changed" in response["HX-Trigger"]
+
+
+def test_ids_the_user_cannot_see_get_one_answer_whether_or_not_a_task_has_them(
+        alice: User, bob: User, platform: Project, rows: list[Task]) -> None:
+    # Someone else's task, someone else's deleted task, an id no task ever had: the same 400 for each,
+    # so the page context cannot be used to probe which ids exist.
+    hidden = task_create(actor=bob, project=platform, title="Rotate keys")
+    deleted_elsewhere = task_create(actor=bob, project=platform, title="Old keys")
+    task_delete(actor=bob, task=deleted_elsewhere)
+    answers = []
+    for other in (hidden.pk, deleted_elsewhere.pk, hidden.pk + 10_000):
+        page = {"page": "task_list", "origin": "quick_button", "visibleEntityIds": [rows[0].pk, other]}
+        response = _post(alice, {"action": "my_overdue", "page_context": page})
+        assert response.status_code == 400
+        answers.append(json.dumps(response.json()).replace(str(other), "N"))
+    assert answers[0] == answers[1] == answers[2]
+    assert "Rotate keys" not in answers[0] and "Old keys" not in answers[0]
+    assert not Run.objects.exists()
+
+
+def test_a_task_deleted_from_a_project_the_user_has_left_is_no_longer_theirs_to_hear_of(
+        alice: User, carol: User, website: Project, rows: list[Task]) -> None:
+    from projects.models import Membership
+    task_delete(actor=alice, task=rows[0])
+    page = {"page": "task_list", "origin": "quick_button", "visibleEntityIds": [rows[0].pk]}
+    assert _post(carol, {"action": "my_overdue", "page_context": page}).status_code == 200  # a member: dropped
+    Membership.objects.filter(user=carol, project=website).delete()
+    assert _post(carol, {"action": "my_overdue", "page_context": page}).status_code == 400

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import base64
 from datetime import date
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -106,23 +105,3 @@ def test_the_new_task_page_reads_only_plain_project_ids(alice: User, website: Pr
     assert shown.status_code == 400 and "is not a project id" in shown.content.decode()
     sent = client.post("/tasks/new/", {"project": raw, "title": "Sneaky"})
     assert sent.status_code == 400 and not Task.objects.filter(title="Sneaky").exists()
-
-
-def _request(user: User, visible: list[int]) -> Any:
-    return _api(user).post("/api/assistant/requests/", {"action": "my_overdue", "page_context": {
-        "page": "task_list", "origin": "quick_button", "visibleEntityIds": visible}}, format="json")
-
-
-def test_a_hidden_task_id_gets_the_answer_a_missing_one_gets(alice: User, bob: User, website: Project,
-                                                             platform: Project) -> None:
-    mine = task_create(actor=alice, project=website, title="Mine")
-    hidden = task_create(actor=bob, project=platform, title="Rotate keys")
-    missing = hidden.pk + 1000
-    answers = []
-    for other in (hidden.pk, missing):
-        response = _request(alice, [mine.pk, other])
-        assert response.status_code == 200, response.content
-        body = response.json()
-        answers.append((body["status"], body["data"]["notice"], body["data"]["stale_task_ids"] == [other]))
-        assert "Rotate keys" not in response.content.decode()
-    assert answers[0] == answers[1] == (answers[0][0], answers[0][1], True)
