@@ -1,6 +1,7 @@
 """The run service: the one entry for the API and the sidebar (request, confirm, stop, read)."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from datetime import timedelta
@@ -32,10 +33,12 @@ from agent.runtime import RunContext
 from agent.state import view_alert_sink
 from agent.tools.runner import ToolRunner
 from agent.trace import TraceRecorder
-from pm_assistant.errors import Conflict, InvalidInput, NotFound
+from pm_assistant.errors import ApplicationError, Conflict, InvalidInput, NotFound
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 
 STOPPED_REPLY = "Stopped, as you asked. Nothing more was done after the stop; anything finished before it is kept."
+
+logger = logging.getLogger(__name__)
 
 
 @contextmanager
@@ -57,7 +60,7 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
                        "the first value was kept.", key=f"{name}:{uuid4().hex}", view=name)
 
     token = view_alert_sink.set(on_view_write)
-    finished = False
+    finished = crashed = False
     try:
         # A run that cannot pause commits once: what its tools wrote, its trace and its outcome together.
         with _saver_for(may_interrupt) as saver, nullcontext() if may_interrupt else transaction.atomic():
@@ -71,19 +74,25 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
         finished = True
         recorder.node("stopped", before=str(stop))
         return _store_stopped(run, recorder)
+    except ApplicationError:
+        raise  # a request the app refuses (a 4xx): the caller words it
+    except Exception:
+        # A bug, or a model answer no check foresaw: the run is kept as failed with the trace it had
+        # (below), the traceback goes to the log, and the caller gets the failed run, not a server error.
+        logger.exception("run %s failed", run.pk)
+        crashed = True
     finally:
         view_alert_sink.reset(token)
         if context.live is not None:
             context.live.finish()
         if not finished:
-            # Whatever went wrong propagates; the run keeps the trace it had and is not left looking
-            # as if it were still going.
+            # The run keeps the trace it had and is not left looking as if it were still going.
             with transaction.atomic():
                 recorder.flush()
                 Run.objects.filter(pk=run.pk).update(status=Run.Status.ERROR, error_code="internal",
                                                      reply="Something went wrong; nothing more was done.",
                                                      updated_at=timezone.now())
-    if not stored:
+    if crashed or not stored:
         run.refresh_from_db()
         return run
     if background:

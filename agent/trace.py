@@ -7,6 +7,7 @@ records what it had). Events that guard an effect against re-running are written
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from datetime import date, datetime
 from typing import Any
@@ -55,6 +56,14 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (date, datetime)):
         return value.isoformat()
     return storable(force_str(value))
+
+
+def _alert_key(key: str) -> str:
+    """The key as stored: one longer than the column (a model can make it so) becomes its prefix and digest."""
+    limit = Alert._meta.get_field("key").max_length or 200
+    if len(key) <= limit:
+        return key
+    return f"{key[:limit - 65]}#{hashlib.sha256(key.encode()).hexdigest()}"
 
 
 class TraceRecorder:
@@ -112,7 +121,7 @@ class TraceRecorder:
         try:
             with transaction.atomic():
                 message = storable(message)
-                Alert.objects.create(run_id=self.run_id, kind=kind, key=storable(key) or message[:200],
+                Alert.objects.create(run_id=self.run_id, kind=kind, key=_alert_key(storable(key) or message),
                                      message=message, details=_jsonable(details))
         except IntegrityError:
             return

@@ -7,6 +7,7 @@ sidebar's form fields, a model's tool arguments) goes through ``json_loads_bound
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -40,12 +41,20 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    # 1e999 is valid JSON but no float holds it: Python would read it as infinity, which no column stores.
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is out of range for a number")
+    return value
+
+
 def json_loads_bounded(text: str | bytes, *, max_depth: int | None = None) -> Any:
     """Decode JSON, refusing invalid text and nesting deeper than `max_depth` with JSONInputError."""
     limit = settings.JSON_MAX_DEPTH if max_depth is None else max_depth
     try:
         # NaN and Infinity are not JSON (Python accepts them by default; DRF's strict parser does not).
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except RecursionError:
         raise JSONInputError(f"JSON nested deeper than {limit} levels.") from None
     except ValueError as exc:  # JSONDecodeError, and UnicodeDecodeError for bytes

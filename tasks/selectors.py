@@ -76,7 +76,7 @@ def task_ids_visible_and_deleted(*, user: AnyUser, ids: list[int] | tuple[int, .
         return visible, set()
     deleted = TaskActivity.objects.filter(kind=TaskActivity.Kind.DELETED, deleted_task_id__in=rest,
                                           project__memberships__user=user)
-    return visible, set(deleted.values_list("deleted_task_id", flat=True))
+    return visible, {task_id for task_id in deleted.values_list("deleted_task_id", flat=True) if task_id is not None}
 
 
 # Every task below one, with its depth: one statement however deep the tree (SQLite and PostgreSQL).

@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _ISO_WEEK = re.compile(r"\b(\d{4})-W(\d{2})\b")
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
+# Digits not inside a Latin word or code ("P0", "v2"); next to other scripts they are numbers ("完成了12个").
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[0-9]+(?:[.,][0-9]+)*(?![A-Za-z0-9_])")
+# Longer than any figure a report states: such a "number" is stray without reading its value.
+_NUMBER_MAX_CHARS = 30
 # Spelled-out numbers count too, or "three" could hide a changed figure.
 _WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -41,11 +45,15 @@ class Allowed:
 
 def _canonical(number: str) -> str:
     text = number.replace(",", "")
+    if len(text) > _NUMBER_MAX_CHARS:
+        return text
     return text.rstrip("0").rstrip(".") if "." in text else str(int(text))
 
 
 def stray_numbers(text: str, allowed: Allowed) -> list[str]:
     """Return the numbers and dates in the text that are not allowed, in order of appearance."""
+    # Full-width and other compatibility digits ("１２") read as the digits they are.
+    text = unicodedata.normalize("NFKC", text)
     stray = [d for d in _ISO_DATE.findall(text) if d not in allowed.dates]
     rest = _ISO_DATE.sub(" ", text)
     for year, week in _ISO_WEEK.findall(rest):

@@ -43,6 +43,8 @@ _RUN: dict[str, Callable[..., dict[str, Any]]] = {
 }
 _ALLOWED_ARGS = {"outline": set(), "search": {"pattern", "max_hits"}, "head": {"lines"}, "tail": {"lines"},
                  "context": {"line", "radius"}}
+# The arguments a tool cannot run without (the others have defaults).
+_REQUIRED_ARGS = {"outline": set(), "search": {"pattern"}, "head": set(), "tail": set(), "context": {"line"}}
 
 
 def _excerpt_text(answer: dict[str, Any]) -> str:
@@ -91,7 +93,8 @@ def inspect_once(runtime: Runtime[RunContext], *, user: User, ref: str, name: st
         arguments = json_loads_bounded(arguments_json or "{}")
     except JSONInputError:
         return None
-    if name not in _RUN or not isinstance(arguments, dict) or set(arguments) - _ALLOWED_ARGS[name]:
+    if name not in _RUN or not isinstance(arguments, dict) or set(arguments) - _ALLOWED_ARGS[name] \
+            or _REQUIRED_ARGS[name] - set(arguments):
         return None
     try:
         answer = _RUN[name](user=user, ref=ref, **arguments)

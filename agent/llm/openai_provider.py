@@ -26,7 +26,7 @@ from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 from .base import LLMError, LLMReply, LLMStopped, LLMUnavailable, Message, Role, RunListener, ToolRequest
 from .deadline import Deadline
-from .stream_read import StreamedReply
+from .stream_read import StreamedReply, token_count
 
 # The SDK's transport is httpx2 (httpx when a client of it is passed in); a streamed body raises its errors.
 _READ_TIMEOUTS = (httpx2.TimeoutException, httpx.TimeoutException)
@@ -55,10 +55,6 @@ def _read_within(chunks: Iterator[bytes], deadline: Deadline, max_bytes: int) ->
         if deadline.remaining() <= 0:
             raise _Retry(LLMUnavailable("The language model did not answer in time."))
     return bytes(body)
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def _tool_calls(message: dict[str, Any]) -> tuple[ToolRequest, ...]:
@@ -96,8 +92,8 @@ def reply_from_body(body: bytes, *, model: str, max_chars: int) -> LLMReply:
     usage = payload.get("usage") if isinstance(payload.get("usage"), dict) else {}
     named = payload.get("model")
     return LLMReply(text=text, model=named if isinstance(named, str) and named else model,
-                    prompt_tokens=_int(usage.get("prompt_tokens")),
-                    completion_tokens=_int(usage.get("completion_tokens")), tool_calls=_tool_calls(message))
+                    prompt_tokens=token_count(usage.get("prompt_tokens")),
+                    completion_tokens=token_count(usage.get("completion_tokens")), tool_calls=_tool_calls(message))
 
 
 class OpenAIProvider:

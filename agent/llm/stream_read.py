@@ -13,9 +13,15 @@ from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 from .base import LLMError, LLMReply
 
+# No real call reports more tokens than this; a bigger figure is not a count (and would overflow the run's
+# counters), so it is read as unknown, like a negative one.
+TOKENS_REPORTED_MAX = 10_000_000
 
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+def token_count(value: Any) -> int:
+    """A usage figure as the endpoint reported it, or 0 when it is not a plausible count."""
+    plausible = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= TOKENS_REPORTED_MAX
+    return value if plausible else 0
 
 
 @dataclass
@@ -48,8 +54,8 @@ class StreamedReply:
         if isinstance(named, str) and named:
             self.model = named
         if isinstance(usage, dict):
-            self.prompt_tokens = _count(usage.get("prompt_tokens"))
-            self.completion_tokens = _count(usage.get("completion_tokens"))
+            self.prompt_tokens = token_count(usage.get("prompt_tokens"))
+            self.completion_tokens = token_count(usage.get("completion_tokens"))
         choices = chunk.get("choices")
         if not isinstance(choices, list):
             raise LLMError("The model's streamed answer had no choices.")

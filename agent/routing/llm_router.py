@@ -53,7 +53,7 @@ def llm_route(*, ctx: RouterCtx, message: str, llm: LLMClient) -> Route:
         if exc.code == "llm_unavailable":
             raise
         return clarify_route("The router's answer could not be read.")
-    if not isinstance(raw, dict) or raw.get("capability") not in BY_NAME:
+    if not isinstance(raw, dict) or not isinstance(raw.get("capability"), str) or raw["capability"] not in BY_NAME:
         return clarify_route("The router named no known capability.")
     slots_raw, confidence = raw.get("slots"), raw.get("confidence")
     # Any OpenAI-compatible endpoint may ignore the strict schema: check the shape ourselves.

@@ -99,8 +99,7 @@ def test_a_crashing_run_still_records_the_trace_it_had(monkeypatch: pytest.Monke
 
     nodes = {**CAPABILITY_NODES, "query": crashing}
     monkeypatch.setattr("agent.graph.graph.compiled_graph", lambda: build_graph(nodes=nodes))
-    with pytest.raises(RuntimeError, match="boom"):
-        run_request(user=alice, page_context=OVERDUE["page_context"], action="my_overdue")
+    run_request(user=alice, page_context=OVERDUE["page_context"], action="my_overdue")
     run = Run.objects.get()
     assert run.status == Run.Status.ERROR
     names = list(run.events.values_list("name", flat=True))

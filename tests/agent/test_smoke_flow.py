@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tasks.models import Task
 from tasks.services import task_create
 from tests.clients import api_client
@@ -47,7 +45,8 @@ def test_snake_case_keys_are_unknown_keys(alice: Any, website: Any) -> None:
     assert "page_context.visible_entity_ids" in response.json()["error"]["fields"]
 
 
-def test_a_crash_inside_the_graph_marks_the_run_as_failed(alice: Any, website: Any, monkeypatch: Any) -> None:
+def test_a_crash_inside_the_graph_marks_the_run_as_failed(alice: Any, website: Any, monkeypatch: Any,
+                                                          caplog: Any) -> None:
     from agent.graph.graph import CAPABILITY_NODES, build_graph
     from agent.models import Run
     from agent.service import run_request
@@ -57,7 +56,14 @@ def test_a_crash_inside_the_graph_marks_the_run_as_failed(alice: Any, website: A
 
     nodes = {**CAPABILITY_NODES, "query": broken}
     monkeypatch.setattr("agent.graph.graph.compiled_graph", lambda: build_graph(nodes=nodes))
-    with pytest.raises(RuntimeError):
-        run_request(user=alice, page_context={"page": "home", "origin": "workbench"}, action="my_overdue")
+    with caplog.at_level("ERROR", logger="agent.service"):
+        answered = run_request(user=alice, page_context={"page": "home", "origin": "workbench"}, action="my_overdue")
     run = Run.objects.get()
-    assert (run.status, run.error_code) == ("error", "internal")
+    assert (run.status, run.error_code) == ("error", "internal") and answered.pk == run.pk
+    assert "boom" in caplog.text  # the traceback is logged; the caller gets the failed run
+    # Over HTTP: the failed run, worded, never a 500.
+    client = api_client(alice)
+    response = client.post("/api/assistant/requests/", {
+        "action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}, format="json")
+    assert response.status_code == 200
+    assert response.json()["status"] == "error" and "went wrong" in response.json()["reply"]

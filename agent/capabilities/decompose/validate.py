@@ -21,6 +21,10 @@ _STEP_ID = re.compile(STEP_ID_PATTERN)
 # A result as its declared fields: task ids are numbers, everything else is not, so a path is
 # checked both for leading somewhere and for leading to a task id.
 _SAMPLE_RESULT = {name: (1 if name in TASK_ID_FIELDS else f"<{name}>") for name in RESULT_FIELDS}
+# A bound id is the task a step made or the selected task: its "id", never another id it names.
+_SAMPLE_RESULT["parent_id"] = 2
+_PATH_MAX_CHARS = 100
+_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @dataclass(frozen=True)
@@ -66,10 +70,11 @@ def _binding_problems(step_id: str, name: str, binding: Binding, earlier: Collec
         return [Problem(Alert.Kind.BAD_BINDING, step_id, f"step {step_id} binds {name!r} to step "
                         f"{binding.from_step!r}, which is missing or comes later.")]
     try:
-        found = [m.value for m in jsonpath_parse(binding.path).find(_SAMPLE_RESULT)]
-    except (JSONPathError, ValueError, AttributeError, TypeError):  # the lexer and parser raise several kinds
+        found = [m.value for m in jsonpath_parse(binding.path).find(_SAMPLE_RESULT)] \
+            if len(binding.path) <= _PATH_MAX_CHARS else []
+    except (JSONPathError, ValueError, AttributeError, TypeError, RecursionError):  # the parser raises several
         found = []
-    if len(found) != 1 or not isinstance(found[0], int):
+    if found != [_SAMPLE_RESULT["id"]]:
         return [Problem(Alert.Kind.BINDING_UNRESOLVED, step_id, f"step {step_id} binds {name!r} to "
                         f"{binding.path!r}, which leads to no task id; use \"$.id\".")]
     return []
@@ -80,7 +85,7 @@ def _step_problems(raw: Any, index: int, seen: list[str], taken: Collection[str]
     if not isinstance(raw, Mapping) or not isinstance(raw.get("args"), Mapping):
         return [Problem(Alert.Kind.INVALID_PLAN, f"#{index + 1}", f"step {index + 1} is not a tool with arguments.")]
     step_id = str(raw.get("id", ""))
-    if not _STEP_ID.match(step_id) or step_id in seen or step_id in taken:
+    if not _STEP_ID.fullmatch(step_id) or step_id in seen or step_id in taken:
         return [Problem(Alert.Kind.INVALID_PLAN, step_id or f"#{index + 1}",
                         f"step {index + 1} needs a new id like s{len(seen) + len(taken) + 1}.")]
     tool = PLAN_TOOLS.get(str(raw.get("tool")))
@@ -93,9 +98,17 @@ def _step_problems(raw: Any, index: int, seen: list[str], taken: Collection[str]
         return literal
     try:
         args = tool.args.model_validate(raw["args"])
+        PlanStep.model_validate(raw)  # the step's own keys (id, tool, args) and nothing else
     except ValidationError as exc:
         fields = ", ".join(sorted({str(e["loc"][0]) for e in exc.errors() if e["loc"]})) or "its arguments"
         return [Problem(Alert.Kind.INVALID_PLAN, step_id, f"step {step_id} has invalid {fields}.")]
+    # A day as the plan card and the tools read it: the parser would also take a time or a timestamp.
+    odd_days = sorted(name for name, value in raw["args"].items()
+                      if name.endswith("_date") and value is not None
+                      and not (isinstance(value, str) and _ISO_DAY.fullmatch(value)))
+    if odd_days:
+        return [Problem(Alert.Kind.INVALID_PLAN, step_id,
+                        f"step {step_id} has invalid {', '.join(odd_days)}: write a day as YYYY-MM-DD.")]
     problems = [p for name in tool.bound_args
                 for p in _binding_problems(step_id, name, getattr(args, name), [*done, *seen])]
     assignee = getattr(args, "assignee", None)

@@ -43,12 +43,29 @@ def _broken(kind: str, foreign: Task) -> dict[str, Any]:
         return plan(create("s1", "Review", parent=bind("s2")), create("s2", "Draft"))
     if kind == "path_to_nothing":
         return plan(create("s1", "Draft"), create("s2", "Review", parent=bind("s1", "$.items[0].id")))
+    # What a broken or hostile planner may send that the step checks once let through to a crash or a
+    # write other than the card's: an extra key on a step, an id with a newline, a day with a time, a
+    # path nested past the parser's recursion, and a subtask's parent_id standing in for its id.
+    if kind == "extra_step_key":
+        return plan({**create("s1", "Draft"), "why": "because"})
+    if kind == "step_id_newline":
+        return plan(create("s1\n", "Draft"))
+    if kind == "day_with_a_time":
+        return plan(create("s1", "Draft", due="2030-12-01T00:00:00"))
+    if kind == "day_as_a_timestamp":
+        return plan(create("s1", "Draft", due="1924905600"))
+    if kind == "deep_path":
+        return plan(create("s1", "Draft"), create("s2", "Review", parent=bind("s1", "$" + ".id" * 1000)))
+    if kind == "parent_for_id":
+        return plan(create("s1", "Draft"), change("s2", "set_priority", task=bind("s1", "$.parent_id"), priority="P0"))
     raise AssertionError(kind)
 
 
 ALERT = {"literal_id": "literal_id", "literal_id_elsewhere": "literal_id", "unknown_tool": "unknown_tool",
          "plan_too_long": "plan_too_long", "missing_step": "bad_binding", "later_step": "bad_binding",
-         "path_to_nothing": "binding_unresolved"}
+         "path_to_nothing": "binding_unresolved", "extra_step_key": "invalid_plan",
+         "step_id_newline": "invalid_plan", "day_with_a_time": "invalid_plan", "day_as_a_timestamp": "invalid_plan",
+         "deep_path": "binding_unresolved", "parent_for_id": "binding_unresolved"}
 
 
 @pytest.mark.parametrize("kind", sorted(ALERT))
