@@ -44,21 +44,25 @@ RUN_SCHEMA = inline_serializer("AssistantRun", {
 })
 
 
+class _StrictInput(serializers.Serializer):
+    """A body whose every key is one of the serializer's fields: a misspelt key is a 400 naming it, not ignored."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({unknown[0]: ["Unknown field."]})
+        return super().to_internal_value(data)
+
+
 class RunRequestApi(AuthenticatedApi):
-    class RunRequestInputSerializer(serializers.Serializer):
+    class RunRequestInputSerializer(_StrictInput):
         message = serializers.CharField(required=False, allow_blank=False, max_length=MESSAGE_MAX_CHARS,
                                         validators=[_message_text])
         action = serializers.CharField(required=False, allow_blank=False, max_length=40)
         page_context = serializers.DictField(help_text="The PageContext of DESIGN §2 (camelCase keys).")
         conversation_id = serializers.UUIDField(required=False, help_text="Continue this conversation; "
                                                 "without it the run starts a new one.")
-
-        def to_internal_value(self, data: Any) -> Any:
-            if isinstance(data, dict):
-                unknown = sorted(set(data) - set(self.fields))
-                if unknown:
-                    raise serializers.ValidationError({unknown[0]: ["Unknown field."]})
-            return super().to_internal_value(data)
 
     @extend_schema(request=RunRequestInputSerializer,
                    responses={200: RUN_SCHEMA, **error_responses(400, 401, 404, 413)},
@@ -75,10 +79,13 @@ class RunRequestApi(AuthenticatedApi):
 
 
 class RunConfirmApi(AuthenticatedApi):
-    class RunConfirmInputSerializer(serializers.Serializer):
+    class RunConfirmInputSerializer(_StrictInput):
         decision = serializers.ChoiceField(choices=["approve", "reject"])
         drop_steps = serializers.ListField(child=serializers.CharField(max_length=10), required=False,
                                            max_length=50, help_text="Plan steps to leave out (a plan card only).")
+        confirmation_id = serializers.UUIDField(
+            required=False,
+            help_text="The `confirmation.id` of the card decided on; 409 when the run has asked again since.")
 
     @extend_schema(request=RunConfirmInputSerializer,
                    responses={200: RUN_SCHEMA, **error_responses(400, 401, 404, 409)},
@@ -87,16 +94,15 @@ class RunConfirmApi(AuthenticatedApi):
         data = self.RunConfirmInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_confirm(user=request.user, run_id=run_id, decision=data.validated_data["decision"],  # type: ignore[arg-type]
-                          drop_steps=data.validated_data.get("drop_steps"))
+                          drop_steps=data.validated_data.get("drop_steps"),
+                          confirmation_id=str(data.validated_data["confirmation_id"])
+                          if "confirmation_id" in data.validated_data else None)
         return Response(run_as_dict(run))
 
 
 class RunUndoApi(AuthenticatedApi):
-    class RunUndoInputSerializer(serializers.Serializer):
-        def to_internal_value(self, data: Any) -> Any:
-            if isinstance(data, dict) and data:
-                raise serializers.ValidationError({sorted(data)[0]: ["Unknown field."]})
-            return super().to_internal_value(data)
+    class RunUndoInputSerializer(_StrictInput):
+        """No fields: the run is in the path."""
 
     @extend_schema(request=RunUndoInputSerializer,
                    responses={200: RUN_SCHEMA, **error_responses(400, 401, 404, 409, 410)},

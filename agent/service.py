@@ -268,14 +268,22 @@ def _checked_drops(confirmation: Confirmation, drop_steps: list[str]) -> list[st
     return sorted(set(drop_steps))
 
 
-def run_confirm(*, user: User, run_id: UUID | str, decision: str, drop_steps: list[str] | None = None) -> Run:
-    """Apply the owner's decision to the pending confirmation, once, and resume the run."""
+def run_confirm(*, user: User, run_id: UUID | str, decision: str, drop_steps: list[str] | None = None,
+                confirmation_id: str | None = None) -> Run:
+    """Apply the owner's decision to the pending confirmation, once, and resume the run.
+
+    With ``confirmation_id`` (the card the user saw), a decision meant for an earlier card of the run
+    (a plan since revised, a request sent again) is refused rather than applied to the newer one.
+    """
     if decision not in Confirmation.Decision.values:
         raise InvalidInput('decision: must be "approve" or "reject".', field="decision")
     run = run_get(user=user, run_id=run_id)
     confirmation = run.confirmations.order_by("-created_at").first()
     if confirmation is None:
         raise Conflict("This run is not waiting for a confirmation.", field="run_id")
+    if confirmation_id is not None and str(confirmation_id) != str(confirmation.pk):
+        raise Conflict("That card is no longer the one waiting: the run asked again since. Decide on its "
+                       "newest card.", field="confirmation_id")
     dropped = _checked_drops(confirmation, drop_steps or [])
     with transaction.atomic():
         # The conditional update is the single-use guard: of concurrent decisions exactly one wins.

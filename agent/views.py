@@ -92,7 +92,7 @@ def sidebar_confirm(request: HttpRequest, run_id: str) -> HttpResponse:
     dropped = sorted(set(request.POST.getlist("plan_steps")) - set(request.POST.getlist("keep_steps")))
     try:
         run = run_confirm(user=request.user, run_id=run_id, decision=request.POST.get("decision", ""),  # type: ignore[arg-type]
-                          drop_steps=dropped)
+                          drop_steps=dropped, confirmation_id=request.POST.get("confirmation_id") or None)
     except ApplicationError as exc:
         return render_error(request, exc, asked="")
     return _render_run(request, run)

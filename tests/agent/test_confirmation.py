@@ -265,3 +265,32 @@ def test_bulk_update_with_many_visible_ids_requeries_by_the_page_filters(alice: 
     assert set(Task.objects.filter(pk__in=[t.pk for t in shown]).values_list("status", flat=True)) == {"done"}
     assert set(Task.objects.filter(pk__in=[t.pk for t in busy]).values_list("status", flat=True)) == {"in_progress"}
     assert set(Task.objects.filter(pk__in=[t.pk for t in elsewhere]).values_list("status", flat=True)) == {"todo"}
+
+
+def test_a_misspelt_key_in_a_decision_is_refused_not_ignored(alice: Any, parent: Task) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    response = api_client(alice).post(f"/api/assistant/runs/{body['run_id']}/confirm/",
+                                      {"decision": "approve", "dropSteps": ["s2"]}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["fields"] == {"dropSteps": ["Unknown field."]}
+    assert Task.objects.filter(pk=parent.pk).exists()
+    assert Confirmation.objects.get(pk=body["confirmation"]["id"]).decided_at is None
+
+
+def test_a_decision_names_the_card_it_was_made_on(alice: Any, parent: Task, website: Any) -> None:
+    body = quick(alice, "delete_task", row_page(parent))
+    card = body["confirmation"]["id"]
+    client = api_client(alice)
+    # The run asks again (a revised plan does): a decision on the card the user saw is refused.
+    newer = Confirmation.objects.create(run_id=body["run_id"], action="delete_task",
+                                        facts=Confirmation.objects.get(pk=card).facts)
+    stale = client.post(f"/api/assistant/runs/{body['run_id']}/confirm/",
+                        {"decision": "approve", "confirmation_id": card}, format="json")
+    assert stale.status_code == 409 and "confirmation_id" in stale.json()["error"]["fields"]
+    assert Task.objects.filter(pk=parent.pk).exists()
+    assert not Confirmation.objects.filter(decided_at__isnull=False).exists()
+    newer.delete()
+    current = client.post(f"/api/assistant/runs/{body['run_id']}/confirm/",
+                          {"decision": "reject", "confirmation_id": card}, format="json")
+    assert current.status_code == 200 and current.json()["status"] == "done"
+    assert Task.objects.filter(pk=parent.pk).exists()
