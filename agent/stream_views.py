@@ -136,7 +136,7 @@ def sidebar_stream(request: HttpRequest, token: UUID) -> HttpResponseBase:
         return JsonResponse({"error": {
             "code": "too_many_streams",
             "message": f"You have {STREAMS_PER_USER_MAX} assistant streams open already; "
-                       "close a tab or wait for a run to finish."}}, status=429)
+                       "close a tab or wait for a run to finish.", "fields": {}}}, status=429)
     response = StreamingHttpResponse(_OpenStream(str(token), user_id), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     # A proxy in front (nginx) must pass each event on at once, not buffer the stream.

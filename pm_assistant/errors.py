@@ -118,5 +118,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     }
     code = next((c for cls, c in codes.items() if isinstance(exc, cls)), "error")
     message = str(getattr(exc, "detail", exc))
-    response.data = {"error": {"code": code, "message": message, "fields": {}}}
+    # A body that cannot be read is the body's fault: name it, as the size limit's 413 does.
+    fields = {"body": [message]} if code == "malformed_request" else {}
+    response.data = {"error": {"code": code, "message": message, "fields": fields}}
     return response

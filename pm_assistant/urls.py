@@ -1,8 +1,10 @@
 """Top-level URL configuration."""
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from pm_assistant.http_handlers import not_found
 
 handler404 = "pm_assistant.http_handlers.not_found"
 
@@ -15,6 +17,8 @@ urlpatterns = [
     path("api/", include("projects.api_urls")),
     path("api/", include("tasks.api_urls")),
     path("api/assistant/", include("agent.api_urls")),
+    # Any other /api/ path is a JSON 404 even with DEBUG on (handler404 only answers when it is off).
+    re_path(r"^api/", not_found),
     path("assistant/", include("agent.urls")),
     path("", include("reports.urls")),
     path("", include("tasks.urls")),

@@ -480,3 +480,13 @@ def test_schema_lists_the_assistant_error_answers(tmp_path: Path) -> None:
     assert "404" in paths["/api/assistant/runs/{run_id}/"]["get"]["responses"]
     due = [p for p in paths["/api/tasks/"]["get"]["parameters"] if p["name"] == "due_before"]
     assert "empty means no filter" in due[0]["description"]
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_an_api_path_no_route_matches_is_a_json_404_even_in_debug(client_for: Any, alice: User, settings: Any,
+                                                                   debug: bool) -> None:
+    settings.DEBUG = debug
+    for path in ("/api/tasks/abc/", "/api/nothing-here/", "/api/assistant/runs/not-a-uuid/x/"):
+        response = client_for(alice).get(path)
+        assert response.status_code == 404 and response["Content-Type"] == "application/json", path
+        assert response.json()["error"]["code"] == "not_found"

@@ -163,6 +163,8 @@ def test_unreadable_body_is_refused_without_a_500(alice: Any, ids: Ids, raw: byt
     response = api_client(alice).post(URL, raw, content_type=content_type)
     assert response.status_code == status, response.content
     assert response.json()["error"]["code"] == code
+    if code == "malformed_request":
+        assert list(response.json()["error"]["fields"]) == ["body"]
     assert _written() == before
 
 
