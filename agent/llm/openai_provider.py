@@ -26,7 +26,7 @@ from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 from .base import LLMError, LLMReply, LLMStopped, LLMUnavailable, Message, Role, RunListener, ToolRequest
 from .deadline import Deadline
-from .stream_read import StreamedReply, token_count
+from .stream_read import CUT_OFF_REASONS, StreamedReply, token_count
 
 # The SDK's transport is httpx2 (httpx when a client of it is passed in); a streamed body raises its errors.
 _READ_TIMEOUTS = (httpx2.TimeoutException, httpx.TimeoutException)
@@ -36,6 +36,7 @@ _RETRY_STATUSES = {408, 409, 429}
 # JSON may spell one character as a 12-byte surrogate-pair escape; the rest is the envelope.
 _BYTES_PER_CHAR = 12
 _ENVELOPE_BYTES = 64 * 1024
+_STREAMED_BYTES_PER_CHAR = 400
 
 
 class _Retry(Exception):
@@ -55,6 +56,33 @@ def _read_within(chunks: Iterator[bytes], deadline: Deadline, max_bytes: int) ->
         if deadline.remaining() <= 0:
             raise _Retry(LLMUnavailable("The language model did not answer in time."))
     return bytes(body)
+
+
+def _lines_within(chunks: Iterator[bytes], deadline: Deadline, max_bytes: int) -> Iterator[str]:
+    """The event stream's lines as each completes, giving up at the deadline or past `max_bytes` in all.
+
+    Read by chunks, not by line: an endpoint that never ends its line would otherwise hold the read
+    (each byte it sends restarts the read timeout) while the unfinished line grows without bound.
+    """
+    pending, total = b"", 0
+    for chunk in chunks:
+        total += len(chunk)
+        if total > max_bytes:
+            raise LLMError("The model's answer was larger than the output limit.")
+        if deadline.remaining() <= 0:
+            raise _Retry(LLMUnavailable("The language model did not answer in time."))
+        *complete, pending = (pending + chunk).split(b"\n")
+        for line in complete:
+            yield _text_of(line.rstrip(b"\r"))
+    if pending.strip():
+        yield _text_of(pending.rstrip(b"\r"))
+
+
+def _text_of(line: bytes) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LLMError("The model's streamed answer was not UTF-8.") from None
 
 
 def _tool_calls(message: dict[str, Any]) -> tuple[ToolRequest, ...]:
@@ -83,6 +111,8 @@ def reply_from_body(body: bytes, *, model: str, max_chars: int) -> LLMReply:
     message = choices[0].get("message")
     if not isinstance(message, dict):
         raise LLMError("The model's answer had no message.")
+    if choices[0].get("finish_reason") in CUT_OFF_REASONS:
+        raise LLMError("The model's answer was cut off before its end.")
     content = message.get("content")
     if content is not None and not isinstance(content, str):
         raise LLMError("The model's answer had no text.")
@@ -162,7 +192,7 @@ class OpenAIProvider:
             with _provider_errors(), client.chat.completions.with_streaming_response.create(
                     **kwargs, stream=True, stream_options={"include_usage": True}) as response:
                 # Leaving the block closes the response: a stop or a spent deadline cuts the model off.
-                for line in response.iter_lines():
+                for line in _lines_within(response.iter_bytes(), deadline, self._stream_max_bytes):
                     piece = read.feed(line)
                     if piece:
                         sink.write(piece)
@@ -176,7 +206,15 @@ class OpenAIProvider:
             if read.pieces:
                 raise retry.error from None  # text was shown already: another attempt would repeat it
             raise
+        if not read.done or read.cut_off:
+            # Closed before [DONE], or finished at the output limit: what came may end mid-sentence or mid-figure.
+            raise LLMError("The model's streamed answer was cut off before its end.")
         return read.reply()
+
+    @property
+    def _stream_max_bytes(self) -> int:
+        # Each streamed piece comes wrapped in a JSON chunk of a few hundred bytes, a piece may be one character.
+        return self._max_chars * _STREAMED_BYTES_PER_CHAR + _ENVELOPE_BYTES
 
 
 @contextmanager

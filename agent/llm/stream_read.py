@@ -13,6 +13,8 @@ from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 from .base import LLMError, LLMReply
 
+# A finish_reason saying the answer is not whole: cut at the output limit, or filtered.
+CUT_OFF_REASONS = frozenset({"length", "content_filter"})
 # No real call reports more tokens than this; a bigger figure is not a count (and would overflow the run's
 # counters), so it is read as unknown, like a negative one.
 TOKENS_REPORTED_MAX = 10_000_000
@@ -35,6 +37,7 @@ class StreamedReply:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     done: bool = False
+    cut_off: bool = False  # a chunk's finish_reason said the answer is not whole
 
     def feed(self, line: str) -> str:
         """Read one line of the event stream; return the text it adds ('' when it adds none)."""
@@ -61,6 +64,8 @@ class StreamedReply:
             raise LLMError("The model's streamed answer had no choices.")
         if not choices:
             return ""  # the closing usage chunk
+        if isinstance(choices[0], dict) and choices[0].get("finish_reason") in CUT_OFF_REASONS:
+            self.cut_off = True
         delta = choices[0].get("delta") if isinstance(choices[0], dict) else None
         if not isinstance(delta, dict) or delta.get("tool_calls"):
             raise LLMError("The model's streamed answer was not text.")

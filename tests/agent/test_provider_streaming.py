@@ -11,7 +11,7 @@ import pytest
 
 from agent.llm.base import LLMError, LLMStopped, LLMUnavailable
 from agent.llm.providers import llm_provider_from_settings
-from tests.llm_stub import LLMStub, Streamed
+from tests.llm_stub import LLMStub, Raw, Streamed
 
 MESSAGES = [{"role": "user", "content": "say something"}]
 
@@ -120,3 +120,46 @@ def test_a_cancelled_sink_closes_the_streamed_call(openai_settings: LLMStub) -> 
     while openai_settings.cut_streams == 0 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert openai_settings.cut_streams == 1
+
+
+def test_a_stream_that_closes_before_its_end_is_not_taken_as_whole(openai_settings: LLMStub) -> None:
+    events = Streamed(("Completed 12",)).events({"model": "m"})
+    openai_settings.push_raw(200, events[0] + events[1], "text/event-stream")  # no finish, no [DONE]
+
+    with pytest.raises(LLMError, match="cut off"):
+        stream(Sink())
+
+
+def test_a_stream_finished_at_the_output_limit_is_not_taken_as_whole(openai_settings: LLMStub) -> None:
+    events = Streamed(("Completed 12",)).events({"model": "m"})
+    cut = b'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}\n\n'
+    openai_settings.push_raw(200, events[0] + events[1] + cut + b"data: [DONE]\n\n", "text/event-stream")
+
+    with pytest.raises(LLMError, match="cut off"):
+        stream(Sink())
+
+
+def test_an_answer_cut_at_the_output_limit_is_refused_unstreamed_too(openai_settings: LLMStub) -> None:
+    openai_settings.push_text("Completed 12", finish_reason="length")
+
+    with pytest.raises(LLMError, match="cut off"):
+        llm_provider_from_settings().complete(role="generation", messages=MESSAGES, budget=5.0)
+
+
+def test_a_line_that_never_ends_is_cut_by_the_deadline(openai_settings: LLMStub) -> None:
+    # One byte every 50 ms of a line with no end: each byte restarts the read timeout.
+    never_ends = Raw(200, b'data: {"choices": [{"delta": {"content": "' + b"a" * 400, "text/event-stream", {})
+    openai_settings.push_trickle(0.05, never_ends)
+    started = time.monotonic()
+
+    with pytest.raises(LLMUnavailable, match="in time"):
+        stream(Sink(), budget=1.0)
+    assert time.monotonic() - started < 3
+
+
+def test_a_line_that_never_ends_is_cut_by_the_size_limit(openai_settings: LLMStub, settings: Any) -> None:
+    settings.LLM_OUTPUT_MAX_CHARS = 10
+    openai_settings.push_raw(200, b'data: {"choices": [{"delta": {"content": "' + b"a" * 200_000, "text/event-stream")
+
+    with pytest.raises(LLMError, match="output limit"):
+        stream(Sink())
