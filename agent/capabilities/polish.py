@@ -58,8 +58,9 @@ def polish(runtime: Runtime[RunContext], state: ReportInput, *, what: str, figur
         parts.append(PromptPart(ref="user_message", form="full", role="user", text=state["message"],
                                 heading="The user asked:"))
     try:
+        # Not streamed: its figures are checked below, before anyone sees them.
         reply = llm.complete(purpose=f"polish_{what.replace(' ', '_')}", role="generation",
-                             prompt=assemble_checked(runtime, parts), prose=True)
+                             prompt=assemble_checked(runtime, parts))
     except (LLMError, PromptRefused):
         return template
     polished = reply.text.strip()

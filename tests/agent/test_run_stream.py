@@ -176,3 +176,19 @@ def test_a_stream_closed_twice_or_before_its_first_event_gives_its_place_back_on
     stream.close()
     assert stream_views._take_stream(alice.pk)
     assert not stream_views._take_stream(alice.pk)
+
+
+def test_a_reports_polish_is_not_streamed_before_its_figures_are_checked(openai_settings: LLMStub,
+                                                                         alice: User, website: Project) -> None:
+    task_create(actor=alice, project=website, title="Write the notes", assignee=alice)
+    openai_settings.push_json(route_json("weekly_report"))
+    openai_settings.push_text("This week 9999 tasks were completed.")  # a figure the database never gave
+    token = str(uuid.uuid4())
+    client = sidebar(alice)
+    response = send(client, "weekly report", token)
+
+    assert response.status_code == 200
+    polish_call = openai_settings.requests[-1]
+    assert "stream" not in polish_call.body
+    assert "9999" not in response.content.decode()  # the template answered instead
+    assert not [data for event, data in events(client, token) if event == "text"]
