@@ -34,17 +34,21 @@ _UPDATE_FIELDS = ("status", "priority", "due_date")
 
 
 def _crud_kind(slots: Any) -> str | None:
-    """What a crud route would change, in words: the operation, its target and, for an update, each new value."""
+    """What a crud route would change, in words: the operation, its target and each value it sets.
+
+    A create names the values it sets too, so a model cannot add a status, priority or due date the
+    user's words did not give without the card asking (the title is the user's text, not compared).
+    """
+    values = {name.replace("_", " "): getattr(slots, name) for name in _UPDATE_FIELDS}
+    changes = [f"{name} {value}" for name, value in values.items() if value is not None]
     if slots.operation == "create":
-        return "create a task"
+        return "create a task" + (f": {', '.join(changes)}" if changes else "")
     if slots.operation not in ("update", "delete"):
         return None
     if slots.scope == "visible":
         target = "the visible tasks"
     else:
         target = f"task {slots.task_id}" if slots.task_id is not None else "the selected task"
-    values = {name.replace("_", " "): getattr(slots, name) for name in _UPDATE_FIELDS}
-    changes = [f"{name} {value}" for name, value in values.items() if value is not None]
     if slots.operation == "delete":
         return f"delete {target}"
     return f"update {target}: " + (", ".join(changes) or "nothing")
