@@ -1,9 +1,9 @@
 """The assistant's HTTP API (DESIGN §7): one class per operation, all through the run service."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,7 +13,11 @@ from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 from projects.serializers import error_responses
 
 from .conversations import conversation_for_request
+from .models import Run
+from .page_context.openapi import page_context_openapi_schema
 from .page_context.text import control_character_reason
+from .registry import CAPABILITIES
+from .routing.decision import Via
 from .run_shapes import run_as_dict, trace_as_dict
 from .service import run_confirm, run_get, run_request
 from .undo import run_undo
@@ -26,18 +30,37 @@ def _message_text(value: str) -> None:
         raise serializers.ValidationError(reason)
 
 
+@extend_schema_field(page_context_openapi_schema())
+class PageContextField(serializers.DictField):
+    """The page context, checked in full by agent.page_context.parse (the schema shows its shape)."""
+
+
+# The run as agent.run_shapes.run_as_dict writes it.
 RUN_SCHEMA = inline_serializer("AssistantRun", {
     "run_id": serializers.UUIDField(),
     "conversation_id": serializers.UUIDField(allow_null=True),
-    "status": serializers.ChoiceField(["done", "needs_confirmation", "needs_clarification", "running", "error",
-                                       "stopped"]),
-    "route": serializers.DictField(allow_null=True),
-    "reply": serializers.CharField(),
+    "status": serializers.ChoiceField(Run.Status.values),
+    "route": inline_serializer("AssistantRoute", {
+        "capability": serializers.ChoiceField([spec.name for spec in CAPABILITIES]),
+        "via": serializers.ChoiceField(list(get_args(Via))),
+    }, allow_null=True),
+    "reply": serializers.CharField(help_text="Markdown; user text in it is escaped."),
     "error_code": serializers.CharField(allow_blank=True),
     "data": serializers.DictField(),
-    "confirmation": serializers.DictField(allow_null=True),
-    "usage": serializers.DictField(),
-    "progress": serializers.DictField(allow_null=True),
+    "confirmation": inline_serializer("AssistantConfirmation", {
+        "id": serializers.UUIDField(help_text="Send it back as confirmation_id with the decision."),
+        "action": serializers.CharField(),
+        "facts": serializers.DictField(help_text="Read from the database when the card was made."),
+        "steps": serializers.ListField(child=serializers.DictField(), required=False,
+                                       help_text="A plan card's steps (decompose only)."),
+    }, allow_null=True),
+    "usage": inline_serializer("AssistantUsage", {
+        "llm_calls": serializers.IntegerField(), "prompt_tokens": serializers.IntegerField(),
+        "completion_tokens": serializers.IntegerField(),
+    }),
+    "progress": inline_serializer("AssistantProgress", {
+        "stage": serializers.CharField(), "done": serializers.IntegerField(), "total": serializers.IntegerField(),
+    }, allow_null=True),
     "undo_until": serializers.DateTimeField(allow_null=True, help_text="Until when POST .../undo/ restores what "
                                             "the run changed; null when it changed nothing that can be undone."),
     "undone_at": serializers.DateTimeField(allow_null=True),
@@ -60,12 +83,12 @@ class RunRequestApi(AuthenticatedApi):
         message = serializers.CharField(required=False, allow_blank=False, max_length=MESSAGE_MAX_CHARS,
                                         validators=[_message_text])
         action = serializers.CharField(required=False, allow_blank=False, max_length=40)
-        page_context = serializers.DictField(help_text="The PageContext of DESIGN §2 (camelCase keys).")
+        page_context = PageContextField(help_text="The PageContext of DESIGN §2 (camelCase keys).")
         conversation_id = serializers.UUIDField(required=False, help_text="Continue this conversation; "
                                                 "without it the run starts a new one.")
 
     @extend_schema(request=RunRequestInputSerializer,
-                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 404, 413)},
+                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 403, 404, 413, 415)},
                    summary="Send a message or a quick action to the assistant")
     def post(self, request: Request) -> Response:
         data = self.RunRequestInputSerializer(data=request.data)
@@ -88,7 +111,7 @@ class RunConfirmApi(AuthenticatedApi):
             help_text="The `confirmation.id` of the card decided on; 409 when the run has asked again since.")
 
     @extend_schema(request=RunConfirmInputSerializer,
-                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 404, 409)},
+                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 403, 404, 409, 413, 415)},
                    summary="Approve or reject a pending action")
     def post(self, request: Request, run_id: str) -> Response:
         data = self.RunConfirmInputSerializer(data=request.data)
@@ -105,7 +128,7 @@ class RunUndoApi(AuthenticatedApi):
         """No fields: the run is in the path."""
 
     @extend_schema(request=RunUndoInputSerializer,
-                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 404, 409, 410)},
+                   responses={200: RUN_SCHEMA, **error_responses(400, 401, 403, 404, 409, 410, 413, 415)},
                    summary="Undo the task updates of a run",
                    description="Restores the values the run's updates replaced, taken from the activity log, "
                                "if nothing changed them since; otherwise 409 `changed_since` names what changed "

@@ -14,7 +14,7 @@ from .service import run_stop
 
 
 class RunStopApi(AuthenticatedApi):
-    @extend_schema(request=None, responses={200: RUN_SCHEMA, **error_responses(401, 404, 409)},
+    @extend_schema(request=None, responses={200: RUN_SCHEMA, **error_responses(401, 403, 404, 409)},
                    summary="Stop a running run",
                    description="Only the run's owner may stop it (anyone else gets 404). The run ends as "
                    '"stopped" at its next point between graph nodes and a streaming model answer is cut off: '

@@ -54,12 +54,14 @@ class ErrorSerializer(serializers.Serializer):
 _ERROR_TEXT = {
     400: "Invalid input; the message and `fields` name the field and the reason.",
     401: "Not authenticated.",
-    403: "Authenticated, but only a viewer of the project (code `forbidden`).",
+    403: "Authenticated, but not allowed: only a viewer of the project, or a request signed in by session "
+         "cookie that lacks its CSRF token (code `forbidden`).",
     404: "Does not exist, or belongs to a project you are not a member of.",
     409: "The state changed first (code `conflict`), e.g. the confirmation was already decided "
          "or a task changed since the run (`changed_since`).",
     410: "Too late: the time it was possible in has passed (e.g. code `undo_expired`).",
     413: "The request body is larger than REQUEST_BODY_MAX_BYTES (code `too_large`).",
+    415: "The body is not JSON, a form or multipart (code `unsupported_media_type`).",
 }
 
 

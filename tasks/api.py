@@ -125,7 +125,7 @@ class TaskCreateApi(AuthenticatedApi):
         operation_id="tasks_create",
         summary="Create a task in a project you may write to",
         request=InputSerializer,
-        responses={201: TaskDetailApi.OutputSerializer, **error_responses(400, 401, 403, 404)},
+        responses={201: TaskDetailApi.OutputSerializer, **error_responses(400, 401, 403, 404, 413, 415)},
     )
     def post(self, request: Request) -> Response:
         user = acting_user(request)
@@ -150,7 +150,7 @@ class TaskUpdateApi(AuthenticatedApi):
         operation_id="tasks_partial_update",
         summary="Change some fields of a task",
         request=InputSerializer,
-        responses={200: TaskDetailApi.OutputSerializer, **error_responses(400, 401, 403, 404)},
+        responses={200: TaskDetailApi.OutputSerializer, **error_responses(400, 401, 403, 404, 413, 415)},
     )
     def patch(self, request: Request, task_id: int) -> Response:
         user = acting_user(request)

@@ -480,6 +480,35 @@ def test_schema_lists_the_assistant_error_answers(tmp_path: Path) -> None:
     assert "404" in paths["/api/assistant/runs/{run_id}/"]["get"]["responses"]
     due = [p for p in paths["/api/tasks/"]["get"]["parameters"] if p["name"] == "due_before"]
     assert "empty means no filter" in due[0]["description"]
+    assert {"403", "413", "415"} <= set(paths["/api/assistant/runs/{run_id}/undo/"]["post"]["responses"])
+
+
+def test_schema_describes_the_page_context_and_the_run(tmp_path: Path) -> None:
+    import yaml
+
+    from agent.models import Run
+    from agent.registry import CAPABILITIES
+    from pm_assistant.vocabulary import PAGES
+
+    target = tmp_path / "schema.yml"
+    call_command("spectacular", "--file", str(target))
+    schema = yaml.safe_load(target.read_text())
+    components = schema["components"]["schemas"]
+    body = components["RunRequestInputRequest"]["properties"]["page_context"]
+    assert body["additionalProperties"] is False and body["required"] == ["page", "origin"]
+    assert body["properties"]["page"]["enum"] == list(PAGES)
+    assert body["properties"]["visibleEntityIds"]["maxItems"] == 500
+    assert body["properties"]["selectedEntity"]["nullable"] is True  # OpenAPI 3.0, not JSON Schema's null
+    assert "$ref" not in str(body) and "const" not in body["properties"]["filters"]["properties"]["assignee"]
+    run = components["AssistantRun"]["properties"]
+
+    def enum(name: str) -> list[str]:
+        return components[run[name]["$ref"].rsplit("/", 1)[-1]]["enum"] if "$ref" in run[name] else run[name]["enum"]
+
+    assert set(enum("status")) == set(Run.Status.values)
+    route = components["AssistantRoute"]["properties"]
+    assert set(components[route["capability"]["$ref"].rsplit("/", 1)[-1]]["enum"]) == {c.name for c in CAPABILITIES}
+    assert set(components["AssistantConfirmation"]["properties"]) == {"id", "action", "facts", "steps"}
 
 
 @pytest.mark.parametrize("debug", [False, True])

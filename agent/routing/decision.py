@@ -12,6 +12,9 @@ from pm_assistant.vocabulary import Priority, Status
 Preset = Literal["my_overdue", "at_risk_this_week"]
 
 
+# How a run was routed: by the quick-action table, or by the router model.
+Via = Literal["fast_path", "llm_router"]
+
 class Slots(BaseModel):
     """What the request is about. Ids appear only when the user typed them in the message."""
 
@@ -54,7 +57,7 @@ class Route(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     capability: CapabilityName
-    via: Literal["fast_path", "llm_router"]
+    via: Via
     slots: Slots = Slots()
     confidence: float = 1.0
     reason: str = ""
