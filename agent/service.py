@@ -30,7 +30,7 @@ from agent.registry import BY_NAME
 from agent.routing.fast_path import fast_path_route
 from agent.run_live import RunLive, RunStopped, stop_request
 from agent.runtime import RunContext
-from agent.state import view_alert_sink
+from agent.state import FrozenViewWrite, view_alert_sink
 from agent.tools.runner import ToolRunner
 from agent.trace import TraceRecorder
 from pm_assistant.errors import ApplicationError, Conflict, InvalidInput, NotFound
@@ -74,8 +74,8 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
         finished = True
         recorder.node("stopped", before=str(stop))
         return _store_stopped(run, recorder)
-    except ApplicationError:
-        raise  # a request the app refuses (a 4xx): the caller words it
+    except (ApplicationError, FrozenViewWrite):
+        raise  # a request the app refuses (a 4xx, the caller words it), or a node breaking the views' contract
     except Exception:
         # A bug, or a model answer no check foresaw: the run is kept as failed with the trace it had
         # (below), the traceback goes to the log, and the caller gets the failed run, not a server error.

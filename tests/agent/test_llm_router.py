@@ -106,11 +106,23 @@ def test_route_create(openai_settings: LLMStub, alice: Any, website: Any) -> Non
     openai_settings.push_json(route_json("crud", operation="create", title="Write release notes", priority="P1",
                                          due_date="2031-03-04"))
     page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
-    body = ask(alice, "add a task to write release notes, P1, due March 4 2031", page)
+    body = ask(alice, "add a task to write release notes, P1, due 2031-03-04", page)
     assert body["status"] == "done", body
     created = Task.objects.get(title="Write release notes")
     assert (created.project, created.priority, created.due_date, created.created_by) == \
         (website, "P1", date(2031, 3, 4), alice)
+
+
+def test_a_create_whose_date_the_rules_cannot_read_asks_first(openai_settings: LLMStub, alice: Any,
+                                                               website: Any) -> None:
+    # The rules read ISO dates only: the model's reading of "March 4 2031" is shown on a card first.
+    openai_settings.push_json(route_json("crud", operation="create", title="Write release notes", priority="P1",
+                                         due_date="2031-03-04"))
+    page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
+    body = ask(alice, "add a task to write release notes, P1, due March 4 2031", page)
+    assert body["status"] == "needs_confirmation", body
+    assert "(priority P1, due date 2031-03-04)" in body["confirmation"]["facts"]["change"]
+    assert not Task.objects.filter(title="Write release notes").exists()
 
 
 def test_route_update_by_typed_number(openai_settings: LLMStub, alice: Any, task: Task) -> None:
