@@ -71,7 +71,9 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, value in detail.items():
-            name = str(key) if not prefix else f"{prefix}.{key}"
+            # DRF names a list's item by its index: that is written [i], like a list of objects' items.
+            item = isinstance(key, int) or (isinstance(key, str) and key.isdigit())
+            name = str(key) if not prefix else (f"{prefix}[{key}]" if item else f"{prefix}.{key}")
             if key == "non_field_errors" and prefix:
                 name = prefix
             out.update(_flatten(value, "" if key == "non_field_errors" and not prefix else name))

@@ -55,7 +55,7 @@ def _titles(response: Response) -> list[str]:
 
 
 def _fields(body: dict[str, Any]) -> set[str]:
-    """Top-level field names of an error (``status.0`` names item 0 of ``status``)."""
+    """Top-level field names of an error (``status[0]`` names item 0 of ``status``)."""
     return {name.split(".")[0].split("[")[0] for name in body["fields"]}
 
 
@@ -519,3 +519,13 @@ def test_an_api_path_no_route_matches_is_a_json_404_even_in_debug(client_for: An
         response = client_for(alice).get(path)
         assert response.status_code == 404 and response["Content-Type"] == "application/json", path
         assert response.json()["error"]["code"] == "not_found"
+
+
+def test_an_error_in_a_list_item_is_named_with_its_index(client_for: Any, alice: User,
+                                                         tasks: dict[str, Task]) -> None:
+    task = next(iter(tasks.values()))
+    body = _error(client_for(alice).patch(f"/api/tasks/{task.pk}/", {"labels": ["ok", "x" * 41]}, format="json"),
+                  400, "invalid")
+    assert list(body["fields"]) == ["labels[1]"]
+    body = _error(client_for(alice).get("/api/tasks/", {"status": "bogus"}), 400, "invalid")
+    assert list(body["fields"]) == ["status[0]"]
