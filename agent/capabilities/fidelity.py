@@ -16,7 +16,25 @@ _NUMBER_MAX_CHARS = 30
 _WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty".split())}
+_WORDS.update({w: 10 * n for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), start=3)})
 _WORD = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+# Chinese numerals written as words, where they count something ("十二个任务", "三项", "两天").
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+              "九": 9}
+_ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
+_ZH_NUMBER = re.compile(r"([零〇一二两三四五六七八九十百千]+)(?=[个项条件天周次人%％])")
+
+
+def _zh_value(numeral: str) -> int:
+    """The value of a Chinese numeral below ten thousand ("十二" 12, "一百零五" 105, "两千" 2000)."""
+    total, digit = 0, None
+    for char in numeral:
+        if char in _ZH_DIGITS:
+            digit = _ZH_DIGITS[char]
+        else:
+            total += (1 if digit is None else digit) * _ZH_UNITS[char]
+            digit = None
+    return total + (digit or 0)
 
 
 @dataclass(frozen=True)
@@ -61,4 +79,5 @@ def stray_numbers(text: str, allowed: Allowed) -> list[str]:
     rest = _ISO_WEEK.sub(" ", rest)
     stray += [n for n in _NUMBER.findall(rest) if _canonical(n) not in allowed.numbers]
     stray += [w for w in _WORD.findall(rest) if str(_WORDS[w.lower()]) not in allowed.numbers]
+    stray += [w for w in _ZH_NUMBER.findall(rest) if str(_zh_value(w)) not in allowed.numbers]
     return stray

@@ -55,6 +55,13 @@ def test_numbers_next_to_chinese_or_in_wide_digits_are_checked() -> None:
     assert stray_numbers("P0 tasks: 5", allowed) == []  # a priority label is not a figure
 
 
+def test_numbers_written_as_words_are_checked_in_english_and_chinese() -> None:
+    allowed = Allowed.of([12, 3], [])
+    assert stray_numbers("十二个任务完成，三项逾期，大家一起努力", allowed) == []
+    assert stray_numbers("十三个任务完成，两天后到期", allowed) == ["十三", "两"]
+    assert stray_numbers("twelve done, thirty open", allowed) == ["thirty"]
+
+
 def test_a_number_too_long_to_read_is_stray_not_a_crash() -> None:
     digits = "7" * 5000
     assert stray_numbers(f"{digits} tasks", Allowed.of([5], [])) == [digits]
