@@ -89,9 +89,10 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
             # The run keeps the trace it had and is not left looking as if it were still going.
             with transaction.atomic():
                 recorder.flush()
-                Run.objects.filter(pk=run.pk).update(status=Run.Status.ERROR, error_code="internal",
-                                                     reply="Something went wrong; nothing more was done.",
-                                                     updated_at=timezone.now())
+                # A run its owner stopped meanwhile stays stopped.
+                Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
+                    status=Run.Status.ERROR, error_code="internal",
+                    reply="Something went wrong; nothing more was done.", updated_at=timezone.now())
     if crashed or not stored:
         run.refresh_from_db()
         return run
@@ -232,7 +233,8 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
             run = _execute(run, graph_input, _run_context(user, run, resuming=False, stream_token=stream_token),
                            may_interrupt=may_interrupt)
         except Exception as exc:
-            # _execute undid the graph's writes and marked the run as failed: that is kept, then raised.
+            # A refusal (ApplicationError) from the graph: _execute undid its writes and marked the run
+            # failed; that is kept, then raised for the caller to word. Anything else _execute answered.
             failure = exc
     if failure is not None:
         raise failure

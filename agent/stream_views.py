@@ -57,14 +57,18 @@ def _take_stream(user_id: int) -> bool:
     """Count one more open stream for the user; False (and nothing counted) past the limit."""
     key = _open_streams_key(user_id)
     # The count expires with the longest stream, so a worker that died mid-stream cannot leave it high.
-    cache.add(key, 0, timeout=int(_stream_life()) + 30)
+    timeout = int(_stream_life()) + 30
+    cache.add(key, 0, timeout=timeout)
     try:
         taken = cache.incr(key)
     except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=int(_stream_life()) + 30)
+        cache.add(key, 1, timeout=timeout)
         taken = 1
+    # Each new stream renews the expiry: the count outlives the newest stream, and a key Redis made
+    # anew on incr (it had just expired) gets one too.
+    cache.touch(key, timeout)
     if taken > STREAMS_PER_USER_MAX:
-        cache.decr(key)
+        _give_back_stream(user_id)
         return False
     return True
 

@@ -21,7 +21,7 @@ _TAGS = {"p", "br", "strong", "em", "code", "pre", "ul", "ol", "li", "blockquote
 _HEADINGS = re.compile(r"<(/?)h[12]>")
 # The characters that make Markdown structure inside a line (emphasis, code, links, autolinks): escaped,
 # a linked name keeps its characters and cannot close the link early, a quoted title stays words.
-_SPECIALS = re.compile(r"([\\\[\]*_`<>])")
+_SPECIALS = re.compile(r"([\\\[\]*_`<>&])")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029]+")
 # An anchor whose href the filter below removed: shown as its words.
 _BARE_ANCHOR = re.compile(r'<a(?:\s+(?!href=)[a-z-]+="[^"]*")*>(.*?)</a>', re.S)

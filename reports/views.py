@@ -8,9 +8,11 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from pm_assistant.errors import InvalidInput
+from pm_assistant.markdown import markdown_html
 from pm_assistant.web import PageRequest, project_or_404
 from tasks.page_context import page_context_for
 
@@ -86,5 +88,7 @@ def risk_panel(request: PageRequest, pk: int) -> HttpResponse:
     """The project's delay risk as a panel (chart, top tasks and the table), loaded into the project page."""
     project = project_or_404(user=request.user, project_id=pk)
     report = risk_assess(scope=scope_for_user(user=request.user, project_id=project.pk), today=timezone.localdate())
-    context = {"project": project, "r": risk_data(report), "text": risk_text(report), "chart_id": "risk-project"}
+    # The paragraph is Markdown, as the sidebar shows it (a quoted title is escaped in it); nh3 cleaned it.
+    text = mark_safe(markdown_html(risk_text(report)))  # noqa: S308
+    context = {"project": project, "r": risk_data(report), "text": text, "chart_id": "risk-project"}
     return render(request, "reports/_risk_panel.html", context)

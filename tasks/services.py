@@ -52,10 +52,6 @@ def _validate(*, project: Project, assignee: User | None, parent: Task | None,
         raise InvalidInput("title: at most 300 characters.", field="title")
     if not 0 <= progress <= 100:
         raise InvalidInput("progress: must be between 0 and 100.", field="progress")
-    for name, day in (("start_date", start_date), ("due_date", due_date)):
-        if day is not None and not DATE_MIN <= day <= DATE_MAX:
-            raise InvalidInput(f"{name}: must be between {DATE_MIN.isoformat()} and {DATE_MAX.isoformat()}.",
-                               field=name)
     if start_date and due_date and due_date < start_date:
         raise InvalidInput("due_date: must not be before start_date.", field="due_date")
     if assignee is not None and not Membership.objects.filter(user=assignee, project=project).exists():
@@ -91,6 +87,14 @@ def _record(*, task: Task, actor: User | None, kind: str, field: str = "",
     return activity
 
 
+def _dates_in_range(**dates: date | None) -> None:
+    """Refuse a date being set outside DATE_MIN..DATE_MAX (one stored before that bound may stay as it is)."""
+    for name, day in dates.items():
+        if day is not None and not DATE_MIN <= day <= DATE_MAX:
+            raise InvalidInput(f"{name}: must be between {DATE_MIN.isoformat()} and {DATE_MAX.isoformat()}.",
+                               field=name)
+
+
 def _labels_for(*, project: Project, names: Iterable[str]) -> list[Label]:
     labels = []
     for name in sorted({n.strip() for n in names if n and n.strip()}):
@@ -108,6 +112,7 @@ def task_create(*, actor: User, project: Project, title: str, description: str =
                 estimate_hours: Decimal | None = None, progress: int = 0, parent: Task | None = None) -> Task:
     """Create a task in a project the actor may write to."""
     project_require_writer(user=actor, project=project)
+    _dates_in_range(start_date=start_date, due_date=due_date)
     _validate(project=project, assignee=assignee, parent=parent, title=title, progress=progress,
               start_date=start_date, due_date=due_date, status=status, priority=priority)
     task = Task.objects.create(
@@ -149,6 +154,7 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
     if parent is not UNSET:
         changes["parent_id"] = parent.pk if parent else None
     new_progress = task.progress if progress is UNSET else progress
+    _dates_in_range(**{name: changes[name] for name in ("start_date", "due_date") if name in changes})
     _validate(project=task.project, assignee=None if assignee is UNSET else assignee,
               parent=parent if parent is not UNSET else None, title=changes.get("title", task.title),
               progress=new_progress, start_date=changes.get("start_date", task.start_date),

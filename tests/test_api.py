@@ -529,3 +529,13 @@ def test_an_error_in_a_list_item_is_named_with_its_index(client_for: Any, alice:
     assert list(body["fields"]) == ["labels[1]"]
     body = _error(client_for(alice).get("/api/tasks/", {"status": "bogus"}), 400, "invalid")
     assert list(body["fields"]) == ["status[0]"]
+
+
+def test_a_write_to_an_unknown_api_path_is_a_json_404_and_a_missing_slash_redirects(alice: User) -> None:
+    from django.test import Client
+
+    session = Client(enforce_csrf_checks=True)
+    session.force_login(alice)
+    response = session.post("/api/nothing-here/", {"a": 1})
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+    assert session.get("/api/tasks").status_code == 301

@@ -70,8 +70,9 @@ def _canonical(number: str) -> str:
 
 def stray_numbers(text: str, allowed: Allowed) -> list[str]:
     """Return the numbers and dates in the text that are not allowed, in order of appearance."""
-    # Full-width and other compatibility digits ("１２") read as the digits they are.
-    text = unicodedata.normalize("NFKC", text)
+    # Digits of every script ("１２", "١٢", "१२") read as the ASCII digits they are.
+    text = "".join(str(unicodedata.digit(ch)) if unicodedata.category(ch) == "Nd" else ch
+                   for ch in unicodedata.normalize("NFKC", text))
     stray = [d for d in _ISO_DATE.findall(text) if d not in allowed.dates]
     rest = _ISO_DATE.sub(" ", text)
     for year, week in _ISO_WEEK.findall(rest):

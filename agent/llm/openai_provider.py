@@ -13,6 +13,7 @@ attempt is retried only while it has streamed nothing, so no text is ever sent t
 """
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +38,7 @@ _RETRY_STATUSES = {408, 409, 429}
 _BYTES_PER_CHAR = 12
 _ENVELOPE_BYTES = 64 * 1024
 _STREAMED_BYTES_PER_CHAR = 400
+_LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
 class _Retry(Exception):
@@ -64,18 +66,21 @@ def _lines_within(chunks: Iterator[bytes], deadline: Deadline, max_bytes: int) -
     Read by chunks, not by line: an endpoint that never ends its line would otherwise hold the read
     (each byte it sends restarts the read timeout) while the unfinished line grows without bound.
     """
-    pending, total = b"", 0
+    pending, total = bytearray(), 0
     for chunk in chunks:
         total += len(chunk)
         if total > max_bytes:
             raise LLMError("The model's answer was larger than the output limit.")
         if deadline.remaining() <= 0:
             raise _Retry(LLMUnavailable("The language model did not answer in time."))
-        *complete, pending = (pending + chunk).split(b"\n")
-        for line in complete:
-            yield _text_of(line.rstrip(b"\r"))
+        pending += chunk
+        # A line ends at \r\n, \n or \r (all three are SSE); a \r last in the chunk may be half of \r\n.
+        *complete, rest = _LINE_END.split(pending[:-1] if pending.endswith(b"\r") else pending)
+        if complete:
+            yield from (_text_of(line) for line in complete)
+            pending = bytearray(rest + (b"\r" if pending.endswith(b"\r") else b""))
     if pending.strip():
-        yield _text_of(pending.rstrip(b"\r"))
+        yield _text_of(bytes(pending).rstrip(b"\r"))
 
 
 def _text_of(line: bytes) -> str:

@@ -1,6 +1,8 @@
 """Risk in words: the template paragraph and the figures the polish may use (no ids, no titles)."""
 from __future__ import annotations
 
+from pm_assistant.markdown import quoted
+
 from .score import RiskReport, TaskRisk
 
 
@@ -18,7 +20,7 @@ def risk_text(report: RiskReport) -> str:
     verb = "is" if levels["high"] == 1 else "are"
     return (f"{report.scope_label}: of {report.open_tasks} open tasks, {levels['high']} {verb} at high risk, "
             f"{levels['medium']} at medium risk and {levels['low']} at low risk (checked on {report.today}). "
-            f"The riskiest is {top.key} “{top.title}”, scored {top.score}: {_why(top)}.")
+            f"The riskiest is {top.key} {quoted(top.title)}, scored {top.score}: {_why(top)}.")
 
 
 def risk_figures(report: RiskReport) -> list[str]:

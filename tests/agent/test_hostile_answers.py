@@ -52,6 +52,7 @@ def test_numbers_next_to_chinese_or_in_wide_digits_are_checked() -> None:
     allowed = Allowed.of([5, 12], [])
     assert stray_numbers("本周完成了99个任务，逾期12个", allowed) == ["99"]
     assert stray_numbers("完成了９９个", allowed) == ["99"]
+    assert stray_numbers("Closed ١٢ and ९९ tasks", allowed) == ["99"]  # Arabic-Indic 12 is allowed
     assert stray_numbers("P0 tasks: 5", allowed) == []  # a priority label is not a figure
 
 

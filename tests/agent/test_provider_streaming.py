@@ -163,3 +163,14 @@ def test_a_line_that_never_ends_is_cut_by_the_size_limit(openai_settings: LLMStu
 
     with pytest.raises(LLMError, match="output limit"):
         stream(Sink())
+
+
+@pytest.mark.parametrize("end", [b"\r", b"\r\n", b"\n"])
+def test_every_sse_line_ending_is_read(openai_settings: LLMStub, end: bytes) -> None:
+    events = Streamed(("Fine ", "now.")).events({"model": "m"})
+    body = b"".join(event.replace(b"\n", end) for event in events)
+    openai_settings.push_raw(200, body, "text/event-stream")
+    sink = Sink()
+
+    assert stream(sink).text == "Fine now."
+    assert sink.pieces == ["Fine ", "now."]

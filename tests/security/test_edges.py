@@ -105,3 +105,29 @@ def test_the_new_task_page_reads_only_plain_project_ids(alice: User, website: Pr
     assert shown.status_code == 400 and "is not a project id" in shown.content.decode()
     sent = client.post("/tasks/new/", {"project": raw, "title": "Sneaky"})
     assert sent.status_code == 400 and not Task.objects.filter(title="Sneaky").exists()
+
+
+def test_a_task_holding_a_date_stored_before_the_bound_can_still_be_changed_and_fixed(
+        alice: User, website: Project) -> None:
+    task = task_create(actor=alice, project=website, title="Old")
+    Task.objects.filter(pk=task.pk).update(start_date=date(1850, 1, 1), due_date=date(1850, 2, 1))
+    client = _api(alice)
+    assert client.patch(f"/api/tasks/{task.pk}/", {"status": "done"}, format="json").status_code == 200
+    assert client.patch(f"/api/tasks/{task.pk}/", {"due_date": "2026-12-24"}, format="json").status_code == 200
+    assert client.patch(f"/api/tasks/{task.pk}/", {"start_date": "2026-12-01"}, format="json").status_code == 200
+    task.refresh_from_db()
+    assert (task.status, task.start_date, task.due_date) == ("done", date(2026, 12, 1), date(2026, 12, 24))
+
+
+def test_a_title_that_writes_markdown_reads_as_written_in_the_risk_panel(alice: User, website: Project) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    title = "[Open](/tasks/1/) *now* & R&amp;D"
+    task_create(actor=alice, project=website, title=title, status="blocked", assignee=alice,
+                due_date=timezone.localdate() - timedelta(days=9))
+    html = _page(alice).get(f"/projects/{website.pk}/reports/risk/").content.decode()
+    panel = html[html.index('<div class="risk-text">'):]
+    panel = panel[:panel.index("</div>")]
+    assert "[Open](/tasks/1/) *now* &amp; R&amp;amp;D" in panel and "<em>" not in panel and "<a " not in panel
