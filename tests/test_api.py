@@ -500,6 +500,10 @@ def test_schema_describes_the_page_context_and_the_run(tmp_path: Path) -> None:
     assert body["properties"]["visibleEntityIds"]["maxItems"] == 500
     assert body["properties"]["selectedEntity"]["nullable"] is True  # OpenAPI 3.0, not JSON Schema's null
     assert "$ref" not in str(body) and "const" not in body["properties"]["filters"]["properties"]["assignee"]
+    # OpenAPI 3.0 reads nullable only beside a type: each option of a nullable union says it.
+    assignee = body["properties"]["filters"]["properties"]["assignee"]
+    assert [(o["type"], o["nullable"]) for o in assignee["anyOf"]] == [("integer", True), ("string", True)]
+    assert assignee["anyOf"][1]["enum"] == ["me", None]
     run = components["AssistantRun"]["properties"]
 
     def enum(name: str) -> list[str]:

@@ -23,10 +23,13 @@ def _rewrite(node: Any, defs: dict[str, Any]) -> Any:
     out: dict[str, Any] = {}
     if _NULL in node.get("anyOf", []):
         rest = [option for option in node["anyOf"] if option != _NULL]
-        out.update(_rewrite(rest[0], defs) if len(rest) == 1 else {"anyOf": _rewrite(rest, defs)})
-        out["nullable"] = True
+        if len(rest) == 1:
+            out.update(_nullable(_rewrite(rest[0], defs)))
+        else:
+            # OpenAPI 3.0 reads nullable only beside a type: each option says it (an enum lists null).
+            out["anyOf"] = [_nullable(_rewrite(option, defs)) for option in rest]
     for key, value in node.items():
-        if key in ("$defs", "title") or (key == "anyOf" and "nullable" in out):
+        if key in ("$defs", "title") or (key == "anyOf" and _NULL in value):
             continue
         if key == "const":
             out["enum"] = [value]
@@ -35,6 +38,10 @@ def _rewrite(node: Any, defs: dict[str, Any]) -> Any:
         else:
             out[key] = _rewrite(value, defs)
     return out
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {**schema, "nullable": True, **({"enum": [*schema["enum"], None]} if "enum" in schema else {})}
 
 
 @cache
