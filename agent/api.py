@@ -1,7 +1,7 @@
 """The assistant's HTTP API (DESIGN §7): one class per operation, all through the run service."""
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import get_args
 
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from pm_assistant.api import AuthenticatedApi
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
-from projects.serializers import error_responses
+from projects.serializers import StrictInputSerializer, error_responses
 
 from .conversations import conversation_for_request
 from .models import Run
@@ -67,19 +67,8 @@ RUN_SCHEMA = inline_serializer("AssistantRun", {
 })
 
 
-class _StrictInput(serializers.Serializer):
-    """A body whose every key is one of the serializer's fields: a misspelt key is a 400 naming it, not ignored."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({unknown[0]: ["Unknown field."]})
-        return super().to_internal_value(data)
-
-
 class RunRequestApi(AuthenticatedApi):
-    class RunRequestInputSerializer(_StrictInput):
+    class RunRequestInputSerializer(StrictInputSerializer):
         message = serializers.CharField(required=False, allow_blank=False, max_length=MESSAGE_MAX_CHARS,
                                         validators=[_message_text])
         action = serializers.CharField(required=False, allow_blank=False, max_length=40)
@@ -102,7 +91,7 @@ class RunRequestApi(AuthenticatedApi):
 
 
 class RunConfirmApi(AuthenticatedApi):
-    class RunConfirmInputSerializer(_StrictInput):
+    class RunConfirmInputSerializer(StrictInputSerializer):
         decision = serializers.ChoiceField(choices=["approve", "reject"])
         drop_steps = serializers.ListField(child=serializers.CharField(max_length=10), required=False,
                                            max_length=50, help_text="Plan steps to leave out (a plan card only).")
@@ -124,7 +113,7 @@ class RunConfirmApi(AuthenticatedApi):
 
 
 class RunUndoApi(AuthenticatedApi):
-    class RunUndoInputSerializer(_StrictInput):
+    class RunUndoInputSerializer(StrictInputSerializer):
         """No fields: the run is in the path."""
 
     @extend_schema(request=RunUndoInputSerializer,
