@@ -7,6 +7,7 @@ prompt as an excerpt of the artifact, in place of its summary: one source, one f
 from __future__ import annotations
 
 from collections.abc import Callable
+from inspect import Parameter, signature
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -43,8 +44,9 @@ _RUN: dict[str, Callable[..., dict[str, Any]]] = {
 }
 _ALLOWED_ARGS = {"outline": set(), "search": {"pattern", "max_hits"}, "head": {"lines"}, "tail": {"lines"},
                  "context": {"line", "radius"}}
-# The arguments a tool cannot run without (the others have defaults).
-_REQUIRED_ARGS = {"outline": set(), "search": {"pattern"}, "head": set(), "tail": set(), "context": {"line"}}
+# The arguments a tool cannot run without: read from its signature (the runtime binds user and ref).
+_REQUIRED_ARGS = {name: {p.name for p in signature(fn).parameters.values() if p.default is Parameter.empty}
+                  - {"user", "ref"} for name, fn in _RUN.items()}
 
 
 def _excerpt_text(answer: dict[str, Any]) -> str:
