@@ -79,7 +79,13 @@ def test_board_card_moves_to_its_new_column(page: Page, live_server: Any, many_t
 
     page.select_option(f"#status-{task.pk}", "done")
     expect(page.locator(f"#board-cards-done #card-{task.pk}")).to_be_visible()
+    expect(page.locator(f"#board-cards-done #card-{task.pk}")).to_have_class(re.compile(r"\bcard-arrived\b"))
     expect(page.locator(f"#board-cards-todo #card-{task.pk}")).to_have_count(0)
+    # The moved card takes a status change straight away, in its new column.
+    page.select_option(f"#status-{task.pk}", "in_progress")
+    expect(page.locator(f"#board-cards-in_progress #card-{task.pk}")).to_be_visible()
+    page.select_option(f"#status-{task.pk}", "done")
+    expect(page.locator(f"#board-cards-done #card-{task.pk}")).to_be_visible()
     expect(page.locator("#board-count-done")).to_have_text("1")
     expect(page.locator("#board-count-todo")).to_have_text("20")
     expect(page.locator("#project-summary .stat", has_text="Done").locator(".stat-num")).to_have_text("1")

@@ -134,3 +134,20 @@ def test_new_replies_scroll_into_view_unless_the_user_scrolled_up(
     expect(pill).to_be_hidden()
     assert transcript_at_bottom(page)
     expect(transcript.locator(".run-done").last).to_be_in_viewport()
+
+
+def test_a_card_answers_a_click_the_moment_it_lands(
+        page: Page, live_server: Any, width: str, three_tasks: list[Task]) -> None:
+    """A card's buttons work as soon as the card is on the page, not after htmx's settle pause."""
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/tasks/")
+    collapse(page)
+    # Click Approve in the same turn of the event loop that inserted the card.
+    page.evaluate("""() => new MutationObserver((records, observer) => {
+        const button = document.querySelector('#assistant .confirm-card [data-confirm-run]');
+        if (button) { observer.disconnect(); button.click(); }
+    }).observe(document.getElementById('assistant-transcript'), { childList: true, subtree: true })""")
+    doomed = three_tasks[2]
+    page.locator(f"tr[data-entity-id='{doomed.pk}'] [data-assistant-action=delete_task]").click()
+    expect(page.locator(f"tr[data-entity-id='{doomed.pk}']")).to_have_count(0)
+    assert not Task.objects.filter(pk=doomed.pk).exists()
