@@ -121,7 +121,7 @@ class Alert(models.Model):
         PREVIEW_MISMATCH = "preview_mismatch", "A preview is not a substring of its source"
         RAW_CONTEXT = "raw_context", "Raw page-context data in a prompt"
         MODEL_ID = "model_id", "The model named an id the user never gave"
-        NUMBER_MISMATCH = "number_mismatch", "A polished text stated a number that is not a verified figure"
+        NUMBER_MISMATCH = "number_mismatch", "A model's text stated a number that is not a verified figure"
         FIGURES_MISMATCH = "figures_mismatch", "A report's figures disagreed with their independent recount"
         LITERAL_ID = "literal_id", "A plan typed an id instead of binding it"
         UNKNOWN_TOOL = "unknown_tool", "A plan named a tool outside the plan-tool registry"

@@ -12,7 +12,7 @@ from agent.artifacts.classify import Classified
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
 from agent.llm.base import LLMError
-from agent.models import Artifact
+from agent.models import Alert, Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused
 from agent.prompting.templates import EXPLAIN_INSTRUCTIONS
 from agent.routing.decision import Route, Slots
@@ -22,6 +22,7 @@ from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
 from tasks.filters import TaskFilters
 
+from .fidelity import Allowed, stray_numbers
 from .inspection import INSPECT_TOOLS, inspect_once
 from .outcome import assemble_checked, clarify, done, failed
 from .scope import ScopeUnclear, request_project_id
@@ -114,9 +115,10 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
         return parts
 
     tools = INSPECT_TOOLS if artifact_ref else None
+    shown = parts_with(part)
     try:
-        # Prose for the user streams to the sidebar; a call that may ask for an inspection does not.
-        reply = llm.complete(purpose="explain", role="generation", prompt=assemble_checked(runtime, parts_with(part)),
+        # Prose for the user streams to the sidebar as a preview; a call that may ask for an inspection does not.
+        reply = llm.complete(purpose="explain", role="generation", prompt=assemble_checked(runtime, shown),
                              tools=tools, prose=True)
         if artifact_ref and reply.tool_calls:
             call = reply.tool_calls[0]
@@ -124,11 +126,22 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
                                    arguments_json=call.arguments)
             if excerpt is None:
                 return fallback
+            shown = parts_with(excerpt)
             reply = llm.complete(purpose="explain_after_inspection", role="generation",
-                                 prompt=assemble_checked(runtime, parts_with(excerpt)), prose=True)
+                                 prompt=assemble_checked(runtime, shown), prose=True)
     except LLMError:
         return fallback
-    return reply.text.strip() or fallback
+    text = reply.text.strip()
+    # Facts come from the server: a number or date the model was not shown is not stated to the user.
+    # The streamed preview is replaced by the answer kept here, the template's when the check fails.
+    stray = stray_numbers(text, Allowed.stated_in([fallback, *(p.text for p in shown)]))
+    if stray:
+        runtime.context.recorder.alert(
+            Alert.Kind.NUMBER_MISMATCH,
+            f"The explanation states {', '.join(stray[:5])}, which the query did not return; "
+            "the template text was used.", key=f"explain:{','.join(stray[:5])}", numbers=stray[:20])
+        return fallback
+    return text or fallback
 
 
 def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
 from pm_assistant.errors import ApplicationError
-from pm_assistant.markdown import quoted
+from pm_assistant.markdown import literal, quoted
 from pm_assistant.vocabulary import STATUS_LABELS
 from tasks.filters import TaskFilters
 
@@ -26,7 +26,7 @@ def brief_words(row: dict[str, Any], subtasks: int) -> str:
     if row["due_date"]:
         late = row["status"] != "done" and row["due_date"] < timezone.localdate().isoformat()
         parts.append(f"due {row['due_date']}" + (" (overdue)" if late else ""))
-    parts.append(f"assigned to {row['assignee']}" if row["assignee"] else "unassigned")
+    parts.append(f"assigned to {literal(row['assignee'])}" if row["assignee"] else "unassigned")
     below = f" It has {subtasks} subtask{'s' if subtasks != 1 else ''}." if subtasks else ""
     return f"{row['key']} {quoted(row['title'])} in {row['project']}: {', '.join(parts)}.{below}"
 

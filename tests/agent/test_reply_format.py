@@ -24,8 +24,8 @@ from tests.llm_stub import LLMStub
 SIDEBAR = "/assistant/request/"
 HOSTILE = (
     "Found **one** task: {key}.\n\n<script>alert('x')</script>\n"
-    "<img src=x onerror=\"alert(1)\">\n[click me](javascript:alert(document.cookie)) "
-    "[data](data:text/html,<b>x</b>) <a href=\"javascript:alert(2)\" onclick=\"alert(3)\">raw</a>\n\n"
+    "<img src=x onerror=\"alert(document.domain)\">\n[click me](javascript:alert(document.cookie)) "
+    "[data](data:text/html,<b>x</b>) <a href=\"javascript:alert('b')\" onclick=\"alert('c')\">raw</a>\n\n"
     "- see [docs](https://example.com/help)"
 )
 
@@ -142,3 +142,13 @@ def test_only_the_links_the_server_names_survive(text: str) -> None:
     html = markdown_html(f"{text} WEB-1", links={"WEB-1": "/tasks/1/"})
     hrefs = [attrs.get("href") for tag, attrs in _Tags(html).tags if tag == "a"]
     assert hrefs == ["/tasks/1/"], html
+
+
+def test_a_task_brief_shows_an_assignee_name_as_written(alice: Any, website: Any, openai_settings: LLMStub) -> None:
+    alice.username = "__alice__"  # a name Django allows and Markdown would read as bold
+    alice.save()
+    task = task_create(actor=alice, project=website, title="Fix login page", assignee=alice)
+    openai_settings.push_json(route_json("query", scope="selected"))
+    page = {"page": "task_detail", "origin": "sidebar", "selectedEntity": {"type": "task", "id": task.pk}}
+    body = _reply_body(_sidebar(alice, "tell me about this task", page))
+    assert "assigned to __alice__." in body and "<strong>" not in body
