@@ -1,5 +1,5 @@
-"""Load what the first request would otherwise load: the URLconf, the graph, the tokenizer, the templates
-and the LLM SDK.
+"""Load what the first request would otherwise load: the URLconf (every pattern compiled), the graph, the
+tokenizer, the templates, the models' field caches, the regexes Django compiles lazily and the LLM SDK.
 
 gunicorn calls it in the master after the app is preloaded (pm_assistant/gunicorn_conf.py), so every
 forked worker starts warm and shares these pages with the master; `celery worker` calls it before it
@@ -8,6 +8,7 @@ takes its first job (pm_assistant/celery.py).
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from pathlib import Path
 from typing import cast
@@ -15,7 +16,8 @@ from typing import cast
 from django.apps import apps
 from django.conf import settings
 from django.db import connections
-from django.urls import get_resolver, reverse
+from django.urls import URLResolver, get_resolver, reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
@@ -32,6 +34,40 @@ def _templates() -> int:
                 get_template(path.relative_to(folder).as_posix())
                 compiled += 1
     return compiled
+
+
+def _url_patterns(resolver: URLResolver | None = None) -> int:
+    """Compile every URL pattern's regex (resolving a path compiles only those tried before it matches)."""
+    count = 0
+    for entry in (resolver or get_resolver()).url_patterns:
+        entry.pattern.regex  # noqa: B018 - compiled and kept on first read
+        count += 1
+        if isinstance(entry, URLResolver):
+            count += _url_patterns(entry)
+    return count
+
+
+def _model_meta() -> None:
+    """Fill each model's field caches: the relation tree, reverse relations and field maps are built lazily."""
+    for model in apps.get_models(include_auto_created=True):
+        meta = model._meta
+        meta.get_fields(include_hidden=True)
+        meta.related_objects  # noqa: B018
+        meta.fields_map  # noqa: B018
+        meta.db_returning_fields  # noqa: B018
+
+
+def _lazy_regexes() -> int:
+    """Compile the regexes Django's modules (and ours) declare lazily with _lazy_re_compile."""
+    count = 0
+    for module in list(sys.modules.values()):
+        for value in list(getattr(module, "__dict__", {}).values()):
+            # type(), not isinstance(): a lazy object answers isinstance() for what it wraps, set up.
+            if type(value) is SimpleLazyObject and getattr(
+                    object.__getattribute__(value, "_setupfunc"), "__qualname__", "").startswith("_lazy_re_compile."):
+                value.pattern  # noqa: B018 - the first attribute read compiles it
+                count += 1
+    return count
 
 
 def warm_up() -> None:
@@ -57,6 +93,12 @@ def warm_up() -> None:
     # The template engine loads its tag libraries (Markdown among them) when first used; each page's
     # template is parsed once and kept by the cached loader.
     _templates()
+    _url_patterns()
+    _model_meta()
+    # The message storage and the session serializer are imported by the first request that uses them.
+    import_string(settings.MESSAGE_STORAGE)
+    import_string(settings.SESSION_SERIALIZER)
+    _lazy_regexes()
     # A connection opened in the master would be shared by the forked workers: close it first.
     connections.close_all()
 

@@ -64,3 +64,44 @@ def test_warm_database_without_a_pool_does_nothing(db: Any, django_assert_num_qu
 
     with django_assert_num_queries(0):
         warm_database()
+
+
+def test_warm_up_leaves_a_new_process_nothing_to_compile_on_its_first_request() -> None:
+    """In a process of its own, so nothing earlier has done the work: URL patterns, models' field caches,
+    Django's lazily compiled regexes and the message storage are all ready after warm_up()."""
+    import os
+    import subprocess
+    import sys
+
+    probe = """
+import sys
+import django
+django.setup()
+from django.apps import apps
+from django.urls import URLResolver, get_resolver
+from django.http import request
+from django.utils.functional import empty
+
+def patterns(resolver):
+    for entry in resolver.url_patterns:
+        yield entry
+        if isinstance(entry, URLResolver):
+            yield from patterns(entry)
+
+def report():
+    compiled = sum("regex" in entry.pattern.__dict__ for entry in patterns(get_resolver()))
+    models = sum("related_objects" in m._meta.__dict__ for m in apps.get_models())
+    lazy = request.host_validation_re._wrapped is not empty
+    return compiled, models, lazy, "django.contrib.messages.storage.fallback" in sys.modules
+
+print(*report())
+from pm_assistant.warmup import warm_up
+warm_up()
+print(*report(), sum(1 for _ in patterns(get_resolver())), len(apps.get_models()))
+"""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "pm_assistant.settings"}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split("\n")
+    before, after = out[-3].split(), out[-2].split()
+    assert before[2:] == ["False", "False"] and int(before[0]) < int(after[4])
+    assert after[0] == after[4] and after[1] == after[5] and after[2:4] == ["True", "True"]
