@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -49,6 +50,27 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# A \uXXXX escape of a UTF-16 surrogate (or, in a str, a surrogate itself): only where one appears can a
+# decoded string hold a lone one.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE_IN_TEXT = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}|[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first string (value or key) holding a lone surrogate, which is not text and cannot be encoded."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and any("\ud800" <= ch <= "\udfff" for ch in item):
+            return item
+    return None
+
+
 def json_loads_bounded(text: str | bytes, *, max_depth: int | None = None) -> Any:
     """Decode JSON, refusing invalid text and nesting deeper than `max_depth` with JSONInputError."""
     limit = settings.JSON_MAX_DEPTH if max_depth is None else max_depth
@@ -61,6 +83,11 @@ def json_loads_bounded(text: str | bytes, *, max_depth: int | None = None) -> An
         raise JSONInputError(f"JSON parse error - {exc}") from None
     if json_depth_exceeds(value, limit):
         raise JSONInputError(f"JSON nested deeper than {limit} levels.")
+    suspect = _SURROGATE_IN_TEXT.search(text) if isinstance(text, str) else _SURROGATE_ESCAPE.search(text)
+    if suspect and _lone_surrogate(value) is not None:
+        # JSON allows "\ud800" on its own; no text does: it could not be stored or sent back.
+        raise JSONInputError("JSON parse error - a string holds a lone UTF-16 surrogate (\\uD800-\\uDFFF), "
+                             "which is not a character.")
     return value
 
 

@@ -13,8 +13,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Read-only pages: GET and HEAD (Swagger UI's page cannot render an OPTIONS answer).
+    path("api/schema/", SpectacularAPIView.as_view(http_method_names=["get", "head"]), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", http_method_names=["get", "head"]),
+         name="api-docs"),
     path("api/", include("projects.api_urls")),
     path("api/", include("tasks.api_urls")),
     path("api/assistant/", include("agent.api_urls")),

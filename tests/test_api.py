@@ -336,6 +336,25 @@ def test_malformed_json_is_400(client_for: Any, alice: User) -> None:
     _error(response, 400, "malformed_request")
 
 
+@pytest.mark.parametrize("body", [
+    '{"project": %d, "title": "T", "status": "\\ud800"}', '{"project": %d, "title": "\\udfff"}',
+    '{"project": %d, "title": "T", "\\ud800": 1}', '{"project": %d, "title": "T", "labels": ["a", "\\udbff"]}',
+])
+def test_a_lone_surrogate_is_a_400_naming_the_body(client_for: Any, alice: User, website: Project, body: str) -> None:
+    # JSON allows the escape; no text holds it, so it could not be stored or echoed back in an error.
+    response = client_for(alice).post("/api/tasks/", body % website.pk, content_type="application/json")
+    error = _error(response, 400, "malformed_request")
+    assert "surrogate" in error["message"]
+    assert not Task.objects.exists()
+
+
+def test_a_surrogate_pair_is_the_character_it_encodes(client_for: Any, alice: User, website: Project) -> None:
+    response = client_for(alice).post("/api/tasks/", '{"project": %d, "title": "Ship \\ud83d\\ude80"}' % website.pk,
+                                      content_type="application/json")
+    assert response.status_code == 201, response.content
+    assert Task.objects.get().title == "Ship \U0001f680"
+
+
 # --- update ------------------------------------------------------------------------------------
 
 def test_patch_changes_only_the_given_fields(client_for: Any, alice: User, carol: User,
@@ -413,6 +432,14 @@ def test_schema_generates_without_warnings(tmp_path: Path) -> None:
     for operation in ("projects_list", "projects_retrieve", "tasks_list", "tasks_create", "tasks_retrieve",
                       "tasks_partial_update", "tasks_destroy"):
         assert f"operationId: {operation}" in schema
+
+
+@pytest.mark.parametrize("path", ["/api/schema/", "/api/docs/"])
+@pytest.mark.parametrize("method", ["options", "post", "put", "delete"])
+def test_the_schema_and_docs_answer_only_reads(client_for: Any, alice: User, path: str, method: str) -> None:
+    client = client_for(alice)
+    assert getattr(client, method)(path).status_code == 405
+    assert client.head(path).status_code == 200
 
 
 def test_schema_and_docs_are_served(client_for: Any, alice: User) -> None:
