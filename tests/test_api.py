@@ -342,15 +342,16 @@ def test_malformed_json_is_400(client_for: Any, alice: User) -> None:
 ])
 def test_a_lone_surrogate_is_a_400_naming_the_body(client_for: Any, alice: User, website: Project, body: str) -> None:
     # JSON allows the escape; no text holds it, so it could not be stored or echoed back in an error.
-    response = client_for(alice).post("/api/tasks/", body % website.pk, content_type="application/json")
+    response = client_for(alice).post("/api/tasks/", body.replace("%d", str(website.pk)),
+                                      content_type="application/json")
     error = _error(response, 400, "malformed_request")
     assert "surrogate" in error["message"]
     assert not Task.objects.exists()
 
 
 def test_a_surrogate_pair_is_the_character_it_encodes(client_for: Any, alice: User, website: Project) -> None:
-    response = client_for(alice).post("/api/tasks/", '{"project": %d, "title": "Ship \\ud83d\\ude80"}' % website.pk,
-                                      content_type="application/json")
+    body = '{"project": ' + str(website.pk) + ', "title": "Ship \\ud83d\\ude80"}'
+    response = client_for(alice).post("/api/tasks/", body, content_type="application/json")
     assert response.status_code == 201, response.content
     assert Task.objects.get().title == "Ship \U0001f680"
 
