@@ -134,29 +134,9 @@
     showToast("Offline", "The server could not be reached. Check your connection and try again.");
   });
 
-  // Open a wide timeline scrolled to today rather than at its first day.
-  function scrollTimelineToToday() {
-    document.querySelectorAll(".gantt-scroll").forEach(function (box) {
-      var today = box.querySelector(".gantt-track.has-today");
-      if (!today || box.scrollWidth <= box.clientWidth) return;
-      var share = parseFloat(getComputedStyle(box.querySelector(".gantt")).getPropertyValue("--today")) / 100;
-      var label = box.querySelector(".gantt-label");
-      var labelWidth = label ? label.offsetWidth : 0;
-      var x = today.getBoundingClientRect().left - box.getBoundingClientRect().left + box.scrollLeft
-        + today.offsetWidth * share;
-      // Centre today in the part of the timeline the sticky task names leave visible.
-      box.scrollLeft = Math.max(0, x - labelWidth - (box.clientWidth - labelWidth) / 2);
-    });
-  }
-
-  function init() {
-    initAssistantToggle();
-    scrollTimelineToToday();
-  }
-
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", init);
+    document.addEventListener("DOMContentLoaded", initAssistantToggle);
   } else {
-    init();
+    initAssistantToggle();
   }
 })();
