@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import ApplicationError, InvalidInput, NotFound, validation_payload
-from pm_assistant.json_input import JSONInputError, json_loads_bounded
+from pm_assistant.json_input import JSONInputError, json_loads_bounded, json_refuse_lone_surrogates
 
 from .api import RunRequestApi
 from .error_words import error_words
@@ -67,7 +67,9 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action", "").strip() or None
     asked = message or action or ""
     try:
-        raw: Any = json_loads_bounded(request.POST.get("page_context", ""))
+        text = request.POST.get("page_context", "")
+        raw: Any = json_loads_bounded(text)
+        json_refuse_lone_surrogates(text, raw)
     except JSONInputError as exc:
         error = InvalidInput(f"page_context: {exc}", field="page_context")
         return render_error(request, error, asked=asked)

@@ -83,12 +83,19 @@ def json_loads_bounded(text: str | bytes, *, max_depth: int | None = None) -> An
         raise JSONInputError(f"JSON parse error - {exc}") from None
     if json_depth_exceeds(value, limit):
         raise JSONInputError(f"JSON nested deeper than {limit} levels.")
+    return value
+
+
+def json_refuse_lone_surrogates(text: str | bytes, value: Any) -> None:
+    """Refuse a request body whose strings hold a lone surrogate, with JSONInputError.
+
+    JSON allows "\\ud800" on its own; no text does: a request's value could be neither stored nor
+    echoed back in an error. (A model's answer is not refused for it: its text is cleaned for storage.)
+    """
     suspect = _SURROGATE_IN_TEXT.search(text) if isinstance(text, str) else _SURROGATE_ESCAPE.search(text)
     if suspect and _lone_surrogate(value) is not None:
-        # JSON allows "\ud800" on its own; no text does: it could not be stored or sent back.
         raise JSONInputError("JSON parse error - a string holds a lone UTF-16 surrogate (\\uD800-\\uDFFF), "
                              "which is not a character.")
-    return value
 
 
 class BoundedJSONParser(JSONParser):
@@ -105,6 +112,8 @@ class BoundedJSONParser(JSONParser):
 
             raise body_too_large_error()
         try:
-            return json_loads_bounded(raw)
+            value = json_loads_bounded(raw)
+            json_refuse_lone_surrogates(raw, value)
         except JSONInputError as exc:
             raise ParseError(str(exc)) from None
+        return value

@@ -23,6 +23,7 @@ from pm_assistant.errors import Conflict
 from projects.selectors import project_require_writer_of
 
 from .models import Task, TaskActivity
+from .services import lock_projects_of
 
 # The fields a batch may change and still be undone (a create or a delete cannot).
 REVERTIBLE = ("status", "priority", "due_date", "assignee", "progress")
@@ -114,6 +115,7 @@ def task_changes_revert(*, actor: User, run_id: UUID) -> list[Task]:
     """
     rows = _batch(run_id)
     ids = sorted({r.task_id for r in rows if r.task_id is not None})
+    lock_projects_of(ids)
     tasks = {t.pk: t for t in Task.objects.select_for_update(of=("self",))
              .select_related("project", "assignee").filter(pk__in=ids).order_by("pk")}
     if len(tasks) != len(ids):

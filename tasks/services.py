@@ -1,7 +1,7 @@
 """Writes to tasks: each runs in a transaction, checks the actor's role and records activity."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -31,6 +31,37 @@ class DeletedTask:
     id: int
     title: str
     subtasks_deleted: int
+
+
+def lock_projects_of(task_ids: Collection[int]) -> None:
+    """Lock the projects of these tasks, in id order, before any task row is read for writing.
+
+    Every task write takes its project's lock first, so writes to one project's tasks run one after
+    another and always lock in the same order: no two of them deadlock, and a parent check reads
+    the tree as the writes before it left it (two opposite parent changes cannot make a loop; a
+    parent being deleted is gone by the time a child is attached). FOR NO KEY UPDATE: rows that only
+    point at the project (activities, runs) are still written freely.
+    """
+    owning = Task.objects.filter(pk__in=task_ids).values("project_id")
+    list(Project.objects.select_for_update(no_key=True).filter(pk__in=owning).order_by("pk").values_list("pk"))
+
+
+def _lock_project(project: Project) -> None:
+    list(Project.objects.select_for_update(no_key=True).filter(pk=project.pk).values_list("pk"))
+
+
+def _task_gone(task_id: int) -> NotFound:
+    return NotFound(f"Task {task_id} was not found.", field="task")
+
+
+def _parent_locked(parent: Task | None) -> Task | None:
+    """The parent as it is now, read under the project's lock; gone since it was read is a 400 naming it."""
+    if parent is None:
+        return None
+    found = Task.objects.filter(pk=parent.pk).first()
+    if found is None:
+        raise InvalidInput(f"parent: task {parent.pk} was deleted.", field="parent")
+    return found
 
 
 def _display(value: Any) -> str:
@@ -113,6 +144,9 @@ def task_create(*, actor: User, project: Project, title: str, description: str =
     """Create a task in a project the actor may write to."""
     project_require_writer(user=actor, project=project)
     _dates_in_range(start_date=start_date, due_date=due_date)
+    if parent is not None:
+        _lock_project(project)
+        parent = _parent_locked(parent)
     _validate(project=project, assignee=assignee, parent=parent, title=title, progress=progress,
               start_date=start_date, due_date=due_date, status=status, priority=priority)
     task = Task.objects.create(
@@ -139,9 +173,16 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
     ``changed_fields`` names what changed. ``run_id`` names the assistant run making the change;
     its activities carry it, so it can be undone.
     """
-    # Only the task's row is locked; its project and assignee come along for the caller's answer.
-    task = Task.objects.select_for_update(of=("self",)).select_related("project", "assignee").get(pk=task.pk)
+    lock_projects_of([task.pk])
+    # The task's row is locked too; its project and assignee come along for the caller's answer.
+    found = Task.objects.select_for_update(of=("self",)).select_related("project", "assignee").filter(
+        pk=task.pk).first()
+    if found is None:  # deleted by a write that held the lock before this one
+        raise _task_gone(task.pk)
+    task = found
     project_require_writer(user=actor, project=task.project)
+    if parent is not UNSET:
+        parent = _parent_locked(parent)
     before = {name: getattr(task, name) for name in _COMPARED}
     log: list[TaskActivity] = []
     now = timezone.now()
@@ -201,9 +242,10 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
 @transaction.atomic
 def task_delete(*, actor: User, task: Task) -> DeletedTask:
     """Delete a task and its subtasks, keeping a 'deleted' activity for history."""
-    locked = Task.objects.select_for_update().filter(pk=task.pk).select_related("project").first()
+    lock_projects_of([task.pk])
+    locked = Task.objects.select_for_update(of=("self",)).filter(pk=task.pk).select_related("project").first()
     if locked is None:
-        raise NotFound(f"Task {task.pk} was not found.", field="task")
+        raise _task_gone(task.pk)
     project_require_writer(user=actor, project=locked.project)
     subtasks = task_descendants(task=locked)
     # Subtasks go with their parent (cascade); each keeps its own trace in the history.
@@ -226,12 +268,13 @@ def task_bulk_set_status(*, actor: User, tasks: Sequence[Task], status: str,
     if status not in Task.Status.values:
         raise InvalidInput(f"status: {status!r} is not one of {', '.join(Task.Status.values)}.", field="status")
     ids = [task.pk for task in tasks]
+    lock_projects_of(ids)
     # of=self: PostgreSQL cannot lock the nullable side of the assignee join, and only tasks change.
     locked = {task.pk: task for task in Task.objects.select_for_update(of=("self",))
               .select_related("project", "assignee").filter(pk__in=ids).order_by("pk")}
     missing = [pk for pk in ids if pk not in locked]
     if missing:
-        raise NotFound(f"Task {missing[0]} was not found.", field="task")
+        raise _task_gone(missing[0])
     project_require_writer_of(user=actor, project_ids={task.project_id for task in locked.values()})
     now = timezone.now()
     activities: list[TaskActivity] = []

@@ -147,7 +147,8 @@ def test_update_names_the_fields_it_changed(web_task: Task, alice: User) -> None
 def test_update_reads_the_row_again_and_logs_in_one_statement(
         web_task: Task, alice: User, django_assert_max_num_queries: Any) -> None:
     stale = Task(pk=web_task.pk, title="a title the database does not have", status="blocked")
-    with django_assert_max_num_queries(6) as captured:  # savepoint/begin, locked read, role, log, row, commit
+    # savepoint/begin, the project's lock, locked read, role, log, row, commit
+    with django_assert_max_num_queries(7) as captured:
         task = task_update(actor=alice, task=stale, status="done")
     assert sum('INSERT INTO "tasks_taskactivity"' in q["sql"] for q in captured.captured_queries) == 1
     assert _kinds(task)[1:] == [("status", "status", "todo", "done"), ("progress", "progress", "0", "100")]

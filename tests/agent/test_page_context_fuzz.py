@@ -132,3 +132,19 @@ def test_the_fuzz_reaches_both_answers(alice_client: Client) -> None:
     assert _send(alice_client, {"page": "home", "origin": "workbench"}, "api-action") == 200
     assert _send(alice_client, Bomb(50_000, "list"), "api-message") == 400
     assert Task.objects.count() == 1
+
+
+@pytest.mark.parametrize("via", ["api-action", "api-message", "sidebar"])
+@pytest.mark.parametrize("raw", ['{"page": "home", "origin": "workbench", "\\ud800": 1}',
+                                 '{"page": "home", "origin": "workbench", "searchKeyword": "\\udfff"}'])
+def test_a_lone_surrogate_in_the_page_context_is_a_400(alice_client: Client, via: str, raw: str) -> None:
+    """JSON may escape half a UTF-16 pair; no text holds one, so it is refused before anything echoes it."""
+    if via == "sidebar":
+        response = alice_client.post("/assistant/request/", {"message": "show my tasks", "page_context": raw})
+    else:
+        body = '{"action": "my_overdue", ' if via == "api-action" else '{"message": "what is overdue?", '
+        response = alice_client.post("/api/assistant/requests/", data=body + '"page_context": ' + raw + "}",
+                                     content_type="application/json")
+    assert response.status_code == 400
+    # The API names the reason; the sidebar says it in a person's words.
+    assert ("cannot use" if via == "sidebar" else "surrogate") in response.content.decode()
