@@ -159,7 +159,7 @@ def board_status(request: PageRequest, pk: int, task_id: int) -> HttpResponse:
         if status not in Task.Status.values:
             raise InvalidInput(f"status: {status!r} is not one of {', '.join(Task.Status.values)}.", field="status")
         task = task_update(actor=request.user, task=task, status=status)
-    except (Forbidden, InvalidInput) as exc:
+    except (Forbidden, InvalidInput, NotFound) as exc:  # NotFound: deleted by another request meanwhile
         return refusal(request, exc)
     if not request.htmx:
         return redirect(f"{reverse('project-detail', args=[project.pk])}?{urlencode({'tab': tab, 'view': 'board'})}")

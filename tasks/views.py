@@ -177,6 +177,8 @@ def task_field(request: PageRequest, pk: int, name: str) -> HttpResponse:
             task = task_update(actor=request.user, task=task, **{name: form.cleaned_data[name]})
         except InvalidInput as exc:
             form.add_error(name if exc.field in (name, None) else None, exc.message)
+        except (Forbidden, NotFound) as exc:  # the role or the task changed since the form was read
+            return refusal(request, exc)
     if form.errors:
         context = _detail_context(request, task, form=form, editing=name)
         if not request.htmx:

@@ -197,3 +197,26 @@ def test_timeline_places_bars_by_dates(website: Project) -> None:
     assert second.task is marker and second.milestone
     assert timeline.today_left is not None and 0 < timeline.today_left < 100
     assert timeline_for(tasks=[undated], today=today).bars == []
+
+
+@pytest.mark.parametrize("via", ["board", "field"])
+def test_a_page_write_to_a_task_deleted_meanwhile_is_a_404_toast(
+        via: str, carol: User, tasks: dict[str, Task], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another request deletes the task between the page's read and its write: a 404, not a 500."""
+    from projects import views as project_views
+    from tasks import views as task_views
+
+    module = project_views if via == "board" else task_views
+    real = module.task_update
+
+    def deleted_first(**kwargs: object) -> Task:
+        Task.objects.filter(pk=kwargs["task"].pk).delete()  # type: ignore[attr-defined]
+        return real(**kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "task_update", deleted_first)
+    task = tasks["design"]
+    url = (reverse("project-board-status", args=[task.project_id, task.pk]) if via == "board"
+           else reverse("task-field", args=[task.pk, "status"]))
+    response = client_for(carol).post(url, {"status": "done", "tab": "overview"}, headers=HTMX)
+    assert response.status_code == 404
+    assert response["HX-Retarget"] == "#toasts" and "was not found" in response.content.decode()
