@@ -211,7 +211,7 @@ def test_a_page_write_to_a_task_deleted_meanwhile_is_a_404_toast(
 
     def deleted_first(**kwargs: object) -> Task:
         Task.objects.filter(pk=kwargs["task"].pk).delete()  # type: ignore[attr-defined]
-        return real(**kwargs)  # type: ignore[arg-type]
+        return real(**kwargs)
 
     monkeypatch.setattr(module, "task_update", deleted_first)
     task = tasks["design"]
