@@ -79,13 +79,42 @@
       var last = target.lastElementChild;
       if (last) scheduleDismiss(last);
     }
-    // Put the cursor in an editor that just opened.
-    var editor = event.detail.elt && event.detail.elt.matches && event.detail.elt.matches(".is-editing")
-      ? event.detail.elt : document.querySelector(".field-row.is-editing");
-    if (editor && target && target.closest && target.closest(".is-editing")) {
-      var input = editor.querySelector("input, select, textarea");
-      if (input) input.focus();
-    }
+  });
+
+  // In-place editors: the cursor goes to the editor's first visible field when it opens (its first
+  // input is the hidden CSRF token) or to the field in error when a save is refused; after a save or
+  // a cancel it goes back to the field's Edit button. The field is found again by its row's id, as
+  // every request here replaces the row or the form it came from.
+  function editedRowId(elt) {
+    if (!elt || !elt.closest) return null;
+    if (elt.matches("form.is-editing")) return elt.id;
+    var link = elt.closest(".btn-edit, [data-cancel]");
+    return link ? (link.getAttribute("hx-target") || "").replace(/^#/, "") : null;
+  }
+
+  function focusEditedRow(id) {
+    var row = id && document.getElementById(id);
+    if (!row) return;
+    var target = row.matches(".is-editing")
+      ? row.querySelector(".has-error input, .has-error select, .has-error textarea")
+        || row.querySelector("input:not([type=hidden]), select, textarea")
+      : row.querySelector(".btn-edit");
+    if (target) target.focus();
+  }
+
+  // The element that sent the request: once it is replaced, htmx reports the request on an ancestor.
+  function requester(event) {
+    return (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
+  }
+
+  // Focus is moved only when the swap took it away: the user may have gone on elsewhere meanwhile.
+  function focusLost() {
+    return !document.activeElement || document.activeElement === document.body;
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var id = editedRowId(requester(event));
+    if (id && focusLost()) focusEditedRow(id);
   });
 
   // On a plan card, unchecking a step also unchecks the steps built on it, as the server will drop them.
@@ -107,10 +136,34 @@
     }
   });
 
-  // A refused board move leaves the card where it was: put its status control back too.
+  // A refused board move leaves the card where it was: put its status control back too. A moved card
+  // is a new element in its new column; one that left this tab's board is gone: focus goes to its
+  // status control again, else to the next card's (or the column), so the keyboard carries on.
+  var boardMove = null; // { form, ids: status controls to try in order, column } while a move is out
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt.closest && event.detail.elt.closest("form.card-status");
+    if (!form) return;
+    var card = form.closest(".card");
+    var near = [card.nextElementSibling, card.previousElementSibling].filter(Boolean);
+    boardMove = {
+      form: form,
+      ids: [form.querySelector("select")].concat(near.map(function (c) { return c.querySelector("select"); }))
+        .filter(Boolean).map(function (select) { return select.id; }),
+      column: card.closest(".board-col"),
+    };
+  });
+
   document.addEventListener("htmx:afterRequest", function (event) {
-    var form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form.card-status");
-    if (form && event.detail.xhr && event.detail.xhr.status >= 400) form.reset();
+    var form = requester(event);
+    if (!boardMove || boardMove.form !== form) return;
+    var move = boardMove;
+    boardMove = null;
+    if (event.detail.xhr && event.detail.xhr.status >= 400) { form.reset(); return; }
+    if (!focusLost()) return;
+    var target = move.ids.map(function (id) { return document.getElementById(id); }).filter(Boolean)[0];
+    if (!target && move.column) { move.column.setAttribute("tabindex", "-1"); target = move.column; }
+    if (target) target.focus();
   });
 
   // Tell listeners when the page context element is replaced by a partial update.

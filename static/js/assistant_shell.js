@@ -202,20 +202,40 @@
 
   // A reply that changed tasks makes the page reload its rows (page_context.js): focus waits for the new
   // rows; otherwise it waits only for the request's own clean-up to re-enable the row's buttons.
-  var refreshing = false;
-  document.body.addEventListener("tasks-changed", function () { refreshing = true; });
+  // Refreshes are counted, as they can overlap; each one ends with pm:content-refreshed, failed or not,
+  // so none is left over to hold back a later focus return.
+  var refreshes = 0;
+  document.body.addEventListener("tasks-changed", function () { refreshes += 1; });
+  document.addEventListener("pm:content-refreshed", function () { refreshes = Math.max(0, refreshes - 1); });
 
   function refocusAfterRefresh(origin) {
     var done = false;
-    function go() { if (!done) { done = true; returnFocusToRow(origin); } }
-    if (refreshing) {
-      refreshing = false;
-      document.addEventListener("pm:content-refreshed", go, { once: true });
-      window.setTimeout(go, 3000);
+    function go() {
+      if (done) return;
+      done = true;
+      document.removeEventListener("pm:content-refreshed", refreshed);
+      returnFocusToRow(origin);
+    }
+    function refreshed() { if (refreshes === 0) go(); }
+    if (refreshes > 0) {
+      document.addEventListener("pm:content-refreshed", refreshed);
+      window.setTimeout(go, 3000); // a refresh that never answers does not keep focus away for good
     } else {
       window.setTimeout(go, 0);
     }
   }
+
+  // Undo replaces its run in place, taking the button away: focus goes to the run, which now says
+  // what was undone (or why not).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
+    if (!elt || !elt.matches || !elt.matches("[data-undo]")) return;
+    var old = elt.closest(".run");
+    var run = old && document.getElementById(old.id);
+    if (!run || (document.activeElement && document.activeElement !== document.body)) return;
+    run.setAttribute("tabindex", "-1");
+    run.focus();
+  });
 
   // ---- Opening and closing by hand ---------------------------------------------------------------
   document.addEventListener("click", function (event) {

@@ -66,8 +66,10 @@
             if (window.htmx) window.htmx.process(fresh);
           }
         });
-        document.dispatchEvent(new CustomEvent("pm:content-refreshed"));
-      });
+      })
+      .catch(function () { return null; })
+      // Also when the refresh failed: whoever waits for it (focus, in assistant_shell.js) stops waiting.
+      .then(function () { document.dispatchEvent(new CustomEvent("pm:content-refreshed")); });
   });
 
   window.pmPageContext = { read: readPageContext, forElement: contextFor };
