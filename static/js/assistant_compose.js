@@ -19,7 +19,8 @@
 
   function controls() {
     // Switching conversations mid-request would land the answer in the wrong transcript.
-    return document.querySelectorAll("[data-assistant-action], #assistant .assistant-quick .chip, "
+    // An answered project choice stays disabled (assistant_picker.js).
+    return document.querySelectorAll("[data-assistant-action], #assistant .assistant-quick:not([data-answered]) .chip, "
       + "#assistant .assistant-form button[type=submit], #assistant-new-conversation");
   }
 
