@@ -18,6 +18,7 @@ from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
 from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
+from pm_assistant.vocabulary import STATUS_LABELS
 
 from .outcome import ask_approval, clarify, done, failed
 from .task_keys import wrong_typed_key
@@ -118,8 +119,20 @@ def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dic
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
         if facts["mismatches"] else ""
     changed = row.pop("changed")
-    return done(f"Updated {row['key']} {quoted(row['title'])}: status {row['status'].replace('_', ' ')}.{note}",
-                task=row, mismatches=facts["mismatches"], undoable=changed)
+    return done(_update_words(row, slots, changed=changed) + note, task=row, mismatches=facts["mismatches"],
+                undoable=changed)
+
+
+def _update_words(row: dict[str, Any], slots: Slots, *, changed: bool) -> str:
+    """What the update set, read back from the row: only the fields the request named."""
+    parts = [f"status {STATUS_LABELS[row['status']].lower()}" if slots.status else "",
+             f"priority {row['priority']}" if slots.priority else "",
+             f"due {row['due_date']}" if slots.due_date else ""]
+    said = ", ".join(part for part in parts if part) or f"status {STATUS_LABELS[row['status']].lower()}"
+    task = f"{row['key']} {quoted(row['title'])}"
+    if not changed:
+        return f"{task} already had {said}, so nothing was changed."
+    return f"Updated {task}: {said}."
 
 
 def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *, unasked: bool) -> dict[str, Any]:
