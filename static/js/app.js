@@ -54,6 +54,16 @@
     window.setTimeout(function () { toast.remove(); }, 8000);
   }
 
+  // The open drawer on narrow screens starts below the toasts (assistant.css): keep the room they take.
+  function trackToastSpace() {
+    var box = document.getElementById("toasts");
+    if (!box || !window.ResizeObserver) return;
+    new ResizeObserver(function () {
+      var height = box.offsetHeight;
+      document.body.style.setProperty("--toasts-space", height ? height + 16 + "px" : "0px");
+    }).observe(box);
+  }
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-dismiss]");
     if (button) {
@@ -187,9 +197,14 @@
     showToast("Offline", "The server could not be reached. Check your connection and try again.");
   });
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", initAssistantToggle);
-  } else {
+  function init() {
     initAssistantToggle();
+    trackToastSpace();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
   }
 })();
