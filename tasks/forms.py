@@ -12,7 +12,7 @@ from django.http import QueryDict
 from pm_assistant.errors import validation_payload
 from pm_assistant.vocabulary import DATE_MAX, DATE_MIN, PAGE_SIZE_DEFAULT
 from projects.models import Project
-from projects.selectors import AnyUser, project_list_for_user, project_members
+from projects.selectors import AnyUser, project_ids_writable_for_user, project_list_for_user, project_members
 
 from .filters import TaskFilters, TaskFilterSerializer
 from .models import Task
@@ -110,12 +110,13 @@ def task_form_fields(*, project: Project | None) -> dict[str, forms.Field]:
 
 
 class TaskCreateForm(forms.Form):
-    """Everything a new task needs; the project list is the user's projects."""
+    """Everything a new task needs; the project list is the user's projects where they may add tasks."""
 
     def __init__(self, *args: Any, user: AnyUser, project: Project | None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        writable = project_list_for_user(user=user).filter(pk__in=project_ids_writable_for_user(user=user))
         self.fields["project"] = forms.ModelChoiceField(
-            label="Project", queryset=project_list_for_user(user=user), empty_label="Choose a project…",
+            label="Project", queryset=writable, empty_label="Choose a project…",
             initial=project.pk if project is not None else None,
         )
         self.fields.update(task_form_fields(project=project))

@@ -67,6 +67,19 @@ def test_viewer_sees_no_edit_controls(dave: User, carol: User, tasks: dict[str, 
     assert b'name="status"' in client_for(carol).get(board).content
 
 
+def test_viewer_is_not_offered_the_assistant_buttons_that_change_tasks(
+        dave: User, carol: User, tasks: dict[str, Task]) -> None:
+    task = tasks["design"]
+    for who, offered in ((dave, False), (carol, True)):
+        detail = client_for(who).get(reverse("task-detail", args=[task.pk])).content.decode()
+        for action in ("mark_done", "decompose_task", "delete_task"):
+            assert (f'data-assistant-action="{action}"' in detail) is offered, (who, action)
+    # The New task form lists only the projects the user may add tasks to.
+    form = client_for(dave).get(reverse("task-create")).content.decode()
+    assert f'<option value="{task.project_id}"' not in form
+    assert f'<option value="{task.project_id}"' in client_for(carol).get(reverse("task-create")).content.decode()
+
+
 def test_non_member_gets_404_for_other_projects_pages(alice: User, tasks: dict[str, Task]) -> None:
     client = client_for(alice)
     secret = tasks["secret"]

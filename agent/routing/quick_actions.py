@@ -42,6 +42,11 @@ class QuickAction(NamedTuple):
     def asks_first(self) -> bool:
         return self.slots.operation == "delete"
 
+    @property
+    def changes_tasks(self) -> bool:
+        """The button writes (an update, a delete, a plan of subtasks): a viewer is not offered it."""
+        return self.slots.operation in ("update", "delete") or self.capability == "decompose"
+
 
 _DONE = Slots(operation="update", status="done", scope="selected")
 _DELETE = Slots(operation="delete", scope="selected")

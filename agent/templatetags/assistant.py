@@ -19,18 +19,25 @@ def _page(page_context: Any) -> Page | None:
     return page if page in PAGES else None
 
 
-@register.simple_tag
-def assistant_quick_actions(page_context: Any) -> tuple[QuickAction, ...]:
+@register.simple_tag(takes_context=True)
+def assistant_quick_actions(context: Any, page_context: Any) -> tuple[QuickAction, ...]:
     """Return the sidebar buttons of the page the view rendered that make sense on it.
 
     A button for the visible rows needs a page that lists tasks (one with pagination: not the New
     task form). A button hidden for a status is rendered hidden (the template compares the task's).
+    A button that changes tasks is left out where the view says the user may not: ``can_write``
+    false on a task's page, no ``writable_project_ids`` on a list (the server refuses it anyway).
     """
     page = _page(page_context)
     if not page:
         return ()
     lists_tasks = dict(page_context or []).get("data-pagination", "{}") != "{}"
-    return tuple(entry for entry in quick_actions_for(page) if lists_tasks or entry.slots.scope != "visible")
+    if "can_write" in context:
+        may_write = bool(context["can_write"])
+    else:
+        may_write = "writable_project_ids" not in context or bool(context["writable_project_ids"])
+    return tuple(entry for entry in quick_actions_for(page) if (lists_tasks or entry.slots.scope != "visible")
+                 and (may_write or not entry.changes_tasks))
 
 
 @register.simple_tag

@@ -54,12 +54,22 @@ def test_an_unclear_message_on_a_task_page_suggests_the_task_actions() -> None:
 
 
 def test_the_sidebar_and_the_rows_show_the_same_table() -> None:
-    assert assistant_quick_actions([("data-page", "home")]) == quick_actions_for("home")
-    assert [q.action for q in assistant_quick_actions([("data-page", "task_detail")])] == [
+    assert assistant_quick_actions({}, [("data-page", "home")]) == quick_actions_for("home")
+    assert [q.action for q in assistant_quick_actions({"can_write": True}, [("data-page", "task_detail")])] == [
         "mark_done", "decompose_task", "delete_task"]
     assert [(q.origin, q.action) for q in assistant_row_actions([("data-page", "task_list")])] == [
         ("task_row", "mark_done"), ("task_row", "decompose_task"), ("task_row", "delete_task")]
-    assert assistant_quick_actions([("data-page", "nowhere")]) == ()
+    assert assistant_quick_actions({}, [("data-page", "nowhere")]) == ()
+
+
+def test_a_viewer_is_not_offered_the_buttons_that_change_tasks() -> None:
+    assert assistant_quick_actions({"can_write": False}, [("data-page", "task_detail")]) == ()
+    listing = [("data-page", "task_list"), ("data-pagination", '{"page": 1}')]
+    assert [q.action for q in assistant_quick_actions({"writable_project_ids": set()}, listing)] == ["my_overdue"]
+    assert [q.action for q in assistant_quick_actions({"writable_project_ids": {1}}, listing)] == [
+        "mark_visible_done", "my_overdue"]
+    assert {q.action for q in QUICK_ACTIONS["task_list"] if q.changes_tasks} == {
+        "mark_visible_done", "mark_done", "decompose_task", "delete_task"}
     assert action_label("delete_task") == "Delete task" and action_label("my_overdue") == "My overdue tasks"
 
 
