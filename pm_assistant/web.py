@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django_htmx.http import reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from pm_assistant.errors import ApplicationError, NotFound
+from pm_assistant.errors import ApplicationError, InvalidInput, NotFound
 from projects.models import Membership, Project
 from projects.selectors import AnyUser, membership_role, project_get_for_user
 from tasks.models import Task
@@ -42,6 +42,17 @@ def project_or_404(*, user: AnyUser, project_id: int) -> Project:
 def can_write(*, user: AnyUser, project: Project) -> bool:
     """Tell templates whether to show edit controls (viewers see none)."""
     return membership_role(user=user, project=project) in (Membership.Role.OWNER, Membership.Role.MEMBER)
+
+
+def form_error(form: Any, exc: InvalidInput, *, field: str | None) -> None:
+    """Show a service's refusal on a form in words: on its field without the API's "name: " prefix,
+    or above the form naming the field ("Due date: must not be before the start date.")."""
+    message = exc.message
+    if exc.field and message.startswith(f"{exc.field}: "):
+        rest = message[len(exc.field) + 2:]
+        message = rest[:1].upper() + rest[1:] if field == exc.field else \
+            f"{exc.field.replace('_', ' ').capitalize()}: {rest}"
+    form.add_error(field, message)
 
 
 def refusal(request: PageRequest, exc: ApplicationError) -> HttpResponse:

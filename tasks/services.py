@@ -84,7 +84,7 @@ def _validate(*, project: Project, assignee: User | None, parent: Task | None,
     if not 0 <= progress <= 100:
         raise InvalidInput("progress: must be between 0 and 100.", field="progress")
     if start_date and due_date and due_date < start_date:
-        raise InvalidInput("due_date: must not be before start_date.", field="due_date")
+        raise InvalidInput("due_date: must not be before the start date.", field="due_date")
     if assignee is not None and not Membership.objects.filter(user=assignee, project=project).exists():
         raise InvalidInput("assignee: is not a member of this project.", field="assignee")
     if parent is not None:

@@ -13,7 +13,15 @@ from django_htmx.http import push_url, reswap, retarget
 
 from pm_assistant.errors import Forbidden, InvalidInput, NotFound
 from pm_assistant.vocabulary import HOME_PROJECTS_MAX, ID_MAX, PAGE_SIZES
-from pm_assistant.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
+from pm_assistant.web import (
+    PageRequest,
+    can_write,
+    form_error,
+    project_or_404,
+    refusal,
+    render_partial,
+    task_or_404,
+)
 from projects.models import Project
 from projects.selectors import (
     project_ids_writable_for_user,
@@ -176,7 +184,7 @@ def task_field(request: PageRequest, pk: int, name: str) -> HttpResponse:
         try:
             task = task_update(actor=request.user, task=task, **{name: form.cleaned_data[name]})
         except InvalidInput as exc:
-            form.add_error(name if exc.field in (name, None) else None, exc.message)
+            form_error(form, exc, field=name if exc.field in (name, None) else None)
         except (Forbidden, NotFound) as exc:  # the role or the task changed since the form was read
             return refusal(request, exc)
     if form.errors:
@@ -221,7 +229,7 @@ def task_create(request: PageRequest) -> HttpResponse:
         try:
             task = create_task(actor=request.user, **cleaned)
         except InvalidInput as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            form_error(form, exc, field=exc.field if exc.field in form.fields else None)
         else:
             return redirect("task-detail", pk=task.pk)
     context = {

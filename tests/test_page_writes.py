@@ -44,8 +44,9 @@ def test_task_create_shows_errors_next_to_fields_and_writes_nothing(carol: User,
                                                  "priority": "P2", "progress": 0, "start_date": "2030-05-10",
                                                  "due_date": "2030-05-01"})
     html = dates.content.decode()
-    assert dates.status_code == 400 and "due_date: must not be before start_date." in html
-    assert html.index("due_date: must not be before") > html.index('name="due_date"')
+    # In words on the form, at its field (the API's "due_date: " prefix is for API clients).
+    assert dates.status_code == 400 and "Must not be before the start date." in html and "due_date:" not in html
+    assert html.index("Must not be before the start date.") > html.index('name="due_date"')
     assert not Task.objects.exists() and not TaskActivity.objects.exists()
 
 
@@ -85,7 +86,11 @@ def test_inline_edit_errors_are_shown_and_nothing_is_written(carol: User, tasks:
     # The service rejects a due date before the start date; its message shows at the field.
     due = client.post(reverse("task-field", args=[task.pk, "due_date"]),
                       {"due_date": (task.start_date - timedelta(days=1)).isoformat()}, headers=HTMX)
-    assert due.status_code == 400 and "due_date: must not be before start_date." in due.content.decode()
+    assert due.status_code == 400 and "Must not be before the start date." in due.content.decode()
+    # Editing the start date past the due date: the refusal is above the form, naming the other field.
+    start = client.post(reverse("task-field", args=[task.pk, "start_date"]),
+                        {"start_date": (task.due_date + timedelta(days=1)).isoformat()}, headers=HTMX)
+    assert start.status_code == 400 and "Due date: must not be before the start date." in start.content.decode()
     outsider = client.post(reverse("task-field", args=[task.pk, "assignee"]), {"assignee": 999999}, headers=HTMX)
     assert outsider.status_code == 400
     task_after = Task.objects.get(pk=task.pk)
