@@ -18,8 +18,11 @@ def risk_text(report: RiskReport) -> str:
                 f"({report.open_tasks} open tasks checked on {report.today}).")
     top = report.tasks[0]
     verb = "is" if levels["high"] == 1 else "are"
-    return (f"{report.scope_label}: of {report.open_tasks} open tasks, {levels['high']} {verb} at high risk, "
-            f"{levels['medium']} at medium risk and {levels['low']} at low risk (checked on {report.today}). "
+    # The levels and the tasks with no risk add up to the open tasks.
+    calm = report.open_tasks - sum(levels.values())
+    levels_words = f"{levels['high']} {verb} at high risk, {levels['medium']} at medium risk"
+    levels_words += f", {levels['low']} at low risk and {calm} at none" if calm else f" and {levels['low']} at low risk"
+    return (f"{report.scope_label}: of {report.open_tasks} open tasks, {levels_words} (checked on {report.today}). "
             f"The riskiest is {top.key} {quoted(top.title)}, scored {top.score}: {_why(top)}.")
 
 
@@ -27,6 +30,7 @@ def risk_figures(report: RiskReport) -> list[str]:
     """The figures as lines of words for the polish prompt: counts and each top task's reasons, by rank."""
     levels = report.levels()
     lines = [f"checked on {report.today}", f"open tasks: {report.open_tasks}",
-             *(f"{level} risk: {count}" for level, count in levels.items())]
+             *(f"{level} risk: {count}" for level, count in levels.items()),
+             f"no risk: {report.open_tasks - sum(levels.values())}"]
     lines += [f"rank {rank}: score {t.score} ({t.level}): {_why(t)}" for rank, t in enumerate(report.top(), 1)]
     return lines

@@ -113,7 +113,9 @@ def test_the_quick_button_answers_with_the_top_tasks_and_the_chart_data(
     assert risk["chart"]["scores"] == [55, 35, 10, 10]
     assert risk["top"][0]["factors"][0] == {"name": "overdue", "points": 25, "value": 5,
                                            "sources": ["database", "server_clock"], "words": "5 days overdue"}
-    assert run["reply"].startswith("Website Redesign: of 10 open tasks, 1 is at high risk")
+    # Every open task is counted once: the three levels and the ones with no risk add up to 10.
+    assert run["reply"].startswith("Website Redesign: of 10 open tasks, 1 is at high risk, 1 at medium risk, "
+                                   "2 at low risk and 6 at none ")
     nodes = [n["name"] for n in trace_of(alice, run["run_id"])["nodes"]]
     assert [n for n in nodes if n.startswith("risk_")] == ["risk_collect", "risk_score", "risk_factors",
                                                            "risk_template", "risk_polish"]
