@@ -79,4 +79,9 @@ def week_resolve(text: str | None, *, now: datetime) -> IsoWeek:
         return current.previous
     if text == "this":
         return current
-    return IsoWeek.parse(text)
+    week = IsoWeek.parse(text)
+    if week > current:
+        # Not begun: its figures would be a forecast, and a report states only what happened.
+        raise InvalidInput(f"week: {week.label} has not begun yet; the latest is {current.label}, this week.",
+                           field="week")
+    return week

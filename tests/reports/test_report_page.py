@@ -55,3 +55,22 @@ def test_a_title_cannot_break_the_markdown(seeded: Seeded, alice: User, monkeypa
 
     line = next(row for row in text.content.decode().splitlines() if f"/tasks/{task.pk}/" in row)
     assert line.endswith(r"\[click\](http://evil.example) \| \# heading")
+
+
+def test_a_week_that_has_not_begun_is_named_and_the_last_full_week_shown(
+        seeded: Seeded, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    with clock_at(monkeypatch, NOW):
+        future = _client(alice).get("/reports/weekly/?week=2030-W01")
+        this_week = _client(alice).get("/reports/weekly/?week=2026-W49")
+    assert future.status_code == 400
+    html = future.content.decode()
+    assert "week: 2030-W01 has not begun yet; the latest is 2026-W49, this week." in html
+    assert "Week 2026-W48" in html  # what is shown instead
+    assert this_week.status_code == 200
+
+
+def test_a_week_across_new_year_names_both_years(seeded: Seeded, alice: User,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    with clock_at(monkeypatch, NOW):
+        page = _client(alice).get("/reports/weekly/?week=2026-W01")
+    assert "Mon 29 Dec 2025 – Sun 4 Jan 2026" in page.content.decode()
