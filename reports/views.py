@@ -5,7 +5,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -87,6 +87,8 @@ def weekly_report_all(request: PageRequest) -> HttpResponse:
 def risk_panel(request: PageRequest, pk: int) -> HttpResponse:
     """The project's delay risk as a panel (chart, top tasks and the table), loaded into the project page."""
     project = project_or_404(user=request.user, project_id=pk)
+    if not request.htmx:  # the panel is a piece of the project page: opened on its own, show it there
+        return redirect(f"{reverse('project-detail', args=[project.pk])}#risk-panel")
     report = risk_assess(scope=scope_for_user(user=request.user, project_id=project.pk), today=timezone.localdate())
     # The paragraph is Markdown, as the sidebar shows it (a quoted title is escaped in it); nh3 cleaned it.
     text = mark_safe(markdown_html(risk_text(report)))  # noqa: S308

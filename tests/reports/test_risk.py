@@ -153,8 +153,15 @@ def test_the_project_page_panel_draws_the_chart_and_its_table(board: dict[str, T
     client = Client()
     client.force_login(alice)
     with clock_at(monkeypatch, NOW):
-        html = client.get(f"/projects/{website.pk}/reports/risk/").content.decode()
+        html = client.get(f"/projects/{website.pk}/reports/risk/", headers={"HX-Request": "true"}).content.decode()
 
     assert 'data-risk-chart="risk-project-data"' in html
     assert '<table class="visually-hidden" id="risk-project-table">' in html
     assert html.count('<th scope="row">') == 4
+
+
+def test_the_panel_opened_on_its_own_goes_to_the_project_page(alice: User, website: Project) -> None:
+    client = Client()
+    client.force_login(alice)
+    response = client.get(f"/projects/{website.pk}/reports/risk/")
+    assert response.status_code == 302 and response["Location"] == f"/projects/{website.pk}/#risk-panel"
