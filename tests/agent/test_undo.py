@@ -231,6 +231,7 @@ def test_the_sidebar_shows_why_an_undo_was_refused(alice: User, carol: User, sta
     assert response.status_code == 409
     text = response.content.decode()
     assert 'class="run-undo-refused" role="alert"' in text and "Nothing was restored" in text and started.key in text
+    assert "data-undo" not in text, "trying again would be refused again: the button goes"
     assert sidebar(carol).post(f"/assistant/runs/{body['run_id']}/undo/").status_code == 404
 
 
