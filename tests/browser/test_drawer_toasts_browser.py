@@ -45,7 +45,8 @@ def test_a_toast_does_not_cover_the_open_drawer(page: Page, live_server: Any, al
     expect(toast).to_be_in_viewport(ratio=1)
     page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
     controls = ["#assistant .confirm-card button[data-confirm-run]", "#assistant .confirm-card button:last-child",
-                "#assistant-message", "#assistant .assistant-form button[type=submit]", "#assistant [data-close-assistant]"]
+                "#assistant-message", "#assistant .assistant-form button[type=submit]",
+                "#assistant [data-close-assistant]"]
     assert all(ok for _, ok in page.evaluate(UNCOVERED, controls)), page.evaluate(UNCOVERED, controls)
     for control in controls:
         expect(page.locator(control)).to_be_in_viewport(ratio=1)
@@ -55,4 +56,5 @@ def test_a_toast_does_not_cover_the_open_drawer(page: Page, live_server: Any, al
     # Dismissed, the toast gives its room back to the drawer.
     toast.get_by_role("button", name="Dismiss").click()
     expect(toast).to_have_count(0)
-    page.wait_for_function("() => document.querySelector('#assistant .assistant-panel').getBoundingClientRect().top === 0")
+    page.wait_for_function(
+        "() => document.querySelector('#assistant .assistant-panel').getBoundingClientRect().top === 0")
