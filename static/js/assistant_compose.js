@@ -21,7 +21,7 @@
     // Switching conversations mid-request would land the answer in the wrong transcript.
     // An answered project choice stays disabled (assistant_picker.js).
     return document.querySelectorAll("[data-assistant-action], #assistant .assistant-quick:not([data-answered]) .chip, "
-      + "#assistant .assistant-form button[type=submit], #assistant-new-conversation");
+      + "#assistant .assistant-form button[type=submit], #assistant-new-conversation, #assistant-history .history-item");
   }
 
   function setBusy(busy, typed) {
@@ -71,6 +71,9 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
+    // Opening another conversation while an answer is on its way would put it in the wrong transcript
+    // (the Recent list loads its buttons later, so they cannot all be disabled beforehand).
+    if (flight && elt.closest && elt.closest("#assistant-history .history-item")) { event.preventDefault(); return; }
     if (!isAssistantRequest(elt)) return;
     if (flight) { event.preventDefault(); return; } // one request at a time: no double submits
     var typed = elt.matches("form");

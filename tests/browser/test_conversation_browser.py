@@ -97,3 +97,29 @@ def test_a_new_conversation_starts_empty_and_the_recent_list_reopens_the_old_one
     page.reload()
     open_assistant(page)
     expect(page.locator("#assistant-transcript .bubble-user")).to_have_text(["show my tasks"])
+
+
+def test_another_conversation_cannot_be_opened_while_an_answer_is_on_its_way(
+        page: Page, live_server: Any, width: str, alice: User) -> None:
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    send(page, "show my tasks")
+    expect(page.locator("#assistant-transcript .run-done")).to_have_count(1)
+    page.click("#assistant-new-conversation")
+    send(page, "show my blocked tasks")
+    expect(page.locator("#assistant-transcript .run-done")).to_have_count(1)
+    page.click("#assistant-history summary")
+    older = page.locator(".history-item", has_text="show my tasks")
+    expect(older).to_be_visible()
+
+    held: list[Any] = []
+    page.route("**/assistant/request/", lambda route: held.append(route))
+    send(page, "show my overdue tasks")
+    page.wait_for_function("() => document.querySelector('#assistant-transcript [data-pending]') !== null")
+    older.click(force=True)  # disabled while the answer is out: the click must not switch
+    page.wait_for_timeout(300)
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#assistant-transcript .bubble-user")).to_have_text(
+        ["show my blocked tasks", "show my overdue tasks"])
+    expect(page.locator("#assistant-transcript .run-done")).to_have_count(2)
