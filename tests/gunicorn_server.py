@@ -7,11 +7,13 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -138,3 +140,24 @@ def create_user_with_token(env: dict[str, str], username: str = "alice") -> str:
         "print(Token.objects.create(user=u).key)"
     )
     return manage(env, "shell", "-c", code).strip().splitlines()[-1]
+
+
+def requests_at_once(base: str, headers: dict[str, str],
+                     requests: list[tuple[str, str, Any]]) -> list[httpx.Response]:
+    """Send (method, path, JSON body) requests at the same moment, each on its own connection; return the
+    responses in the same order."""
+    ready = threading.Barrier(len(requests))
+    responses: list[httpx.Response] = [httpx.Response(0)] * len(requests)
+
+    def send(index: int) -> None:
+        method, path, body = requests[index]
+        with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
+            ready.wait()
+            responses[index] = client.request(method, path, json=body)
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(requests))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return responses

@@ -5,6 +5,12 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from agent.models import Alert
+
+if TYPE_CHECKING:
+    from agent.trace import TraceRecorder
 
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _ISO_WEEK = re.compile(r"\b(\d{4})-W(\d{2})\b")
@@ -82,3 +88,15 @@ def stray_numbers(text: str, allowed: Allowed) -> list[str]:
     stray += [w for w in _WORD.findall(rest) if str(_WORDS[w.lower()]) not in allowed.numbers]
     stray += [w for w in _ZH_NUMBER.findall(rest) if str(_zh_value(w)) not in allowed.numbers]
     return stray
+
+
+def kept_to(text: str, allowed: Allowed, *, recorder: TraceRecorder, what: str, fallback: str) -> str:
+    """The model's text when every number and date in it is allowed; else the fallback, and a
+    ``number_mismatch`` alert naming what the model wrote (``what`` names the text in the alert)."""
+    stray = stray_numbers(text, allowed)
+    if stray:
+        recorder.alert(Alert.Kind.NUMBER_MISMATCH,
+                       f"The {what} states {', '.join(stray[:5])}, which is not a verified figure; "
+                       "the template text was used.", key=f"{what}:{','.join(stray[:5])}", numbers=stray[:20])
+        return fallback
+    return text or fallback

@@ -12,13 +12,12 @@ from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.llm.base import LLMError
-from agent.models import Alert
 from agent.prompting.assembler import PromptPart, PromptRefused
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.tools.facts import values_digest
 
-from .fidelity import Allowed, stray_numbers
+from .fidelity import Allowed, kept_to
 from .outcome import assemble_checked
 
 
@@ -63,12 +62,5 @@ def polish(runtime: Runtime[RunContext], state: ReportInput, *, what: str, figur
                              prompt=assemble_checked(runtime, parts))
     except (LLMError, PromptRefused):
         return template
-    polished = reply.text.strip()
-    stray = stray_numbers(polished, allowed)
-    if stray:
-        runtime.context.recorder.alert(
-            Alert.Kind.NUMBER_MISMATCH,
-            f"The polished {what} states {', '.join(stray[:5])}, which is not a verified figure; "
-            "the template text was used.", key=f"{what}:{','.join(stray[:5])}", numbers=stray[:20])
-        return template
-    return polished or template
+    return kept_to(reply.text.strip(), allowed, recorder=runtime.context.recorder, what=f"polished {what}",
+                   fallback=template)

@@ -12,7 +12,7 @@ from agent.artifacts.classify import Classified
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
 from agent.llm.base import LLMError
-from agent.models import Alert, Artifact
+from agent.models import Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused
 from agent.prompting.templates import EXPLAIN_INSTRUCTIONS
 from agent.routing.decision import Route, Slots
@@ -22,7 +22,7 @@ from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
 from tasks.filters import TaskFilters
 
-from .fidelity import Allowed, stray_numbers
+from .fidelity import Allowed, kept_to
 from .inspection import INSPECT_TOOLS, inspect_once
 from .outcome import assemble_checked, clarify, done, failed
 from .scope import ScopeUnclear, request_project_id
@@ -131,17 +131,10 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
                                  prompt=assemble_checked(runtime, shown), prose=True)
     except LLMError:
         return fallback
-    text = reply.text.strip()
     # Facts come from the server: a number or date the model was not shown is not stated to the user.
     # The streamed preview is replaced by the answer kept here, the template's when the check fails.
-    stray = stray_numbers(text, Allowed.stated_in([fallback, *(p.text for p in shown)]))
-    if stray:
-        runtime.context.recorder.alert(
-            Alert.Kind.NUMBER_MISMATCH,
-            f"The explanation states {', '.join(stray[:5])}, which the query did not return; "
-            "the template text was used.", key=f"explain:{','.join(stray[:5])}", numbers=stray[:20])
-        return fallback
-    return text or fallback
+    return kept_to(reply.text.strip(), Allowed.stated_in([fallback, *(p.text for p in shown)]),
+                   recorder=runtime.context.recorder, what="explanation", fallback=fallback)
 
 
 def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:

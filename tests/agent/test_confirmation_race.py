@@ -2,34 +2,20 @@
 from __future__ import annotations
 
 import random
-import threading
 from typing import Any
 
 import httpx
 import psycopg
 
-from tests.gunicorn_server import gunicorn, migrated_app_database
+from tests.gunicorn_server import gunicorn, migrated_app_database, requests_at_once
 
 ROUNDS = 50
 
 
 def _decide_at_once(base: str, headers: dict[str, str], run_id: str, decisions: list[str]) -> list[httpx.Response]:
     """Send every decision at the same moment, each on its own connection."""
-    ready = threading.Barrier(len(decisions))
-    responses: list[httpx.Response] = [httpx.Response(0)] * len(decisions)
-
-    def send(index: int) -> None:
-        with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
-            ready.wait()
-            responses[index] = client.post(f"/api/assistant/runs/{run_id}/confirm/",
-                                           json={"decision": decisions[index]})
-
-    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(decisions))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return responses
+    path = f"/api/assistant/runs/{run_id}/confirm/"
+    return requests_at_once(base, headers, [("POST", path, {"decision": d}) for d in decisions])
 
 
 def test_concurrent_decisions_on_one_card() -> None:

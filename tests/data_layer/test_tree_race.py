@@ -7,34 +7,12 @@ one is refused as a loop.
 """
 from __future__ import annotations
 
-import threading
-from typing import Any
-
 import httpx
 import psycopg
 
-from tests.gunicorn_server import gunicorn, migrated_app_database
+from tests.gunicorn_server import gunicorn, migrated_app_database, requests_at_once
 
 ROUNDS = 12
-
-
-def _at_once(base: str, headers: dict[str, str], requests: list[tuple[str, str, Any]]) -> list[httpx.Response]:
-    """Send the requests at the same moment, each on its own connection; return the responses in order."""
-    ready = threading.Barrier(len(requests))
-    responses: list[httpx.Response] = [httpx.Response(0)] * len(requests)
-
-    def send(index: int) -> None:
-        method, path, body = requests[index]
-        with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
-            ready.wait()
-            responses[index] = client.request(method, path, json=body)
-
-    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(requests))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return responses
 
 
 def test_racing_task_writes_answer_in_words_and_keep_the_tree_whole() -> None:
@@ -57,14 +35,14 @@ def test_racing_task_writes_answer_in_words_and_keep_the_tree_whole() -> None:
             for round_ in range(ROUNDS):
                 # A change to a task another request deletes: the delete wins or comes second.
                 doomed = new(f"Doomed {round_}")
-                update, delete = _at_once(base, headers, [("PATCH", f"/api/tasks/{doomed}/", {"status": "done"}),
-                                                          ("DELETE", f"/api/tasks/{doomed}/", None)])
+                update, delete = requests_at_once(base, headers, [
+                    ("PATCH", f"/api/tasks/{doomed}/", {"status": "done"}), ("DELETE", f"/api/tasks/{doomed}/", None)])
                 seen.setdefault("update vs delete", set()).add((update.status_code, delete.status_code))
                 assert update.status_code in (200, 404) and delete.status_code == 200, (update.text, delete.text)
 
                 # A child attached to a parent another request deletes.
                 parent, child = new(f"Parent {round_}"), new(f"Child {round_}")
-                attach, create, delete = _at_once(base, headers, [
+                attach, create, delete = requests_at_once(base, headers, [
                     ("PATCH", f"/api/tasks/{child}/", {"parent": parent}),
                     ("POST", "/api/tasks/", {"project": project, "title": f"Kid {round_}", "parent": parent}),
                     ("DELETE", f"/api/tasks/{parent}/", None)])
@@ -76,14 +54,14 @@ def test_racing_task_writes_answer_in_words_and_keep_the_tree_whole() -> None:
                 # Deleting a parent and its subtask at once.
                 top = new(f"Top {round_}")
                 sub = new(f"Sub {round_}", parent=top)
-                first, second = _at_once(base, headers, [("DELETE", f"/api/tasks/{top}/", None),
-                                                         ("DELETE", f"/api/tasks/{sub}/", None)])
+                first, second = requests_at_once(base, headers, [("DELETE", f"/api/tasks/{top}/", None),
+                                                                 ("DELETE", f"/api/tasks/{sub}/", None)])
                 assert first.status_code == 200 and second.status_code in (200, 404), (first.text, second.text)
 
                 # Two opposite parent changes: one of them would close a loop.
                 a, b = new(f"A {round_}"), new(f"B {round_}")
-                one, two = _at_once(base, headers, [("PATCH", f"/api/tasks/{a}/", {"parent": b}),
-                                                    ("PATCH", f"/api/tasks/{b}/", {"parent": a})])
+                one, two = requests_at_once(base, headers, [("PATCH", f"/api/tasks/{a}/", {"parent": b}),
+                                                            ("PATCH", f"/api/tasks/{b}/", {"parent": a})])
                 assert sorted([one.status_code, two.status_code]) == [200, 400], (one.text, two.text)
                 refused = one if one.status_code == 400 else two
                 assert "parent" in refused.json()["error"]["fields"]
