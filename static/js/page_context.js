@@ -48,6 +48,17 @@
 
   // After the assistant changed tasks, refresh the page's content and its context in place,
   // keeping the sidebar transcript.
+  // An in-place editor the user has open keeps what they typed: the fresh page takes the live editor
+  // in place of the field it would show (the other fields refresh around it).
+  function keepOpenEditors(doc) {
+    var main = document.getElementById("main");
+    if (!main) return;
+    main.querySelectorAll("form.is-editing[id]").forEach(function (editor) {
+      var slot = doc.getElementById(editor.id);
+      if (slot) slot.replaceWith(editor);
+    });
+  }
+
   document.body.addEventListener("tasks-changed", function () {
     fetch(window.location.href, { headers: { "HX-Request": "false" }, credentials: "same-origin" })
       .then(function (response) {
@@ -58,6 +69,8 @@
       .then(function (html) {
         if (!html) return;
         var doc = new DOMParser().parseFromString(html, "text/html");
+        keepOpenEditors(doc);
+        var focused = document.activeElement;
         ["main", "page-context"].forEach(function (id) {
           var fresh = doc.getElementById(id);
           var current = document.getElementById(id);
@@ -66,6 +79,8 @@
             if (window.htmx) window.htmx.process(fresh);
           }
         });
+        // A kept editor left the page for a moment, and focus with it: give it back.
+        if (focused && focused !== document.activeElement && document.contains(focused)) focused.focus();
       })
       .catch(function () { return null; })
       // Also when the refresh failed: whoever waits for it (focus, in assistant_shell.js) stops waiting.

@@ -123,3 +123,41 @@ def test_a_row_action_after_a_refresh_returns_focus_at_once(page: Page, live_ser
     page.locator("#assistant .confirm-card button:has-text('Reject')").click()
     expect(page.locator("#assistant .confirm-card")).to_have_count(0)
     expect(delete).to_be_focused(timeout=1_500)
+
+
+def test_an_open_editor_keeps_its_draft_when_the_assistant_changes_the_task(
+        page: Page, live_server: Any, width: str, task: Task) -> None:
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    page.click("#field-description .btn-edit")
+    page.fill("#field-description textarea", "A draft not saved yet")
+    open_assistant(page)
+    page.click("#assistant .assistant-quick [data-assistant-action=mark_done]")
+    # The page refreshes around the editor: the status is new, the draft is still there.
+    expect(page.locator("#field-status .badge")).to_have_text("Done")
+    expect(page.locator("#field-description textarea")).to_have_value("A draft not saved yet")
+    if page.evaluate("() => document.body.classList.contains('assistant-drawer-open')"):
+        page.click("#assistant [data-close-assistant]")  # the drawer covers the page on a phone
+    page.click("#field-description button[type=submit]")
+    expect(page.locator("#field-description")).to_contain_text("A draft not saved yet")
+    task.refresh_from_db()
+    assert (task.status, task.description) == ("done", "A draft not saved yet")
+
+
+def test_tab_stays_in_the_open_drawer_on_a_phone(page: Page, live_server: Any, task: Task) -> None:
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    open_assistant(page)
+    page.focus("#assistant-message")
+    inside = "() => document.getElementById('assistant').contains(document.activeElement)"
+    for _ in range(25):  # more than the drawer's controls: round and round, never onto the page
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside)
+    for _ in range(25):
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(inside)
+    page.keyboard.press("Escape")
+    expect(page.locator("#assistant")).to_be_hidden()
+    page.keyboard.press("Tab")
+    assert not page.evaluate(inside)
