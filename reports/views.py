@@ -39,8 +39,11 @@ def _page(request: PageRequest, project_id: int | None) -> HttpResponse:
     week, problem = _week(request)
     here = reverse("weekly-report", args=[project_id]) if project_id is not None else reverse("weekly-report-all")
     scope = scope_for_user(user=request.user, project_id=project_id)
+    this_week = IsoWeek.containing(timezone.localdate())
     context: dict[str, Any] = {
         "nav": "projects" if project else "home", "project": project, "week": week, "here": here,
+        # A week that has not begun has no report (reports.week.week_resolve): no link to one.
+        "next_week": week.next if week.next <= this_week else None, "this_week": this_week,
         "problems": [problem] if problem else [],
         "page_context": page_context_for(page="project_detail", selected_entity=("project", project.pk),
                                          project_id=project.pk) if project else page_context_for(page="home"),

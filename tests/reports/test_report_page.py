@@ -74,3 +74,11 @@ def test_a_week_across_new_year_names_both_years(seeded: Seeded, alice: User,
     with clock_at(monkeypatch, NOW):
         page = _client(alice).get("/reports/weekly/?week=2026-W01")
     assert "Mon 29 Dec 2025 – Sun 4 Jan 2026" in page.content.decode()
+
+
+def test_the_current_week_links_no_week_after_it(seeded: Seeded, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    with clock_at(monkeypatch, NOW):
+        current = _client(alice).get("/reports/weekly/?week=2026-W49").content.decode()
+        last = _client(alice).get("/reports/weekly/?week=2026-W48").content.decode()
+    assert 'rel="next"' not in current and 'max="2026-W49"' in current
+    assert 'href="/reports/weekly/?week=2026-W49" rel="next"' in last
