@@ -5,7 +5,7 @@ from typing import Any
 
 from django.apps import apps
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 
 from pm_assistant.errors import Forbidden, NotFound
 
@@ -72,21 +72,21 @@ def project_progress_for_user(*, user: AnyUser, project_ids: list[int] | None = 
     if project_ids is not None:
         projects = projects.filter(pk__in=project_ids)
     shown = list(projects[:limit] if limit is not None else projects)
-    # Counted over the tasks alone, on columns of one index (project, status, parent; status is never
-    # null): the database reads the index, not the rows. (projects does not import the tasks app.)
-    tasks = apps.get_model("tasks", "Task").objects.filter(project_id__in=[p.pk for p in shown])
+    # Added up from the counters the database keeps with the tasks (tasks.models.TaskCount): a few
+    # rows a project, however many tasks it has. (projects does not import the tasks app.)
+    counters = apps.get_model("tasks", "TaskCount").objects.filter(project_id__in=[p.pk for p in shown])
     counts: dict[int, dict[str, Any]] = {
-        row["project_id"]: dict(row) for row in tasks.order_by().values("project_id").annotate(
-            total=Count("status", filter=Q(parent__isnull=True)),
-            done=Count("status", filter=Q(parent__isnull=True, status="done")),
-            blocked=Count("status", filter=Q(status="blocked")),
+        row["project_id"]: dict(row) for row in counters.order_by().values("project_id").annotate(
+            total=Sum("tasks", filter=Q(top_level=True)),
+            done=Sum("tasks", filter=Q(top_level=True, status="done")),
+            blocked=Sum("tasks", filter=Q(status="blocked")),
         )
     } if shown else {}
     rows = []
     for project in shown:
         row = counts.get(project.pk, {})
-        total, done = row.get("total", 0), row.get("done", 0)
-        rows.append({"project": project, "total": total, "done": done, "blocked": row.get("blocked", 0),
+        total, done = row.get("total") or 0, row.get("done") or 0
+        rows.append({"project": project, "total": total, "done": done, "blocked": row.get("blocked") or 0,
                      "percent": round(100 * done / total) if total else 0})
     return rows
 

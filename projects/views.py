@@ -5,7 +5,6 @@ from typing import Any, cast
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from pm_assistant.errors import Forbidden, InvalidInput, NotFound
 from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT
 from pm_assistant.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
+from tasks.counts import task_list_count
 from tasks.filters import TaskFilters
 from tasks.models import Task
 from tasks.page_context import page_context_for
@@ -57,8 +57,8 @@ def _choice(request: PageRequest, name: str, allowed: dict[str, Any], default: s
     return raw, ""
 
 
-def _project_tasks(*, user: Any, project: Project, tab: str) -> QuerySet[Task]:
-    return task_list_for_user(user=user, filters=TaskFilters(project_id=project.pk, status=TABS[tab][1]))
+def _project_filters(*, project: Project, tab: str) -> TaskFilters:
+    return TaskFilters(project_id=project.pk, status=TABS[tab][1])
 
 
 def _page_params(request: PageRequest) -> tuple[int, Cursor | None, str]:
@@ -86,13 +86,16 @@ def _summary(*, user: Any, project: Project, tab: str) -> dict[str, Any]:
 
 def _board_context(*, user: Any, project: Project, tab: str, view: str,
                    page: int = 1, cursor: Cursor | None = None) -> dict[str, Any]:
-    tasks_qs = _project_tasks(user=user, project=project, tab=tab)
+    filters = _project_filters(project=project, tab=tab)
+    tasks_qs = task_list_for_user(user=user, filters=filters)
     context: dict[str, Any] = {"statuses": Task.Status.choices}
     if view == "list":
+        count = task_list_count(user=user, filters=filters, tasks=tasks_qs)
         try:
-            context["page_obj"] = task_page(tasks_qs, page_size=PAGE_SIZE_DEFAULT, page=page, cursor=cursor)
+            context["page_obj"] = task_page(tasks_qs, page_size=PAGE_SIZE_DEFAULT, page=page, cursor=cursor,
+                                            count=count)
         except NotFound:
-            context["page_obj"] = task_page(tasks_qs, page_size=PAGE_SIZE_DEFAULT, cursor=LAST)
+            context["page_obj"] = task_page(tasks_qs, page_size=PAGE_SIZE_DEFAULT, cursor=LAST, count=count)
         tasks, capped = context["page_obj"].items, False
     else:
         drawn = list(tasks_qs[: TASK_CAP + 1])

@@ -18,6 +18,7 @@ from projects.models import Project
 from projects.selectors import project_get_for_user, project_member_get, project_require_writer
 from projects.serializers import error_responses
 
+from .counts import task_list_count
 from .filters import TaskFilterSerializer
 from .models import Task
 from .paging import Cursor, TaskPage, task_page
@@ -42,13 +43,14 @@ def _reject_unknown_params(request: Request, allowed: set[str]) -> None:
         raise serializers.ValidationError({key: ["Unknown query parameter."] for key in unknown})
 
 
-def _page(*, request: Request, queryset: QuerySet[Task]) -> tuple[TaskPage, dict[str, str | None]]:
+def _page(*, request: Request, queryset: QuerySet[Task], count: int | None = None,
+          ) -> tuple[TaskPage, dict[str, str | None]]:
     """Return one page of the queryset and its links, refusing a bad page, cursor or page size by name."""
     params = PageParamsSerializer(data=request.query_params)
     params.is_valid(raise_exception=True)
     data = params.validated_data
     page = task_page(queryset, page_size=data.get("page_size", PAGE_SIZE_DEFAULT), page=data.get("page", 1),
-                     cursor=data.get("cursor"))
+                     cursor=data.get("cursor"), count=count)
     here = remove_query_param(request.build_absolute_uri(), "page")
 
     def link(cursor: Cursor | None) -> str | None:
@@ -94,8 +96,10 @@ class TaskListApi(AuthenticatedApi):
         _reject_unknown_params(request, set(TaskFilterSerializer().fields) | _LIST_EXTRA_PARAMS)
         filters = TaskFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        tasks = task_list_for_user(user=request.user, filters=filters.to_filters()).prefetch_related("labels")
-        page, links = _page(request=request, queryset=tasks)
+        chosen = filters.to_filters()
+        tasks = task_list_for_user(user=request.user, filters=chosen).prefetch_related("labels")
+        page, links = _page(request=request, queryset=tasks,
+                            count=task_list_count(user=request.user, filters=chosen, tasks=tasks))
         return Response({"count": page.count, **links, "results": self.OutputSerializer(page.items, many=True).data})
 
 

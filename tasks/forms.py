@@ -11,7 +11,7 @@ from django.http import QueryDict
 
 from pm_assistant.errors import validation_payload
 from pm_assistant.vocabulary import DATE_MAX, DATE_MIN, PAGE_SIZE_DEFAULT
-from projects.models import Project
+from projects.models import Membership, Project
 from projects.selectors import AnyUser, project_ids_writable_for_user, project_list_for_user, project_members
 
 from .filters import TaskFilters, TaskFilterSerializer
@@ -64,12 +64,10 @@ def parse_task_list_params(query: QueryDict) -> TaskListParams:
 
 
 def people_for_user(*, user: AnyUser) -> list[AbstractBaseUser]:
-    """Return everyone who shares a project with the user, sorted by username."""
-    people: dict[int, AbstractBaseUser] = {}
-    for project in project_list_for_user(user=user, include_archived=True):
-        for membership in project_members(project=project):
-            people[membership.user.pk] = membership.user
-    return sorted(people.values(), key=lambda u: u.get_username().lower())
+    """Return everyone who shares a project with the user, sorted by username (one query, however many projects)."""
+    projects = project_list_for_user(user=user, include_archived=True)
+    shared = User.objects.filter(pk__in=Membership.objects.filter(project__in=projects).values("user_id"))
+    return sorted(shared, key=lambda u: u.get_username().lower())
 
 
 def _member_users(project: Project | None) -> Any:

@@ -140,3 +140,27 @@ class TaskActivity(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.task_title}"
+
+
+class TaskCount(models.Model):
+    """How many tasks a project holds per status, assignee and level, kept by the database itself.
+
+    Triggers on tasks_task (migration 0007) move these rows in the statement that writes the tasks,
+    whoever writes them: the services, the admin, a bulk seed, a cascade. A list's "of N" and home's
+    progress add up a few of these rows instead of counting the tasks, so they cost the same at a
+    thousand tasks or a hundred thousand. ``manage.py recount_tasks`` rebuilds them from the tasks.
+    """
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=12)
+    # The assignee's id, 0 for nobody: a key column, so never null (a null would never match on conflict).
+    assignee_key = models.BigIntegerField()
+    top_level = models.BooleanField()  # no parent: what a project's progress counts
+    tasks = models.IntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["project", "status", "assignee_key", "top_level"],
+                                               name="taskcount_key")]
+
+    def __str__(self) -> str:
+        return f"{self.project_id}/{self.status}/{self.assignee_key}/{self.top_level}: {self.tasks}"

@@ -128,16 +128,18 @@ class TaskPage:
         return items
 
 
-def task_page(tasks: QuerySet[Task], *, page_size: int, page: int = 1, cursor: Cursor | None = None) -> TaskPage:
+def task_page(tasks: QuerySet[Task], *, page_size: int, page: int = 1, cursor: Cursor | None = None,
+              count: int | None = None) -> TaskPage:
     """Return one page of the tasks: by number (at most PAGE_NUMBER_MAX) or from a cursor.
 
-    Two statements whichever page it is: the COUNT and one read of at most page_size + 1 rows.
-    A page number past the list is NotFound naming ``page``.
+    Two statements whichever page it is: the count (unless given, as tasks.counts.task_list_count
+    gives it) and one read of at most page_size + 1 rows. A page number past the list is NotFound
+    naming ``page``.
     """
     if cursor is None and not 1 <= page <= PAGE_NUMBER_MAX:
         raise InvalidInput(f"page: must be 1..{PAGE_NUMBER_MAX}; later pages are reached with the next and "
                            "last links.", field="page")
-    count = tasks.count()
+    count = tasks.count() if count is None else count
     forward, backward = tasks.order_by(*task_order()), tasks.order_by(*task_order(reverse=True))
     if cursor is None:
         start = (page - 1) * page_size

@@ -5,7 +5,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from pm_assistant.errors import NotFound
@@ -13,7 +13,7 @@ from pm_assistant.vocabulary import COUNT_SHOWN_MAX
 from projects.selectors import AnyUser, project_list_for_user
 
 from .filters import TaskFilters
-from .models import Task, TaskActivity
+from .models import Task, TaskActivity, TaskCount
 from .ordering import task_order
 
 
@@ -115,16 +115,21 @@ def task_activity_for_task(*, task: Task, limit: int = 20) -> QuerySet[TaskActiv
     return task.activities.select_related("actor").order_by("-created_at", "-id")[:limit]
 
 
-def task_counts_for_project(*, user: AnyUser, project_id: int, today: date | None = None) -> dict[str, int]:
-    """Return a project's task counts by status, in total and overdue: one aggregate query."""
+def task_counts_for_project(*, user: AnyUser, project_id: int, today: date | None = None,
+                            cap: int | None = None) -> dict[str, int]:
+    """Return a project's task counts by status and in total (its counters), and overdue up to ``cap``.
+
+    Two statements whatever the project's size: the counters the database keeps (tasks.models.TaskCount)
+    and one bounded range of the (project, due_date) index for the overdue (count_up_to, shown "cap+").
+    """
+    cap = COUNT_SHOWN_MAX if cap is None else cap
     today = today or timezone.localdate()
-    tasks = task_list_for_user(user=user, filters=TaskFilters(project_id=project_id)).order_by()
-    counts = tasks.aggregate(
-        total=Count("id"),
-        **{status: Count("id", filter=Q(status=status)) for status in Task.Status.values},
-        overdue=Count("id", filter=Q(due_date__lt=today) & ~Q(status=Task.Status.DONE)),
-    )
-    return {name: value or 0 for name, value in counts.items()}
+    by_status = TaskCount.objects.filter(project__in=project_list_for_user(user=user, include_archived=True),
+                                         project_id=project_id).order_by().values("status").annotate(n=Sum("tasks"))
+    counts = dict.fromkeys(Task.Status.values, 0) | {row["status"]: row["n"] for row in by_status}
+    overdue = task_list_for_user(user=user, filters=TaskFilters(project_id=project_id)).filter(
+        due_date__lt=today).exclude(status=Task.Status.DONE)
+    return {"total": sum(counts.values()), **counts, "overdue": count_up_to(overdue, cap), "cap": cap}
 
 
 def count_up_to(tasks: QuerySet[Task], cap: int) -> int:

@@ -30,6 +30,7 @@ from projects.selectors import (
     project_require_writer,
 )
 
+from .counts import task_list_count
 from .forms import (
     INLINE_FIELDS,
     TaskCreateForm,
@@ -87,11 +88,13 @@ def task_list(request: PageRequest) -> HttpResponse:
     page_obj, errors = None, dict(params.errors)
     if not errors:
         tasks_qs = task_list_for_user(user=request.user, filters=params.filters)
+        count = task_list_count(user=request.user, filters=params.filters, tasks=tasks_qs)
         try:
-            page_obj = task_page(tasks_qs, page_size=params.page_size, page=params.page, cursor=params.cursor)
+            page_obj = task_page(tasks_qs, page_size=params.page_size, page=params.page, cursor=params.cursor,
+                                 count=count)
         except NotFound:
             # A page number past the end (an old link): the last page, with a word about it.
-            page_obj = task_page(tasks_qs, page_size=params.page_size, cursor=LAST)
+            page_obj = task_page(tasks_qs, page_size=params.page_size, cursor=LAST, count=count)
             errors["page"] = [f"there is no page {params.page}; the last page, {page_obj.num_pages}, is shown."]
     tasks = page_obj.items if page_obj else []
     query = query_without_blanks(request.GET)

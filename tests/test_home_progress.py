@@ -1,4 +1,4 @@
-"""Home counts the progress of the projects it shows, and only theirs."""
+"""Home counts the progress of the projects it shows, and only theirs, from the task counters."""
 from __future__ import annotations
 
 import re
@@ -28,11 +28,13 @@ def test_home_shows_and_counts_only_its_first_projects(alice: User) -> None:
     shown = re.findall(r'data-section="projects".*?</section>', text, re.S)[0]
     assert len(re.findall(r'data-entity-type="project"', shown)) == HOME_PROJECTS_MAX
     assert "Project 00" in shown and f"Project {HOME_PROJECTS_MAX:02}" not in shown
-    aggregate = [q["sql"] for q in captured.captured_queries if "COUNT(" in q["sql"] and "parent_id" in q["sql"]]
+    # One read of the counters the database keeps with the tasks (tasks.models.TaskCount), limited to
+    # the shown projects' ids; no statement aggregates the tasks themselves.
+    aggregate = [q["sql"] for q in captured.captured_queries if '"tasks_taskcount"' in q["sql"]]
     assert len(aggregate) == 1
-    # The count is limited to the shown projects' ids, not every project of the user.
-    listed = re.search(r'"tasks_task"\."project_id" IN \(([^)]*)\)', aggregate[0])
+    listed = re.search(r'"tasks_taskcount"\."project_id" IN \(([^)]*)\)', aggregate[0])
     assert listed and len(listed.group(1).split(",")) == HOME_PROJECTS_MAX
+    assert not [q for q in captured.captured_queries if "COUNT(" in q["sql"] and "parent_id" in q["sql"]]
 
 
 def test_progress_counts_top_level_tasks_and_every_blocked_one(alice: User) -> None:

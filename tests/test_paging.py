@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from pm_assistant.vocabulary import PAGE_NUMBER_MAX, PAGE_SIZE_DEFAULT
 from projects.models import Project
+from projects.services import project_create
 from tasks.models import Task
 from tasks.paging import LAST, Cursor, cursor_decode
 from tasks.selectors import task_list_for_user
@@ -119,6 +120,19 @@ def test_the_last_page_costs_the_statements_of_the_first_and_never_an_offset(ali
         one, other, inner = _statements(client, first), _statements(client, last), _statements(client, deep)
         assert len(one) == len(other) == len(inner), "\n".join(other)
         assert not any("OFFSET" in sql for sql in other + inner), "\n".join(other + inner)
+
+
+def test_the_task_list_costs_the_same_statements_for_two_projects_or_eight(alice: User, many: list[int]) -> None:
+    """Its length comes from the task counters (no COUNT over the tasks) and its people from one query."""
+    browser = _browser(alice)
+    _statements(browser, "/tasks/")
+    two = _statements(browser, "/tasks/")
+    for i in range(6):
+        project_create(owner=alice, name=f"More {i}", key=f"MORE{i}")
+    eight = _statements(browser, "/tasks/")
+    assert len(two) == len(eight), "\n".join(eight)
+    assert not [sql for sql in eight if "COUNT(" in sql and '"tasks_task"' in sql], "\n".join(eight)
+    assert f"Showing 1–25 of {COUNT} tasks" in browser.get("/tasks/").content.decode()
 
 
 @pytest.mark.parametrize("raw", [

@@ -1,0 +1,56 @@
+"""How many tasks a list holds, read from the counters the database keeps (tasks.models.TaskCount).
+
+A list filtered by project, status and assignee only (the task list as it opens, a project's list,
+"my tasks") adds up a few counter rows: its "of N" and its last page's number cost the same at any
+size. Any other filter (priority, dates, labels, search, ids) is counted over the tasks themselves.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.db import connection, transaction
+from django.db.models import QuerySet, Sum
+
+from projects.selectors import AnyUser, project_list_for_user
+
+from .filters import TaskFilters
+from .models import Task, TaskCount
+
+_RECOUNT = ("INSERT INTO tasks_taskcount (project_id, status, assignee_key, top_level, tasks) "
+            "SELECT project_id, status, COALESCE(assignee_id, 0), parent_id IS NULL, COUNT(*) FROM tasks_task "
+            "GROUP BY 1, 2, 3, 4")
+
+
+def task_count_from_counters(*, user: AnyUser, filters: TaskFilters | None = None) -> int | None:
+    """The number of the user's tasks these filters select, or None when a filter is not one the counters keep."""
+    f = filters or TaskFilters()
+    if replace(f, project_id=None, status=(), assignee=None) != TaskFilters():
+        return None
+    rows = TaskCount.objects.filter(project__in=project_list_for_user(user=user, include_archived=True))
+    if f.project_id is not None:
+        rows = rows.filter(project_id=f.project_id)
+    if f.status:
+        rows = rows.filter(status__in=f.status)
+    if f.assignee == "me":
+        if not user.is_authenticated:
+            return 0
+        rows = rows.filter(assignee_key=user.pk)
+    elif f.assignee is not None:
+        rows = rows.filter(assignee_key=int(f.assignee))
+    return rows.aggregate(n=Sum("tasks"))["n"] or 0
+
+
+def task_list_count(*, user: AnyUser, filters: TaskFilters | None, tasks: QuerySet[Task]) -> int:
+    """The length of ``tasks`` (task_list_for_user with these filters): from the counters where they can say."""
+    counted = task_count_from_counters(user=user, filters=filters)
+    return tasks.count() if counted is None else counted
+
+
+def task_counts_rebuild() -> int:
+    """Count every task again into the counters (writers wait meanwhile); return the number of counter rows."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("LOCK TABLE tasks_task IN SHARE MODE")  # readers go on, writers wait for the recount
+        cursor.execute("DELETE FROM tasks_taskcount")
+        cursor.execute(_RECOUNT)
+        return cursor.rowcount

@@ -1,0 +1,159 @@
+"""The task counters (tasks.models.TaskCount) move with every write to the tasks, whoever makes it.
+
+After each kind of write (the services, an undo, a bulk seed, a queryset update, a cascade from a
+deleted parent, user or project, raw SQL) the counters equal a fresh count of the tasks, on
+PostgreSQL and on SQLite alike; the lists and home read their numbers from them.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from projects.models import Project
+from projects.selectors import project_progress_for_user
+from tasks.counts import task_count_from_counters, task_counts_rebuild, task_list_count
+from tasks.filters import TaskFilters
+from tasks.models import Task, TaskCount
+from tasks.revert import task_changes_revert
+from tasks.selectors import task_counts_for_project, task_list_for_user
+from tasks.services import task_bulk_set_status, task_create, task_delete, task_update
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _kept() -> dict[tuple[int, str, int, bool], int]:
+    return {(c.project_id, c.status, c.assignee_key, bool(c.top_level)): c.tasks
+            for c in TaskCount.objects.exclude(tasks=0)}
+
+
+def _counted() -> dict[tuple[int, str, int, bool], int]:
+    found: dict[tuple[int, str, int, bool], int] = {}
+    for task in Task.objects.all():
+        key = (task.project_id, task.status, task.assignee_id or 0, task.parent_id is None)
+        found[key] = found.get(key, 0) + 1
+    return found
+
+
+def _assert_in_step() -> None:
+    assert _kept() == _counted()
+    assert not TaskCount.objects.filter(tasks__lt=0).exists()
+    call_command("recount_tasks", "--check")  # the command agrees
+
+
+def test_every_kind_of_write_moves_the_counters(alice: User, carol: User, website: Project, mobile: Project) -> None:
+    _assert_in_step()
+    top = task_create(actor=alice, project=website, title="Top", assignee=carol)
+    sub = task_create(actor=alice, project=website, title="Sub", parent=top)
+    other = task_create(actor=alice, project=mobile, title="Other", status="in_progress")
+    assert _kept() == {(website.pk, "todo", carol.pk, True): 1, (website.pk, "todo", 0, False): 1,
+                       (mobile.pk, "in_progress", 0, True): 1}
+    _assert_in_step()
+
+    task_update(actor=alice, task=top, title="Renamed")  # no key moves
+    _assert_in_step()
+    task_update(actor=alice, task=top, status="blocked", assignee=alice)
+    task_update(actor=alice, task=sub, parent=None)  # a subtask becomes top level
+    _assert_in_step()
+
+    run_id = uuid.uuid4()
+    done = task_bulk_set_status(actor=alice, tasks=[top, sub, other], status="done", run_id=run_id)
+    assert {t.status for t in done} == {"done"}
+    _assert_in_step()
+    task_changes_revert(actor=alice, run_id=run_id)  # the undo writes around the services' own update
+    assert Task.objects.get(pk=top.pk).status == "blocked"
+    _assert_in_step()
+
+    # Writes that bypass the services: a bulk seed, a queryset update, raw SQL.
+    Task.objects.bulk_create([Task(project=mobile, title=f"Seed {i}", status="todo") for i in range(30)])
+    Task.objects.filter(project=mobile, title__startswith="Seed 1").update(status="done", assignee=carol)
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE tasks_task SET status = 'blocked' WHERE title = %s", ["Seed 2"])
+    _assert_in_step()
+
+    # Cascades: a parent takes its subtasks; a deleted user leaves tasks unassigned; a project takes all.
+    parent = task_create(actor=alice, project=website, title="Parent")
+    for i in range(3):
+        task_create(actor=alice, project=website, title=f"Child {i}", parent=parent, assignee=carol)
+    _assert_in_step()
+    task_delete(actor=alice, task=parent)
+    _assert_in_step()
+    carol.delete()
+    _assert_in_step()
+    mobile.delete()
+    _assert_in_step()
+    assert not TaskCount.objects.filter(project_id=mobile.pk).exists()
+    Task.objects.all().delete()
+    _assert_in_step()
+
+
+def test_a_rebuild_repairs_counters_written_around(alice: User, website: Project) -> None:
+    for i in range(4):
+        task_create(actor=alice, project=website, title=f"T{i}")
+    TaskCount.objects.update(tasks=99)
+    with pytest.raises(CommandError, match="differ from the tasks"):
+        call_command("recount_tasks", "--check")
+    assert task_counts_rebuild() == 1
+    _assert_in_step()
+
+
+def test_lists_take_their_length_from_the_counters_unless_a_filter_is_not_kept(
+        alice: User, bob: User, carol: User, website: Project, mobile: Project, platform: Project) -> None:
+    for i in range(7):
+        task_create(actor=alice, project=website, title=f"W{i}", assignee=carol if i % 2 else alice,
+                    status="done" if i < 3 else "todo", priority="P1" if i < 2 else "P2")
+    task_create(actor=alice, project=mobile, title="M", assignee=alice)
+    task_create(actor=bob, project=platform, title="Hidden from alice", assignee=carol)
+    cases: list[tuple[TaskFilters, bool]] = [
+        (TaskFilters(), True), (TaskFilters(project_id=website.pk), True), (TaskFilters(status=("done",)), True),
+        (TaskFilters(assignee="me"), True), (TaskFilters(assignee=carol.pk, status=("todo", "done")), True),
+        (TaskFilters(project_id=platform.pk), True),  # not hers: nothing
+        (TaskFilters(priority=("P1",)), False), (TaskFilters(search="W"), False),
+    ]
+    for filters, from_counters in cases:
+        tasks = task_list_for_user(user=alice, filters=filters)
+        exact = tasks.count()
+        assert (task_count_from_counters(user=alice, filters=filters) is not None) is from_counters, filters
+        with CaptureQueriesContext(connection) as queries:
+            assert task_list_count(user=alice, filters=filters, tasks=tasks) == exact, filters
+        reads_tasks = [q["sql"] for q in queries.captured_queries if '"tasks_task"' in q["sql"]]
+        assert (not reads_tasks) is from_counters, (filters, reads_tasks)
+    assert task_list_count(user=alice, filters=TaskFilters(), tasks=task_list_for_user(user=alice)) == 8
+
+
+def test_home_progress_comes_from_the_counters(alice: User, website: Project) -> None:
+    top = task_create(actor=alice, project=website, title="Top", status="done")
+    task_create(actor=alice, project=website, title="Open")
+    task_create(actor=alice, project=website, title="Sub", parent=top, status="blocked")
+    with CaptureQueriesContext(connection) as queries:
+        rows: list[dict[str, Any]] = project_progress_for_user(user=alice)
+    assert not [q for q in queries.captured_queries if '"tasks_task"' in q["sql"]]
+    row = next(r for r in rows if r["project"] == website)
+    assert (row["total"], row["done"], row["blocked"], row["percent"]) == (2, 1, 1, 50)
+
+
+def test_a_project_overview_counts_by_status_from_the_counters_and_caps_the_overdue(
+        alice: User, bob: User, website: Project, platform: Project) -> None:
+    past = timezone.localdate() - timedelta(days=3)
+    Task.objects.bulk_create([Task(project=website, title=f"Late {i}", due_date=past,
+                                   status=("todo", "blocked", "done")[i % 3]) for i in range(9)])
+    task_create(actor=alice, project=website, title="In flight", status="in_progress")
+    stats = task_counts_for_project(user=alice, project_id=website.pk, cap=4)
+    assert {k: stats[k] for k in ("total", "todo", "in_progress", "blocked", "done")} == \
+        {"total": 10, "todo": 3, "in_progress": 1, "blocked": 3, "done": 3}
+    assert stats["overdue"] == 5 and stats["cap"] == 4  # 6 open and late: "4+"
+    assert task_counts_for_project(user=alice, project_id=website.pk)["overdue"] == 6
+    assert task_counts_for_project(user=alice, project_id=platform.pk)["total"] == 0  # not her project
+    client = Client()
+    client.force_login(alice)
+    page = client.get(f"/projects/{website.pk}/").content.decode()
+    assert re.search(r'stat-num">10<.*?Tasks.*?stat-num">6<.*?Overdue', page, re.S)
