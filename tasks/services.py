@@ -37,7 +37,8 @@ def lock_projects_of(task_ids: Collection[int]) -> None:
     """Lock the projects of these tasks, in id order, before any task row is read for writing.
 
     Every task write takes its project's lock first, so writes to one project's tasks run one after
-    another and always lock in the same order: no two of them deadlock, and a parent check reads
+    another and always lock in the same order (the project, then its tasks and its counters, which
+    the database's triggers move): no two of them deadlock, and a parent check reads
     the tree as the writes before it left it (two opposite parent changes cannot make a loop; a
     parent being deleted is gone by the time a child is attached). FOR NO KEY UPDATE: rows that only
     point at the project (activities, runs) are still written freely.
@@ -144,9 +145,10 @@ def task_create(*, actor: User, project: Project, title: str, description: str =
     """Create a task in a project the actor may write to."""
     project_require_writer(user=actor, project=project)
     _dates_in_range(start_date=start_date, due_date=due_date)
-    if parent is not None:
-        _lock_project(project)
-        parent = _parent_locked(parent)
+    # The project's lock first, as every task write takes it: the parent is read as the writes before
+    # left it, and the project's counters (tasks.models.TaskCount) are always reached after its lock.
+    _lock_project(project)
+    parent = _parent_locked(parent)
     _validate(project=project, assignee=assignee, parent=parent, title=title, progress=progress,
               start_date=start_date, due_date=due_date, status=status, priority=priority)
     task = Task.objects.create(

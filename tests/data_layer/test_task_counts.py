@@ -7,6 +7,8 @@ PostgreSQL and on SQLite alike; the lists and home read their numbers from them.
 from __future__ import annotations
 
 import re
+import threading
+import time
 import uuid
 from datetime import timedelta
 from typing import Any
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import connection, connections, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -157,3 +159,45 @@ def test_a_project_overview_counts_by_status_from_the_counters_and_caps_the_over
     client.force_login(alice)
     page = client.get(f"/projects/{website.pk}/").content.decode()
     assert re.search(r'stat-num">10<.*?Tasks.*?stat-num">6<.*?Overdue', page, re.S)
+
+
+def test_a_create_and_an_update_in_one_project_take_turns_instead_of_deadlocking(
+        alice: User, website: Project) -> None:
+    """Both reach the project's counters only after its lock: a transaction that created a task and
+    then waits for the project (to add a subtask) never holds a counter another writer, holding the
+    project, is waiting for."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks: PostgreSQL")
+    parent = task_create(actor=alice, project=website, title="Parent", status="in_progress")
+    moving = task_create(actor=alice, project=website, title="Moving", status="in_progress")
+    created, errors = threading.Event(), []
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                task_create(actor=alice, project=website, title="Loose")  # counts as (todo, nobody, top level)
+                created.set()
+                time.sleep(0.5)  # the other writer starts meanwhile
+                task_create(actor=alice, project=website, title="Child", parent=parent)
+        except Exception as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    def second() -> None:
+        created.wait(5)
+        try:
+            task_update(actor=alice, task=moving, status="todo")  # into the counter the first one holds
+        except Exception as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    assert not errors, errors
+    assert Task.objects.get(pk=moving.pk).status == "todo" and Task.objects.filter(title="Child").exists()
+    _assert_in_step()
