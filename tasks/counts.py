@@ -13,7 +13,7 @@ from django.db.models import QuerySet, Sum
 
 from projects.selectors import AnyUser, project_list_for_user
 
-from .filters import TaskFilters
+from .filters import TaskFilters, scope_q
 from .models import Task, TaskCount
 
 _RECOUNT = ("INSERT INTO tasks_taskcount (project_id, status, assignee_key, top_level, tasks) "
@@ -26,17 +26,8 @@ def task_count_from_counters(*, user: AnyUser, filters: TaskFilters | None = Non
     f = filters or TaskFilters()
     if replace(f, project_id=None, status=(), assignee=None) != TaskFilters():
         return None
-    rows = TaskCount.objects.filter(project__in=project_list_for_user(user=user, include_archived=True))
-    if f.project_id is not None:
-        rows = rows.filter(project_id=f.project_id)
-    if f.status:
-        rows = rows.filter(status__in=f.status)
-    if f.assignee == "me":
-        if not user.is_authenticated:
-            return 0
-        rows = rows.filter(assignee_key=user.pk)
-    elif f.assignee is not None:
-        rows = rows.filter(assignee_key=int(f.assignee))
+    rows = TaskCount.objects.filter(scope_q(f, user, assignee="assignee_key"),
+                                    project__in=project_list_for_user(user=user, include_archived=True))
     return rows.aggregate(n=Sum("tasks"))["n"] or 0
 
 

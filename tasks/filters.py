@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -23,6 +24,25 @@ class TaskFilters:
     labels: tuple[str, ...] = ()
     search: str = ""
     ids: tuple[int, ...] = field(default=())
+
+
+def scope_q(f: TaskFilters, user: Any, *, assignee: str = "assignee_id") -> Q:
+    """The filters' project, status and assignee, as a condition on columns of those names.
+
+    Shared by the task lists (tasks.selectors) and the counters that give their length
+    (tasks.counts, whose assignee column is ``assignee_key``), so both read a filter alike.
+    """
+    condition = Q()
+    if f.project_id is not None:
+        condition &= Q(project_id=f.project_id)
+    if f.status:
+        condition &= Q(status__in=f.status)
+    if f.assignee == "me":
+        # Nobody's own tasks for an anonymous caller: a condition no row meets.
+        condition &= Q(**{assignee: user.pk}) if user.is_authenticated else Q(pk__in=[])
+    elif f.assignee is not None:
+        condition &= Q(**{assignee: int(f.assignee)})
+    return condition
 
 
 class _CSVList(serializers.ListField):

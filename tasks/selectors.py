@@ -12,7 +12,7 @@ from pm_assistant.errors import NotFound
 from pm_assistant.vocabulary import COUNT_SHOWN_MAX
 from projects.selectors import AnyUser, project_list_for_user
 
-from .filters import TaskFilters
+from .filters import TaskFilters, scope_q
 from .models import Task, TaskActivity, TaskCount
 from .ordering import task_order
 
@@ -20,15 +20,7 @@ from .ordering import task_order
 def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> QuerySet[Task]:
     """Return the tasks of the user's projects that match the filters."""
     f = filters or TaskFilters()
-    qs = Task.objects.filter(project__in=project_list_for_user(user=user, include_archived=True))
-    if f.project_id is not None:
-        qs = qs.filter(project_id=f.project_id)
-    if f.status:
-        qs = qs.filter(status__in=f.status)
-    if f.assignee == "me":
-        qs = qs.filter(assignee=user) if user.is_authenticated else qs.none()
-    elif f.assignee is not None:
-        qs = qs.filter(assignee_id=int(f.assignee))
+    qs = Task.objects.filter(scope_q(f, user), project__in=project_list_for_user(user=user, include_archived=True))
     if f.priority:
         qs = qs.filter(priority__in=f.priority)
     if f.due_before:
