@@ -19,6 +19,7 @@ from agent.assembler.views import ExecCtx
 from agent.tools.facts import values_digest
 from pm_assistant.errors import InvalidInput, NotFound
 from projects.selectors import project_get_for_user, project_ids_writable_for_user, project_writable_by
+from tasks.counts import task_list_count
 from tasks.filters import TaskFilters
 from tasks.models import Task
 from tasks.selectors import task_descendants, task_get_for_user, task_list_for_user
@@ -70,7 +71,7 @@ def filters_from_ctx(ctx: ExecCtx, **overrides: Any) -> TaskFilters:
 def query_tasks(*, user: User, filters: TaskFilters, limit: int = QUERY_MAX_ROWS) -> dict[str, Any]:
     """Return the first `limit` matching tasks (at most QUERY_MAX_ROWS) with the total count."""
     qs: QuerySet[Task] = task_list_for_user(user=user, filters=filters)
-    total = qs.count()
+    total = task_list_count(user=user, filters=filters, tasks=qs)  # the counters, where they can say
     rows = [task_row(t) for t in qs[:min(limit, QUERY_MAX_ROWS)]]
     return {"count": total, "items": rows, "truncated": total > len(rows)}
 
