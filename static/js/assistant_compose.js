@@ -5,6 +5,7 @@
 
   var SLOW_AFTER_MS = 4000;
   var flight = null; // { elt, pending, text, typed, stopped, slowTimer } while a request is out
+  var lastStopped = null; // the typed text put back by the last Stop, until the server says how the run ended
 
   function form() { return document.querySelector("#assistant .assistant-form"); }
   function input() { return document.getElementById("assistant-message"); }
@@ -104,12 +105,21 @@
       // The browser stopped waiting; assistant_stream.js tells the server and shows the run as it ended.
       if (words) words.textContent = "Stopped.";
       // After the form's own after-request handler, which clears it.
+      lastStopped = done.typed ? done.text : null;
       window.setTimeout(function () { if (input()) { input().value = done.text; input().focus(); } }, 0);
       return;
     }
     done.pending.remove();
     // The server refused the message or answered nothing usable: give the user their text back.
     if ((status === 0 || status >= 400) && done.typed && input() && !input().value) input().value = done.text;
+  });
+
+  // The run had finished before Stop reached the server (its answer was still on its way): the
+  // message was acted on, so it is not left in the input to be sent again.
+  document.addEventListener("assistant:stopped-too-late", function () {
+    var box = input();
+    if (box && lastStopped !== null && box.value === lastStopped) box.value = "";
+    lastStopped = null;
   });
 
   document.addEventListener("click", function (event) {

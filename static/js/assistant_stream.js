@@ -62,9 +62,15 @@
     text.textContent += delta;
   }
 
-  function close(state) {
+  function endStream(state) {
     if (state.source) state.source.close();
     state.source = null;
+  }
+
+  // The request is over: forget it. Until then (the stream may end first while the answer is still
+  // on its way) a Stop still knows the run, and shows what it did if it had already finished.
+  function close(state) {
+    endStream(state);
     if (live === state) live = null;
   }
 
@@ -82,12 +88,13 @@
     });
     source.addEventListener("stage", function (event) { showStage(state.pending, data(event).label); });
     source.addEventListener("text", function (event) { showText(state.pending, data(event).delta || ""); });
-    source.addEventListener("end", function () { if (!state.stopWanted) close(state); });
+    source.addEventListener("end", function () { if (!state.stopWanted) endStream(state); });
     // No automatic reconnection: the request's own answer is what counts.
-    source.onerror = function () { if (!state.stopWanted) close(state); };
+    source.onerror = function () { if (!state.stopWanted) endStream(state); };
   }
 
   // Ask the server to stop the run, then show the run as the server now has it (stopped, or finished).
+  // A run that had already ended (409) did what it did: say so, so the typed message is not sent twice.
   function tellServer(state) {
     var runId = state.runId;
     var pending = state.pending;
@@ -96,10 +103,13 @@
     fetch(state.stopUrl, { method: "POST", credentials: "same-origin",
                            headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" } })
       .catch(function () { return null; })
-      .then(function () {
+      .then(function (response) {
         var address = url("data-run-url", runId);
         if (address && pending.isConnected && window.htmx) {
           window.htmx.ajax("GET", address, { target: pending, swap: "outerHTML" });
+        }
+        if (response && response.status === 409) {
+          document.dispatchEvent(new CustomEvent("assistant:stopped-too-late", { detail: { runId: runId } }));
         }
       });
   }

@@ -100,3 +100,43 @@ def test_stop_ends_the_run_on_the_server_and_nothing_is_written(page: Page, live
     trace = [(e.kind, e.name, e.payload.get("error", "")) for e in run.events.order_by("seq")]
     assert trace[-1][1] == "stopped", trace
     expect(page.locator("#assistant-transcript .run-done")).to_have_count(0)
+
+
+def test_a_stop_after_the_run_finished_shows_what_it_did_and_does_not_offer_it_again(
+        page: Page, live_server: Any, width: str, openai_settings: LLMStub, alice: User, website: Project) -> None:
+    """The answer is held in transit after the server finished (the stream has ended): Stop cannot undo
+    the run, so the bubble shows the run as the server recorded it, not "Stopped.", and the message is
+    not put back in the input to be sent twice."""
+    message = 'create task "Write the notes" in Website Redesign'
+    openai_settings.push_json(route_json("crud", operation="create", title="Write the notes",
+                                         project_name="Website Redesign"))
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append((route, route.fetch()))  # the server runs the request to its end; the page waits on
+
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/projects/{website.pk}/")  # the page names the project to create it in
+    open_assistant(page)
+    page.route("**/assistant/request/", hold)
+    page.fill("#assistant-message", message)
+    page.press("#assistant-message", "Enter")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held and Task.objects.filter(title="Write the notes").exists()
+    assert Run.objects.get().status == "done"
+    page.wait_for_timeout(500)  # the stream's end event reaches the page
+    expect(page.locator("#assistant-transcript .run-pending")).to_have_count(1)
+    page.click("#assistant-stop")
+
+    done = page.locator("#assistant-transcript article.run-done[id^=run-]")
+    expect(done).to_contain_text("Write the notes")
+    expect(done.locator(".bubble-user")).to_have_text(message)
+    expect(page.locator("#assistant-transcript .run-pending")).to_have_count(0)
+    expect(page.locator("#assistant-message")).to_have_value("")
+    assert Task.objects.filter(title="Write the notes").count() == 1
+    shot(page, f"stopped-too-late-{width}")
+    assert_accessible(page)
+    page.unroute("**/assistant/request/")
