@@ -22,12 +22,27 @@ def suggested_actions(run: Run, suggestions: list[dict[str, Any]]) -> list[Quick
     return [offered[s["action"]] for s in suggestions if s.get("action") in offered]
 
 
-def run_view_context(run: Run) -> dict[str, Any]:
-    """Return the template context of assistant/_run.html for one run."""
+def _asked_again(run: Run) -> bool:
+    """Whether a later run of its conversation sent the same message (what a picked choice sends)."""
+    return run.conversation_id is not None and Run.objects.filter(
+        conversation_id=run.conversation_id, created_at__gt=run.created_at, message=run.message).exists()
+
+
+def run_view_context(run: Run, *, asked_again: bool | None = None) -> dict[str, Any]:
+    """Return the template context of assistant/_run.html for one run.
+
+    ``asked_again``: whether a later run of its conversation sent the same message, when the caller
+    knows (the transcript does); otherwise it is read, and only for a run offering project choices.
+    """
     view = run_as_dict(run)
     data = view["data"] if isinstance(view["data"], dict) else {}
+    # A project picker is answered once its message was sent again (a choice sends it with the
+    # project): its choices are shown closed, in any browser, so the task is not created twice.
+    picker_closed = bool(data.get("project_choices")) and (
+        _asked_again(run) if asked_again is None else asked_again)
     # Passed by name: in a template, data.items would find dict.items() when the key is absent.
     return {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
+            "picker_closed": picker_closed,
             "suggestions": suggested_actions(run, data.get("suggestions") or []),
             "undo_minutes": settings.UNDO_WINDOW_SECONDS // 60,
             "undo_open": run.undo_until is not None and run.undone_at is None and timezone.now() < run.undo_until}

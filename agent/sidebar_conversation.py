@@ -55,5 +55,8 @@ def transcript_runs(request: HttpRequest) -> list[dict[str, Any]]:
     # A background run from another conversation keeps reporting its progress here until it ends.
     since = timezone.now() - timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS)
     working = Run.objects.filter(user=user, status=Run.Status.RUNNING, created_at__gte=since).order_by("created_at")
-    runs += [run for run in working[:5] if run.pk not in shown]
-    return [run_view_context(run) for run in runs]
+    others = [run for run in working[:5] if run.pk not in shown]
+    # Whether each run's message was sent again after it (what a project picker's choice does).
+    asked_again = [run.message in {later.message for later in runs[n + 1:]} for n, run in enumerate(runs)]
+    return [run_view_context(run, asked_again=again) for run, again in zip(runs, asked_again, strict=True)] + \
+        [run_view_context(run) for run in others]

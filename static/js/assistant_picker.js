@@ -1,27 +1,9 @@
 // A clarify reply's project choices ("Which project should ... go in?") are answered once: when one is
-// sent, every choice of that run is disabled, so a second click cannot create the task twice. The
-// server does not mark a run as answered, so this browser remembers the answered runs and disables
-// their choices again when the run is shown later (a reload, or back in that conversation).
+// sent, every choice of that run is disabled, so a second click cannot create the task twice. Shown
+// again later (a reload, another browser, back in that conversation), the server renders them closed
+// once the conversation went on past that run (agent/run_view.py).
 (function () {
   "use strict";
-
-  var KEY = "pm.answeredPickers";
-  var KEEP = 50; // the newest answered runs remembered; older ones have long left the transcript
-
-  function remembered() {
-    try { return JSON.parse(window.localStorage.getItem(KEY) || "[]"); } catch (e) { return []; }
-  }
-
-  function remember(runId, answered) {
-    var ids = remembered().filter(function (id) { return id !== runId; });
-    if (answered) ids.push(runId);
-    try { window.localStorage.setItem(KEY, JSON.stringify(ids.slice(-KEEP))); } catch (e) { /* storage may be off */ }
-  }
-
-  function runIdOf(picker) {
-    var run = picker.closest(".run[data-run-id]");
-    return run ? run.dataset.runId : null;
-  }
 
   // The button just used keeps focus (disabling it would drop focus to the page): it is marked instead,
   // and the click guard below holds it.
@@ -54,8 +36,6 @@
     var picker = event.detail.elt.closest && event.detail.elt.closest(".project-picker");
     if (!picker) return;
     close(picker);
-    var runId = runIdOf(picker);
-    if (runId) remember(runId, true);
   });
 
   // Not answered after all (the server refused it, or it never arrived): the user picks again.
@@ -65,19 +45,5 @@
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (!picker || (status > 0 && status < 400)) return;
     reopen(picker);
-    var runId = runIdOf(picker);
-    if (runId) remember(runId, false);
   });
-
-  function closeRemembered() {
-    var ids = remembered();
-    if (!ids.length) return;
-    document.querySelectorAll(".project-picker:not([data-answered])").forEach(function (picker) {
-      if (ids.indexOf(runIdOf(picker)) >= 0) close(picker);
-    });
-  }
-
-  document.addEventListener("htmx:afterSettle", closeRemembered);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", closeRemembered);
-  else closeRemembered();
 })();

@@ -1,6 +1,9 @@
 """Create with no project in view: the reply asks which project, listing the user's own as choices."""
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -43,3 +46,25 @@ def test_the_sidebar_renders_the_picker_as_buttons_that_send_the_message_again(a
     assert 'class="assistant-quick project-picker"' in html
     assert f'data-entity-type="project" data-entity-id="{website.pk}"' in html
     assert "hx-vals='{&quot;message&quot;: &quot;create task &#x27;Write release notes&#x27; P1&quot;}'" in html
+
+
+def test_the_picker_shows_closed_once_its_message_was_sent_again_in_any_browser(
+        alice: User, website: Project, mobile: Project) -> None:
+    def sidebar(client: Client, message: str, page_context: str) -> str:
+        return client.post("/assistant/request/", {"message": message, "page_context": page_context}).content.decode()
+
+    def pickers(client: Client) -> list[str]:
+        html = client.get("/").content.decode()
+        return re.findall(r'<div class="assistant-quick project-picker".*?</div>', html, re.S)
+
+    client = Client()
+    client.force_login(alice)
+    sidebar(client, MESSAGE, '{"page": "home", "origin": "sidebar"}')
+    sidebar(client, "what is overdue?", '{"page": "home", "origin": "sidebar"}')  # another message: still open
+    [picker] = pickers(client)
+    assert "data-answered" not in picker and "disabled" not in picker
+    sidebar(client, MESSAGE, json.dumps({"page": "home", "origin": "sidebar",
+                                         "selectedEntity": {"type": "project", "id": website.pk}}))
+    assert Task.objects.filter(title="Write release notes").count() == 1
+    [picker] = pickers(client)  # a reload, or another browser with the same conversation
+    assert "data-answered" in picker and picker.count(" disabled") == 2
