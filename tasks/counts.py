@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import QuerySet, Sum
 
 from projects.selectors import AnyUser, project_list_for_user
 
+from .count_triggers import counters_install
 from .filters import TaskFilters, scope_q
 from .models import Task, TaskCount
-
-_RECOUNT = ("INSERT INTO tasks_taskcount (project_id, status, assignee_key, top_level, tasks) "
-            "SELECT project_id, status, COALESCE(assignee_id, 0), parent_id IS NULL, COUNT(*) FROM tasks_task "
-            "GROUP BY 1, 2, 3, 4")
 
 
 def task_count_from_counters(*, user: AnyUser, filters: TaskFilters | None = None) -> int | None:
@@ -38,10 +35,6 @@ def task_list_count(*, user: AnyUser, filters: TaskFilters | None, tasks: QueryS
 
 
 def task_counts_rebuild() -> int:
-    """Count every task again into the counters (writers wait meanwhile); return the number of counter rows."""
-    with transaction.atomic(), connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("LOCK TABLE tasks_task IN SHARE MODE")  # readers go on, writers wait for the recount
-        cursor.execute("DELETE FROM tasks_taskcount")
-        cursor.execute(_RECOUNT)
-        return cursor.rowcount
+    """Install the counters' triggers again and count every task (writers wait); return the counter rows."""
+    counters_install(connection)
+    return TaskCount.objects.count()

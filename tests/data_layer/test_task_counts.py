@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from projects.models import Project
 from projects.selectors import project_progress_for_user
+from tasks.count_triggers import TRIGGERS, counters_ensure, counters_installed, counters_uninstall
 from tasks.counts import task_count_from_counters, task_counts_rebuild, task_list_count
 from tasks.filters import TaskFilters
 from tasks.models import Task, TaskCount
@@ -200,4 +201,25 @@ def test_a_create_and_an_update_in_one_project_take_turns_instead_of_deadlocking
         thread.join(20)
     assert not errors, errors
     assert Task.objects.get(pk=moving.pk).status == "todo" and Task.objects.filter(title="Child").exists()
+    _assert_in_step()
+
+
+def test_missing_triggers_come_back_after_a_migrate_with_a_fresh_count(alice: User, website: Project) -> None:
+    """A database built from the models without migrations, or a SQLite table a later migration
+    remade, has no triggers: the next migrate (its post_migrate) installs them and counts again."""
+    task_create(actor=alice, project=website, title="Counted")
+    counters_uninstall(connection)
+    assert counters_installed(connection) == set()
+    task_create(actor=alice, project=website, title="Written without the triggers")
+    assert _kept() != _counted()
+    call_command("migrate", verbosity=0)
+    assert counters_installed(connection) == set(TRIGGERS)
+    _assert_in_step()
+    assert not counters_ensure(connection)  # present: nothing to do
+    task_create(actor=alice, project=website, title="Counted again")
+    _assert_in_step()
+
+    counters_uninstall(connection)
+    call_command("recount_tasks")  # the command installs them too
+    assert counters_installed(connection) == set(TRIGGERS)
     _assert_in_step()
