@@ -1,7 +1,8 @@
 // A clarify reply's project choices ("Which project should ... go in?") are answered once: when one is
 // sent, every choice of that run is disabled, so a second click cannot create the task twice. Shown
 // again later (a reload, another browser, back in that conversation), the server renders them closed
-// once the conversation went on past that run (agent/run_view.py).
+// once the run's message was sent again in its conversation, which is what a choice does
+// (agent/run_view.py).
 (function () {
   "use strict";
 
