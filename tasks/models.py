@@ -127,6 +127,10 @@ class TaskActivity(models.Model):
     # still lists it can be told the task is gone, and only by someone who could see it.
     deleted_task_id = models.BigIntegerField(null=True, blank=True)
 
+    # Not a column: usernames in from_value/to_value and the names to show for them, when the
+    # reader looked them up (tasks.selectors.task_activity_for_task).
+    people: dict[str, str] = {}
+
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "task activities"

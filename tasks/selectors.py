@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
@@ -102,9 +103,19 @@ def task_subtask_summary(*, task: Task) -> dict[str, Any]:
     return {"count": len(subtasks), "items": subtasks}
 
 
-def task_activity_for_task(*, task: Task, limit: int = 20) -> QuerySet[TaskActivity]:
-    """Return the latest activity of a task."""
-    return task.activities.select_related("actor").order_by("-created_at", "-id")[:limit]
+def task_activity_for_task(*, task: Task, limit: int = 20) -> list[TaskActivity]:
+    """Return the latest activity of a task, each assignee change with the people's names.
+
+    The log keeps usernames (what an undo restores by); ``people`` maps them to the names the pages
+    show everywhere else (full name, or the username), read in one query for the whole list.
+    """
+    rows = list(task.activities.select_related("actor").order_by("-created_at", "-id")[:limit])
+    usernames = {value for row in rows if row.field == "assignee" for value in (row.from_value, row.to_value) if value}
+    people = {user.get_username(): user.get_full_name() or user.get_username()
+              for user in get_user_model().objects.filter(username__in=usernames)} if usernames else {}
+    for row in rows:
+        row.people = people
+    return rows
 
 
 def task_counts_for_project(*, user: AnyUser, project_id: int, today: date | None = None,

@@ -86,3 +86,24 @@ def test_the_risk_button_says_what_it_does(alice: User, website: Project) -> Non
     labels = {q.label for entries in QUICK_ACTIONS.values() for q in entries if q.action == "risk_analysis"}
     # The risk run scores every open task of the scope, not this week's only: no page promises "this week".
     assert labels == {"Tasks at risk"}
+
+
+def test_the_activity_names_people_as_the_pages_do_with_one_lookup(alice: User, carol: User, dave: User,
+                                                                   website: Project) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tasks.services import task_update
+
+    carol.first_name, carol.last_name = "Carol", "Jones"
+    carol.save()
+    task = task_create(actor=alice, project=website, title="Hand over", assignee=alice)
+    task_update(actor=alice, task=task, assignee=carol)
+    task_update(actor=alice, task=task, assignee=None)
+    client = Client()
+    client.force_login(alice)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(reverse("task-detail", args=[task.pk])).content.decode()
+    assert "changed assignee from alice to Carol Jones" in page  # no full name: the username
+    assert "changed assignee from Carol Jones to none" in page
+    assert len([q for q in queries.captured_queries if '"auth_user"."username" IN' in q["sql"]]) == 1

@@ -17,13 +17,15 @@ _FIELD_LABELS = {
 }
 
 
-def _value_label(field: str, value: str) -> str:
+def _value_label(field: str, value: str, people: dict[str, str]) -> str:
     if not value:
         return "none"
     if field == "status" and value in Task.Status.values:
         return str(Task.Status(value).label)
     if field == "progress":
         return f"{value}%"
+    if field == "assignee":
+        return people.get(value, value)  # a username, named as the pages name people
     return value
 
 
@@ -37,8 +39,9 @@ def activity_text(activity: TaskActivity) -> str:
     field = _FIELD_LABELS.get(activity.field, activity.field)
     if activity.field == "description":
         return "edited the description"
-    old = _value_label(activity.field, activity.from_value)
-    new = _value_label(activity.field, activity.to_value)
+    people = getattr(activity, "people", {})  # set by tasks.selectors.task_activity_for_task
+    old = _value_label(activity.field, activity.from_value, people)
+    new = _value_label(activity.field, activity.to_value, people)
     return f"changed {field} from {old} to {new}"
 
 
