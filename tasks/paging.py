@@ -3,8 +3,9 @@
 A cursor names a position in the lists' one order (tasks.ordering: due date, none last, then id)
 and a direction. The page after it is the first rows beyond that position, the page before it the
 last rows before it, and the last page the list read backwards: each is one index range, so the
-last of 100 000 tasks costs what the first costs (a COUNT and one bounded read), never an OFFSET
-through the rows before it. Page numbers stop at PAGE_NUMBER_MAX, where an OFFSET is still short.
+last of 100 000 tasks costs what the first costs (the list's length, from the counters where they
+can say, and one bounded read), never an OFFSET through the rows before it. Page numbers stop at
+PAGE_NUMBER_MAX, where an OFFSET is still short.
 """
 from __future__ import annotations
 
