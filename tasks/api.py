@@ -19,7 +19,7 @@ from projects.selectors import project_get_for_user, project_member_get, project
 from projects.serializers import error_responses
 
 from .counts import task_list_count
-from .filters import TaskFilterSerializer
+from .filters import TaskFilters, TaskFilterSerializer
 from .models import Task
 from .paging import Cursor, TaskPage, task_page
 from .selectors import task_get_for_user, task_list_for_user
@@ -43,14 +43,16 @@ def _reject_unknown_params(request: Request, allowed: set[str]) -> None:
         raise serializers.ValidationError({key: ["Unknown query parameter."] for key in unknown})
 
 
-def _page(*, request: Request, queryset: QuerySet[Task], count: int | None = None,
+def _page(*, request: Request, queryset: QuerySet[Task], filters: TaskFilters,
           ) -> tuple[TaskPage, dict[str, str | None]]:
-    """Return one page of the queryset and its links, refusing a bad page, cursor or page size by name."""
+    """Return one page of the queryset (the user's tasks with these filters) and its links, refusing a
+    bad page, cursor or page size by name before anything is read."""
     params = PageParamsSerializer(data=request.query_params)
     params.is_valid(raise_exception=True)
     data = params.validated_data
     page = task_page(queryset, page_size=data.get("page_size", PAGE_SIZE_DEFAULT), page=data.get("page", 1),
-                     cursor=data.get("cursor"), count=count)
+                     cursor=data.get("cursor"),
+                     count=task_list_count(user=request.user, filters=filters, tasks=queryset))
     here = remove_query_param(request.build_absolute_uri(), "page")
 
     def link(cursor: Cursor | None) -> str | None:
@@ -98,8 +100,7 @@ class TaskListApi(AuthenticatedApi):
         filters.is_valid(raise_exception=True)
         chosen = filters.to_filters()
         tasks = task_list_for_user(user=request.user, filters=chosen).prefetch_related("labels")
-        page, links = _page(request=request, queryset=tasks,
-                            count=task_list_count(user=request.user, filters=chosen, tasks=tasks))
+        page, links = _page(request=request, queryset=tasks, filters=chosen)
         return Response({"count": page.count, **links, "results": self.OutputSerializer(page.items, many=True).data})
 
 

@@ -10,6 +10,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from pm_assistant.vocabulary import ID_MAX
+
 from .models import Task
 
 
@@ -71,7 +73,7 @@ class AssigneeField(serializers.Field):
             value = int(data)
         except (TypeError, ValueError):
             self.fail("invalid")
-        if value < 1:
+        if not 1 <= value <= ID_MAX:
             self.fail("invalid")
         return value
 
@@ -82,7 +84,7 @@ class AssigneeField(serializers.Field):
 class TaskFilterSerializer(serializers.Serializer):
     """Parse query parameters into TaskFilters, naming the field on every error."""
 
-    project = serializers.IntegerField(required=False, min_value=1)
+    project = serializers.IntegerField(required=False, min_value=1, max_value=ID_MAX)
     status = _CSVList(child=serializers.ChoiceField(choices=Task.Status.choices), required=False, max_length=4)
     assignee = AssigneeField(required=False)
     priority = _CSVList(child=serializers.ChoiceField(choices=Task.Priority.choices), required=False, max_length=4)

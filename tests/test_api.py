@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.test import APIClient
@@ -231,6 +232,25 @@ def test_bad_page_parameters_are_400(client_for: Any, alice: User, tasks: dict[s
                                      field: str) -> None:
     body = _error(client_for(alice).get("/api/tasks/", params), 400, "invalid")
     assert list(body["fields"]) == [field]
+
+
+@pytest.mark.parametrize(("params", "field"), [
+    ({"project": 2**63}, "project"),
+    ({"project": "66963150118696353792"}, "project"),
+    ({"assignee": 2**63}, "assignee"),
+    ({"project": "66963150118696353792", "labels": "x", "search": "y", "page": -5}, "project"),
+    ({"page": -5, "search": "y"}, "page"),
+])
+def test_ids_past_the_databases_integers_are_400_naming_the_field(client_for: Any, alice: User,
+                                                                  tasks: dict[str, Task], params: dict[str, Any],
+                                                                  field: str) -> None:
+    """Not a database overflow (a 500): the filters and the page are checked before anything is read."""
+    body = _error(client_for(alice).get("/api/tasks/", params), 400, "invalid")
+    assert field in body["fields"]
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/tasks/", params)
+    assert page.status_code == 400 and field in page.content.decode()  # the list, saying what is wrong
 
 
 def test_page_past_the_end_is_a_clean_404(client_for: Any, alice: User, tasks: dict[str, Task]) -> None:
