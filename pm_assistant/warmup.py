@@ -10,13 +10,15 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+import uuid
 from pathlib import Path
 from typing import cast
 
 from django.apps import apps
 from django.conf import settings
 from django.db import connections
-from django.urls import URLResolver, get_resolver, reverse
+from django.urls import NoReverseMatch, URLResolver, get_resolver, reverse
+from django.urls.converters import IntConverter, UUIDConverter
 from django.utils.functional import SimpleLazyObject
 from django.utils.module_loading import import_string
 
@@ -47,6 +49,24 @@ def _url_patterns(resolver: URLResolver | None = None) -> int:
     return count
 
 
+def _url_reversals() -> int:
+    """Reverse every named page and API URL once: reversing checks the result against a regex built for
+    the pattern, which Python compiles (and caches) on its first use. Each argument is a sample its
+    converter accepts (an int, a UUID, else a word); a name that refuses them is skipped."""
+    samples = {IntConverter: 1, UUIDConverter: uuid.UUID(int=1)}
+    resolver = get_resolver()
+    count = 0
+    for name in [key for key in resolver.reverse_dict if isinstance(key, str)]:
+        for possibilities, _, _, converters in resolver.reverse_dict.getlist(name):
+            for _, params in possibilities:
+                try:
+                    reverse(name, kwargs={p: samples.get(type(converters.get(p)), "x") for p in params})
+                    count += 1
+                except NoReverseMatch:
+                    pass
+    return count
+
+
 def _model_meta() -> None:
     """Fill each model's field caches: the relation tree, reverse relations and field maps are built lazily."""
     for model in apps.get_models(include_auto_created=True):
@@ -58,16 +78,40 @@ def _model_meta() -> None:
 
 
 def _lazy_regexes() -> int:
-    """Compile the regexes Django's modules (and ours) declare lazily with _lazy_re_compile."""
+    """Compile the regexes Django's modules (and ours) declare lazily with _lazy_re_compile, at module
+    level or on a class (SQLCompiler.ordering_parts is read by every query with an ORDER BY)."""
+    for connection in connections.all():
+        connection.ops.compiler("SQLCompiler")  # imports the backend's compiler module, connecting to nothing
     count = 0
     for module in list(sys.modules.values()):
-        for value in list(getattr(module, "__dict__", {}).values()):
-            # type(), not isinstance(): a lazy object answers isinstance() for what it wraps, set up.
-            if type(value) is SimpleLazyObject and getattr(
-                    object.__getattribute__(value, "_setupfunc"), "__qualname__", "").startswith("_lazy_re_compile."):
-                value.pattern  # noqa: B018 - the first attribute read compiles it
-                count += 1
+        # vars(), not getattr(): some packages (celery) import a submodule when an attribute is read.
+        names = getattr(module, "__dict__", None)
+        if not isinstance(names, dict):
+            continue
+        for value in list(names.values()):
+            for candidate in (value, *vars(value).values()) if isinstance(value, type) else (value,):
+                # type(), not isinstance(): a lazy object answers isinstance() for what it wraps, set up.
+                if type(candidate) is SimpleLazyObject and getattr(
+                        object.__getattribute__(candidate, "_setupfunc"), "__qualname__", "").startswith(
+                        "_lazy_re_compile."):
+                    candidate.pattern  # noqa: B018 - the first attribute read compiles it
+                    count += 1
     return count
+
+
+def _formats_and_context_processors() -> None:
+    """Load the default language's date formats, the time zone and the engines' context processors, all
+    read lazily by the first page a process renders."""
+    from django.template import engines
+    from django.template.backends.django import DjangoTemplates
+    from django.utils import formats, timezone, translation
+
+    with translation.override(settings.LANGUAGE_CODE):
+        formats.get_format("DATE_FORMAT")
+    timezone.get_default_timezone()
+    for engine in engines.all():
+        if isinstance(engine, DjangoTemplates):
+            engine.engine.template_context_processors  # noqa: B018 - a cached property
 
 
 def warm_up() -> None:
@@ -82,7 +126,10 @@ def warm_up() -> None:
     # reversing one name builds the table every {% url %} of a page reads.
     get_resolver().resolve("/")
     reverse("task-list")
-    compiled_graph()
+    # Each node of the compiled graph joins its step and its writers into one runnable on first use;
+    # done here, every run (each a shallow copy sharing the nodes, agent.graph.graph.graph_for) finds it.
+    for node in compiled_graph().nodes.values():
+        node.node  # noqa: B018 - a cached property
     token_count("warm up the tokenizer")
     llm_provider_from_settings()  # imports the openai SDK when it is the configured provider
     # A graph run configures its callbacks, which imports LangSmith's tracing helpers on first use.
@@ -94,11 +141,13 @@ def warm_up() -> None:
     # template is parsed once and kept by the cached loader.
     _templates()
     _url_patterns()
+    _url_reversals()
     _model_meta()
     # The message storage and the session serializer are imported by the first request that uses them.
     import_string(settings.MESSAGE_STORAGE)
     import_string(settings.SESSION_SERIALIZER)
     _lazy_regexes()
+    _formats_and_context_processors()
     # A connection opened in the master would be shared by the forked workers: close it first.
     connections.close_all()
 

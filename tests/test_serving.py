@@ -68,7 +68,8 @@ def test_warm_database_without_a_pool_does_nothing(db: Any, django_assert_num_qu
 
 def test_warm_up_leaves_a_new_process_nothing_to_compile_on_its_first_request() -> None:
     """In a process of its own, so nothing earlier has done the work: URL patterns, models' field caches,
-    Django's lazily compiled regexes and the message storage are all ready after warm_up()."""
+    Django's lazily compiled regexes (on modules and on classes), the message storage and the date formats
+    are all ready after warm_up()."""
     import os
     import subprocess
     import sys
@@ -80,6 +81,7 @@ django.setup()
 from django.apps import apps
 from django.urls import URLResolver, get_resolver
 from django.http import request
+from django.utils import formats
 from django.utils.functional import empty
 
 def patterns(resolver):
@@ -92,7 +94,10 @@ def report():
     compiled = sum("regex" in entry.pattern.__dict__ for entry in patterns(get_resolver()))
     models = sum("related_objects" in m._meta.__dict__ for m in apps.get_models())
     lazy = request.host_validation_re._wrapped is not empty
-    return compiled, models, lazy, "django.contrib.messages.storage.fallback" in sys.modules
+    compiler = sys.modules.get("django.db.models.sql.compiler")
+    on_class = compiler is not None and compiler.SQLCompiler.ordering_parts._wrapped is not empty
+    return (compiled, models, lazy, "django.contrib.messages.storage.fallback" in sys.modules, on_class,
+            bool(formats._format_modules_cache))
 
 print(*report())
 from pm_assistant.warmup import warm_up
@@ -103,5 +108,16 @@ print(*report(), sum(1 for _ in patterns(get_resolver())), len(apps.get_models()
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=120, check=True).stdout.split("\n")
     before, after = out[-3].split(), out[-2].split()
-    assert before[2:] == ["False", "False"] and int(before[0]) < int(after[4])
-    assert after[0] == after[4] and after[1] == after[5] and after[2:4] == ["True", "True"]
+    assert before[2:] == ["False"] * 4 and int(before[0]) < int(after[6])
+    assert after[0] == after[6] and after[1] == after[7] and after[2:6] == ["True"] * 4
+
+
+def test_warm_up_reverses_every_named_url() -> None:
+    """Each name is reversed once (compiling the regex its reversal checks against): a converter with no
+    sample value would leave its names for the first request."""
+    from django.urls import get_resolver
+
+    from pm_assistant.warmup import _url_reversals
+
+    names = [key for key in get_resolver().reverse_dict if isinstance(key, str)]
+    assert _url_reversals() == len(names) > 30
