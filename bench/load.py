@@ -10,6 +10,12 @@ the "my overdue" quick button and the Done row button on the next todo task (rou
 when all are done).
 
     .venv/bin/python bench/load.py [--seconds 30] [--clients 8] [--tasks 1000] [--workers 3] [--threads 4]
+
+To choose workers and threads, `--compare 3x4 5x2 …` serves every setting side by side and drives
+them in turn, `--seconds` each, for `--rounds` rounds, then prints each one's figures and its median
+per-round ratios (throughput, p99) to the first.
+
+    .venv/bin/python bench/load.py --compare 3x4 5x2 6x1 --seconds 20 --rounds 3
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
@@ -172,6 +178,27 @@ def drive(clients: list[httpx.Client], token: str, project_id: int, todo: Iterat
     return list(zip(names, times, strict=True)), errors, time.monotonic() - started
 
 
+def report(timed: list[tuple[str, float]], wall: float) -> tuple[float, float]:
+    """Print throughput, p50/p95/p99 and each request's p50/p99; return the throughput and the p99."""
+    times = [ms for _, ms in timed]
+    cuts = statistics.quantiles(times, n=100)
+    print(f"throughput {len(times) / wall:.1f} req/s ({len(times)} requests)   p50 {cuts[49]:.0f} ms   "
+          f"p95 {cuts[94]:.0f} ms   p99 {cuts[98]:.0f} ms")
+    for name in dict.fromkeys(n for n, _ in timed):
+        own = sorted(ms for n, ms in timed if n == name)
+        print(f"  {name:<18} {len(own):5} requests   p50 {own[len(own) // 2]:5.0f} ms   "
+              f"p99 {own[min(len(own) - 1, len(own) * 99 // 100)]:5.0f} ms")
+    return len(times) / wall, cuts[98]
+
+
+def settings_from(text: str) -> tuple[str, str]:
+    """'5x2' -> ('5', '2'): workers and threads of one gunicorn setting to compare."""
+    workers, _, threads = text.partition("x")
+    if not (workers.isdigit() and threads.isdigit() and int(workers) > 0 and int(threads) > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not WORKERSxTHREADS, e.g. 5x2")
+    return workers, threads
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0)
@@ -179,37 +206,88 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=1000)
     parser.add_argument("--workers", type=int, help="GUNICORN_WORKERS (default: the config's)")
     parser.add_argument("--threads", type=int, help="GUNICORN_THREADS (default: the config's)")
+    parser.add_argument("--compare", type=settings_from, nargs="+", metavar="WxT",
+                        help="serve each setting side by side and drive them in turn, --seconds each, --rounds times")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --compare")
     args = parser.parse_args()
+    if args.compare:
+        compare(args)
+        return
     with database() as url:
         extra = {"GUNICORN_WORKERS": str(args.workers)} if args.workers else {}
         extra |= {"GUNICORN_THREADS": str(args.threads)} if args.threads else {}
-        env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1", **extra)
-        manage(env, "migrate", "--noinput")
-        # The last line: the shell may print a note of its own first.
-        output = manage(env, "shell", "-c", SEED.format(tasks=args.tasks)).strip().splitlines()[-1]
-        token, project, *todo_ids = output.split()
-        # Once every todo task is done the Done button goes round again (an update that changes nothing).
-        todo = itertools.cycle([int(pk) for pk in todo_ids])
+        env, token, project, todo = seeded(url, args.tasks, extra)
         with served(env) as base:
             # Logged in once (password hashing is slow on purpose), outside the timed part.
             clients = [logged_in(base) for _ in range(args.clients)]
             try:
-                drive(clients, token, int(project), todo, seconds=3)  # every worker connects
-                timed, errors, wall = drive(clients, token, int(project), todo, seconds=args.seconds)
+                drive(clients, token, project, todo, seconds=3)  # every worker connects
+                timed, errors, wall = drive(clients, token, project, todo, seconds=args.seconds)
             finally:
                 for client in clients:
                     client.close()
-    times = [ms for _, ms in timed]
-    cuts = statistics.quantiles(times, n=100)
     workers = os.environ.get("GUNICORN_WORKERS", args.workers or "config")
     print(f"gunicorn ({' '.join(dockerfile_command()[1:])}; workers {workers}, threads {args.threads or 'config'}), "
           f"{args.clients} clients, {args.tasks} tasks, {args.seconds:.0f} s, database {url.split(':')[0]}")
-    print(f"throughput {len(times) / wall:.1f} req/s ({len(times)} requests)   p50 {cuts[49]:.0f} ms   "
-          f"p95 {cuts[94]:.0f} ms   p99 {cuts[98]:.0f} ms   errors {len(errors)}")
-    for name in dict.fromkeys(n for n, _ in timed):
-        own = sorted(ms for n, ms in timed if n == name)
-        print(f"  {name:<18} {len(own):5} requests   p50 {own[len(own) // 2]:5.0f} ms   "
-              f"p99 {own[min(len(own) - 1, len(own) * 99 // 100)]:5.0f} ms")
+    report(timed, wall)
+    exit_on(errors)
+
+
+def seeded(url: str, tasks: int, extra: dict[str, str]) -> tuple[dict[str, str], str, int, Iterator[int]]:
+    """Migrate and seed the database; return the server's environment, a token, a project and the todo ids."""
+    env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1", **extra)
+    manage(env, "migrate", "--noinput")
+    # The last line: the shell may print a note of its own first.
+    output = manage(env, "shell", "-c", SEED.format(tasks=tasks)).strip().splitlines()[-1]
+    token, project, *todo_ids = output.split()
+    # Once every todo task is done the Done button goes round again (an update that changes nothing).
+    return env, token, int(project), itertools.cycle([int(pk) for pk in todo_ids])
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Serve every setting at once (idle but for the one driven) and drive them in turn, round after round,
+    so the machine's drift falls on all of them alike; print each one's figures and the median per-round
+    ratios to the first setting."""
+    names = [f"{w}x{t}" for w, t in args.compare]
+    timed: dict[str, list[tuple[str, float]]] = {name: [] for name in names}
+    walls: dict[str, float] = dict.fromkeys(names, 0.0)
+    ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
+    errors: list[str] = []
+    with database() as url, ExitStack() as stack:
+        env, token, project, todo = seeded(url, args.tasks, {})
+        bases = {name: stack.enter_context(served({**env, "GUNICORN_WORKERS": w, "GUNICORN_THREADS": t}))
+                 for name, (w, t) in zip(names, args.compare, strict=True)}
+        clients = {name: [logged_in(base) for _ in range(args.clients)] for name, base in bases.items()}
+        for group in clients.values():
+            for client in group:
+                stack.callback(client.close)
+            drive(group, token, project, todo, seconds=3)  # every worker connects
+        for _ in range(args.rounds):
+            this_round = {}
+            for name in names:
+                round_timed, round_errors, wall = drive(clients[name], token, project, todo, seconds=args.seconds)
+                timed[name] += round_timed
+                walls[name] += wall
+                errors += [f"{name} {error}" for error in round_errors]
+                this_round[name] = (len(round_timed) / wall,
+                                    statistics.quantiles([ms for _, ms in round_timed], n=100)[98])
+            for name in names:
+                first = this_round[names[0]]
+                ratios[name].append((this_round[name][0] / first[0], this_round[name][1] / first[1]))
+    print(f"gunicorn ({' '.join(dockerfile_command()[1:])}), {args.clients} clients, {args.tasks} tasks, "
+          f"database {url.split(':')[0]}; {args.rounds} rounds of {args.seconds:.0f} s each, settings in turn")
+    for name in names:
+        print(f"== {name} (workers x threads)")
+        report(timed[name], walls[name])
+        if name != names[0]:
+            throughput, p99 = (statistics.median(r[i] for r in ratios[name]) for i in (0, 1))
+            print(f"  ÷ {names[0]}, median per round: throughput {throughput:.2f}x, p99 {p99:.2f}x")
+    exit_on(errors)
+
+
+def exit_on(errors: list[str]) -> None:
+    """Print the errors (0 required) and exit 1 when there were any."""
+    print(f"errors {len(errors)}")
     for error in sorted(set(errors)):
         print(f"  error: {error} x{errors.count(error)}")
     if errors:

@@ -10,8 +10,8 @@ from django_htmx.http import reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from pm_assistant.errors import ApplicationError, InvalidInput, NotFound
-from projects.models import Membership, Project
-from projects.selectors import AnyUser, membership_role, project_get_for_user
+from projects.models import Project
+from projects.selectors import AnyUser, membership_role, project_get_for_user, role_can_write
 from tasks.models import Task
 from tasks.selectors import task_get_for_user
 
@@ -41,7 +41,7 @@ def project_or_404(*, user: AnyUser, project_id: int) -> Project:
 
 def can_write(*, user: AnyUser, project: Project) -> bool:
     """Tell templates whether to show edit controls (viewers see none)."""
-    return membership_role(user=user, project=project) in (Membership.Role.OWNER, Membership.Role.MEMBER)
+    return role_can_write(membership_role(user=user, project=project))
 
 
 def form_error(form: Any, exc: InvalidInput, *, field: str | None) -> None:

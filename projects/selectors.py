@@ -1,6 +1,7 @@
 """Read access to projects, always scoped to the projects the user is a member of."""
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django.apps import apps
@@ -50,10 +51,21 @@ def project_require_writer(*, user: AnyUser, project: Project) -> None:
         raise Forbidden("Viewers cannot change tasks in this project.", field="project")
 
 
+def membership_roles(*, user: AnyUser, project_ids: Collection[int]) -> dict[int, str]:
+    """Return the user's role in each of these projects the user is a member of: one query for all."""
+    if not user.is_authenticated or not project_ids:
+        return {}
+    return dict(Membership.objects.filter(user=user, project_id__in=project_ids).values_list("project_id", "role"))
+
+
+def role_can_write(role: str | None) -> bool:
+    """Tell whether a member with this role may change the project's tasks (owners and members)."""
+    return role in _WRITER_ROLES
+
+
 def project_require_writer_of(*, user: AnyUser, project_ids: set[int]) -> None:
     """Raise unless the user may change tasks in every one of these projects: one query for all."""
-    roles: dict[int, str] = dict(Membership.objects.filter(user=user, project_id__in=project_ids)
-                                 .values_list("project_id", "role")) if user.is_authenticated else {}
+    roles = membership_roles(user=user, project_ids=project_ids)
     for project_id in sorted(project_ids):
         if project_id not in roles:
             raise NotFound(f"Project {project_id} was not found.", field="project")

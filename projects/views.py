@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import Forbidden, InvalidInput, NotFound
 from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT
-from pm_assistant.web import PageRequest, can_write, project_or_404, refusal, render_partial, task_or_404
+from pm_assistant.web import PageRequest, project_or_404, refusal, render_partial, task_or_404
 from tasks.counts import task_list_count
 from tasks.filters import TaskFilters
 from tasks.models import Task
@@ -24,7 +24,14 @@ from tasks.serializers import PageParamsSerializer
 from tasks.services import task_update
 
 from .models import Project
-from .selectors import membership_role, project_members, project_progress_for_user, project_require_writer
+from .selectors import (
+    membership_role,
+    membership_roles,
+    project_members,
+    project_progress_for_user,
+    project_require_writer,
+    role_can_write,
+)
 from .timeline import timeline_for
 
 TABS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -42,8 +49,9 @@ TASK_CAP = 200
 def project_list(request: PageRequest) -> HttpResponse:
     """List the user's projects with their progress and the user's role."""
     rows = project_progress_for_user(user=request.user)
+    roles = membership_roles(user=request.user, project_ids=[cast(Project, row["project"]).pk for row in rows])
     for row in rows:
-        row["role"] = membership_role(user=request.user, project=cast(Project, row["project"]))
+        row["role"] = roles.get(cast(Project, row["project"]).pk)
     context = {"nav": "projects", "rows": rows, "page_context": page_context_for(page="project_list")}
     return render(request, "projects/list.html", context)
 
@@ -127,12 +135,13 @@ def project_detail(request: PageRequest, pk: int) -> HttpResponse:
     view, view_problem = _choice(request, "view", VIEW_MODES, "list")
     page, cursor, page_problem = _page_params(request)
     problems = [p for p in (tab_problem, view_problem, page_problem) if p]
+    role = membership_role(user=request.user, project=project)
     context = {
         "nav": "projects",
         "project": project,
-        "role": membership_role(user=request.user, project=project),
-        "can_write": can_write(user=request.user, project=project),
-        "writable_project_ids": {project.pk} if can_write(user=request.user, project=project) else set(),
+        "role": role,
+        "can_write": role_can_write(role),
+        "writable_project_ids": {project.pk} if role_can_write(role) else set(),
         "members": project_members(project=project),
         "tab": tab,
         "view": view,

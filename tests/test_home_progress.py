@@ -1,4 +1,5 @@
-"""Home counts the progress of the projects it shows, and only theirs, from the task counters."""
+"""Home counts the progress of the projects it shows, and only theirs, from the task counters; the project
+list and a project page read the user's roles in one statement, however many projects there are."""
 from __future__ import annotations
 
 import re
@@ -85,3 +86,38 @@ def test_home_shows_a_capped_count_with_a_plus(alice: User, website: Any, monkey
     text = client.get("/").content.decode()
     assert "2+ open tasks assigned to you" in text
     assert re.search(r'<span class="stat-num">2\+</span><span class="stat-label">Open</span>', text)
+
+
+def test_the_project_list_costs_the_same_statements_for_two_projects_or_eight_and_shows_each_role(
+        alice: User, bob: User) -> None:
+    from projects.models import Membership
+
+    client = Client()
+    client.force_login(alice)
+    for i in range(2):
+        project_create(owner=alice, name=f"Mine {i}", key=f"MINE{i}")
+    client.get("/projects/")
+    with CaptureQueriesContext(connection) as two:
+        client.get("/projects/")
+    for i in range(6):
+        theirs = project_create(owner=bob, name=f"Theirs {i}", key=f"THR{i}")
+        Membership.objects.create(user=alice, project=theirs, role="viewer" if i % 2 else "member")
+    with CaptureQueriesContext(connection) as eight:
+        text = client.get("/projects/").content.decode()
+    assert len(two) == len(eight), "\n".join(q["sql"] for q in eight.captured_queries)
+    cards = re.findall(r'<li class="panel project-card".*?</li>', text, re.S)
+    roles = {name: re.findall(r'class="badge badge-muted">(\w+)<', card)
+             for card in cards for name in re.findall(r"(Mine \d|Theirs \d)", card)}
+    assert len(roles) == 8
+    assert roles["Mine 0"] == ["Owner"] and roles["Theirs 0"] == ["Member"] and roles["Theirs 1"] == ["Viewer"]
+
+
+def test_a_project_page_reads_the_users_role_once(alice: User, website: Any) -> None:
+    client = Client()
+    client.force_login(alice)
+    client.get(f"/projects/{website.pk}/")
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(f"/projects/{website.pk}/").status_code == 200
+    roles = [q["sql"] for q in captured.captured_queries
+             if '"projects_membership"."role"' in q["sql"] and "auth_user" not in q["sql"]]
+    assert len(roles) == 1, roles
