@@ -1,6 +1,6 @@
 """gunicorn settings of the production image (Dockerfile): a preloaded, warmed app in gthread workers.
 
-Workers x threads come from bench/load.py on the 2-core reference machine (README, Benchmarks):
+Workers x threads come from `bench/load.py --compare` on the 2-core reference machine (README, Benchmarks):
 each worker is a process holding the compiled graph and the tokenizer, threads overlap the time a
 request waits on PostgreSQL, Redis or the model. GUNICORN_WORKERS / GUNICORN_THREADS override them.
 """
