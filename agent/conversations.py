@@ -13,8 +13,9 @@ from agent.routing.quick_actions import quick_action_label
 from pm_assistant.errors import NotFound
 
 RECENT_CONVERSATIONS = 10
-# The transcript shows this many of a conversation's latest runs; older ones stay in the API.
-TRANSCRIPT_RUNS = 50
+# A page's transcript renders this many of a conversation's latest runs, so a page costs the same after
+# a long conversation; "Show earlier" loads the ones before them this many at a time (all in the API).
+TRANSCRIPT_RUNS = 10
 TITLE_MAX_CHARS = 80
 
 
@@ -64,11 +65,32 @@ def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS)
     return list(rows.filter(run_count__gt=0).order_by("-updated_at")[:limit])
 
 
-def conversation_runs(*, conversation: Conversation, limit: int | None = TRANSCRIPT_RUNS) -> list[Run]:
-    """Return the conversation's latest runs (all with limit=None), oldest first as a transcript reads."""
-    newest_first = conversation.runs.order_by("-created_at")
+def _before(run: Run) -> Q:
+    """The runs of its conversation made before this one (the transcript's order: time, then id)."""
+    return Q(created_at__lt=run.created_at) | Q(created_at=run.created_at, id__lt=run.id)
+
+
+def conversation_runs(*, conversation: Conversation, limit: int | None = TRANSCRIPT_RUNS,
+                      before: Run | None = None) -> list[Run]:
+    """Return the conversation's latest runs (all with limit=None), or the latest made before ``before``,
+    oldest first as a transcript reads."""
+    newest_first = conversation.runs.order_by("-created_at", "-id")
+    if before is not None:
+        newest_first = newest_first.filter(_before(before))
     latest = list(newest_first[:limit] if limit is not None else newest_first)
     return latest[::-1]
+
+
+def conversation_runs_before(*, conversation: Conversation, run: Run) -> dict[str, int]:
+    """How many runs of the conversation came before this one of it, and how many of those wait for an answer."""
+    return conversation.runs.filter(_before(run)).aggregate(
+        count=Count("id"), pending=Count("id", filter=Q(status=Run.Status.NEEDS_CONFIRMATION)))
+
+
+def conversation_messages_after(*, conversation: Conversation, run: Run, among: set[str]) -> set[str]:
+    """Which of these messages were sent in the conversation after this run of it."""
+    later = conversation.runs.filter(message__in=among).exclude(_before(run)).exclude(pk=run.pk)
+    return set(later.values_list("message", flat=True))
 
 
 def conversation_as_dict(conversation: Conversation) -> dict[str, Any]:

@@ -28,6 +28,10 @@ def error_words(error: dict[str, Any]) -> tuple[str, bool]:
         if "at most" in message or "no more than" in message:
             return f"Your message is too long: keep it under {MESSAGE_MAX_CHARS} characters.", False
         return "Type a message, or use one of the buttons.", False
+    if field == "before":  # "Show earlier" in the transcript, whose link names a run
+        if error.get("code") == "not_found":
+            return "Those earlier messages were not found. Reload the page to see the conversation.", False
+        return "That link to earlier messages is broken: “before” must be a run id. Reload the page.", False
     if field == "action" or message.startswith("action:"):
         return "That button does not work on this page. Reload the page and try again.", False
     if error.get("code") in {"forbidden", "not_authenticated"}:

@@ -60,7 +60,9 @@ class Run(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["user", "created_at"], name="run_user_time")]
+        indexes = [models.Index(fields=["user", "created_at"], name="run_user_time"),
+                   # A transcript reads a conversation's latest runs, and those before one of them.
+                   models.Index(fields=["conversation", "created_at", "id"], name="run_conversation_time")]
 
     def __str__(self) -> str:
         return f"{self.capability or '?'} run {self.id} ({self.status})"

@@ -44,5 +44,5 @@ def run_view_context(run: Run, *, asked_again: bool | None = None) -> dict[str, 
     return {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
             "picker_closed": picker_closed,
             "suggestions": suggested_actions(run, data.get("suggestions") or []),
-            "undo_minutes": settings.UNDO_WINDOW_SECONDS // 60,
+            "undo_minutes": settings.UNDO_WINDOW_SECONDS // 60, "today": timezone.localdate().isoformat(),
             "undo_open": run.undo_until is not None and run.undone_at is None and timezone.now() < run.undo_until}

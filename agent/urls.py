@@ -10,6 +10,7 @@ urlpatterns = [
     path("runs/<uuid:run_id>/", views.sidebar_run, name="assistant-sidebar-run"),
     path("streams/<uuid:token>/", stream_views.sidebar_stream, name="assistant-sidebar-stream"),
     path("conversations/", conversation_views.sidebar_conversation_list, name="assistant-sidebar-conversations"),
+    path("conversations/earlier/", conversation_views.sidebar_earlier, name="assistant-sidebar-earlier"),
     path("conversations/new/", conversation_views.sidebar_conversation_new, name="assistant-sidebar-conversation-new"),
     path("conversations/<uuid:conversation_id>/open/", conversation_views.sidebar_conversation_open,
          name="assistant-sidebar-conversation-open"),

@@ -8,7 +8,9 @@ in alternating rounds A B A B … (django.test.Client, logged in):
 - task list: GET /tasks/ against its last page (the pager's last link; before cursors: ?page=N);
 - REST: GET /api/tasks/ against its last page (the `last` link; before: ?page=N);
 - home: GET / for sam (1k tasks) against GET / for alice (100k tasks);
-- project page: a project of sam's against one of alice's.
+- project page: a project of sam's against one of alice's;
+- home after a long conversation: GET / for sam against GET / for sam in a session whose sidebar
+  conversation has `--conversation` runs (asked in the sidebar: the page renders the latest ones).
 
 Each figure is the median of per-round ratios B/A; the SQL column is the median time the database
 spent on the B request (django's query log), and its slowest statement.
@@ -120,6 +122,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--tasks", type=int, default=100_000)
     parser.add_argument("--small", type=int, default=1_000)
+    parser.add_argument("--conversation", type=int, default=60, help="runs in the long conversation")
     parser.add_argument("--sql", action="store_true", help="also print B's statements of the last round, slowest first")
     args = parser.parse_args()
 
@@ -144,6 +147,14 @@ def main() -> None:
             timed(big_client, url)  # warm: templates, URL patterns, the query plans
         timed(small_client, "/")
         timed(small_client, f"/projects/{small[0].pk}/")
+        talker = Client()
+        talker.force_login(sam)
+        for n in range(args.conversation):
+            asked = talker.post("/assistant/request/", {"message": f"show my blocked tasks {n}",
+                                                        "page_context": '{"page": "home", "origin": "sidebar"}'})
+            assert asked.status_code == 200, asked.status_code
+        timed(talker, "/")
+        sizes = (len(small_client.get("/").content), len(talker.get("/").content))
         figures = {
             "task list last page vs first": interleaved(lambda: timed(big_client, "/tasks/"),
                                                          lambda: timed(big_client, last_html), args.rounds),
@@ -154,13 +165,16 @@ def main() -> None:
             f"project page {args.tasks // 2} vs {args.small} tasks": interleaved(
                 lambda: timed(small_client, f"/projects/{small[0].pk}/"),
                 lambda: timed(big_client, f"/projects/{big[0].pk}/"), args.rounds),
+            f"home, {args.conversation}-run conversation vs none": interleaved(
+                lambda: timed(small_client, "/"), lambda: timed(talker, "/"), args.rounds),
         }
 
     print(f"database: {connection.vendor}, alice {args.tasks} tasks in 2 projects, sam {args.small} in 1, "
           f"{args.rounds} interleaved rounds, django.test.Client in-process")
-    print(f"last pages: {last_html}   {last_api.replace('http://testserver', '')}")
+    print(f"last pages: {last_html}   {last_api.replace('http://testserver', '')}   home's size without and with "
+          f"the conversation: {sizes[0] / 1024:.0f} KB, {sizes[1] / 1024:.0f} KB")
     for name, f in figures.items():
-        print(f"{name:<34} A {f['a']:8.2f} ms   B {f['b']:8.2f} ms   median ratio B/A {f['ratio']:5.2f}x   "
+        print(f"{name:<38} A {f['a']:8.2f} ms   B {f['b']:8.2f} ms   median ratio B/A {f['ratio']:5.2f}x   "
               f"B's SQL {f['sql']:7.2f} ms in {f['statements']} statements (slowest {f['slowest']:.2f} ms)")
         if args.sql:
             for q in sorted(f["b_queries"], key=lambda q: -float(q["time"]))[:4]:

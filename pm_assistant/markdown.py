@@ -9,6 +9,7 @@ User text a template reply quotes goes through ``quoted``, so Markdown reads it 
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -51,8 +52,16 @@ def _with_links(text: str, links: Mapping[str, str]) -> str:
 
 
 def markdown_html(text: str, *, links: Mapping[str, str] | None = None) -> str:
-    """Return the text as sanitised HTML; names in ``links`` become links to their pages."""
-    links = links or {}
+    """Return the text as sanitised HTML; names in ``links`` become links to their pages.
+
+    Kept for the latest texts (a page's transcript renders the same replies on every page it shows).
+    """
+    return _markdown_html(text, tuple(sorted((links or {}).items())))
+
+
+@functools.lru_cache(maxsize=1024)
+def _markdown_html(text: str, link_items: tuple[tuple[str, str], ...]) -> str:
+    links = dict(link_items)
     html = _HEADINGS.sub(r"<\1h4>", _PARSER.render(_with_links(text, links)))
     ours = set(links.values())
 

@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 
 from agent.routing.quick_actions import QuickAction, quick_action_label, quick_actions_for
-from agent.sidebar_conversation import transcript_runs
+from agent.sidebar_conversation import transcript
 from pm_assistant.vocabulary import PAGES, Page
 
 register = template.Library()
@@ -48,10 +48,11 @@ def assistant_row_actions(page_context: Any) -> tuple[QuickAction, ...]:
 
 
 @register.simple_tag(takes_context=True)
-def assistant_transcript(context: Any) -> list[dict[str, Any]]:
-    """The current conversation's runs (pending cards included) and other runs still working, to render."""
+def assistant_transcript(context: Any) -> dict[str, Any]:
+    """The current conversation's latest runs (pending cards included), whether earlier ones can be shown,
+    and other runs still working, to render (agent.sidebar_conversation.transcript)."""
     request = context.get("request")
-    return transcript_runs(request) if request is not None else []
+    return transcript(request) if request is not None else {"runs": [], "earlier": None}
 
 
 @register.filter

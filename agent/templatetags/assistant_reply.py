@@ -6,7 +6,6 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from agent.models import Run, TraceEvent
@@ -26,12 +25,13 @@ def _mentioned(data: dict[str, Any]) -> list[dict[str, Any]]:
     return [row for row in rows if isinstance(row, dict) and isinstance(row.get("id"), int) and row.get("key")]
 
 
-def reply_links(data: dict[str, Any]) -> dict[str, str]:
-    """Every task key and project name the run's data holds, with the page it links to."""
+def reply_links(data: dict[str, Any], text: str) -> dict[str, str]:
+    """Every task key and project name the run's data holds that the text mentions, with its page."""
     links: dict[str, str] = {}
     for row in _mentioned(data):
-        links[str(row["key"])] = reverse("task-detail", args=[row["id"]])
-        if row.get("project") and isinstance(row.get("project_id"), int):
+        if str(row["key"]) in text:
+            links[str(row["key"])] = reverse("task-detail", args=[row["id"]])
+        if row.get("project") and isinstance(row.get("project_id"), int) and str(row["project"]) in text:
             links[str(row["project"])] = reverse("project-detail", args=[row["project_id"]])
     return links
 
@@ -40,7 +40,8 @@ def reply_links(data: dict[str, Any]) -> dict[str, str]:
 def reply_html(view: dict[str, Any]) -> SafeString:
     """The reply as sanitised Markdown, tasks and projects it names linked to their pages."""
     data = view.get("data") if isinstance(view.get("data"), dict) else {}
-    html = markdown_html(str(view.get("reply") or ""), links=reply_links(data or {}))
+    text = str(view.get("reply") or "")
+    html = markdown_html(text, links=reply_links(data or {}, text))
     return mark_safe(html)  # noqa: S308 - nh3 cleaned it with an allow-list
 
 
@@ -51,10 +52,11 @@ def status_label(status: str) -> str:
 
 
 @register.filter
-def item_overdue(item: dict[str, Any]) -> bool:
-    """Tell whether a reply's task row is past its due date and still open, by the server's clock."""
+def item_overdue(item: dict[str, Any], today: str) -> bool:
+    """Tell whether a reply's task row is past its due date and still open, by the server's clock (today,
+    an ISO date: agent.run_view.run_view_context reads it once for all the rows)."""
     due = item.get("due_date")
-    return bool(due) and item.get("status") != "done" and str(due) < timezone.localdate().isoformat()
+    return bool(due) and item.get("status") != "done" and str(due) < today
 
 
 @register.simple_tag

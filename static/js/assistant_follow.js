@@ -34,15 +34,31 @@
     // Every way a message arrives (a swap, a poll, an echo) changes the transcript's children; only a
     // run not seen before is news (a polling run replaces itself every second).
     var seen = new Set(Array.prototype.map.call(box.querySelectorAll(".run[id]"), function (r) { return r.id; }));
+    // A run not seen before with runs after it was loaded by "Show earlier": history, not news, and the
+    // view stays where the reader is (the browser keeps what is on screen in place).
+    function earlier(node) {
+      if (node.id && seen.has(node.id)) return false;
+      for (var next = node.nextElementSibling; next; next = next.nextElementSibling) {
+        if (next.classList.contains("run")) return true;
+      }
+      return false;
+    }
     new MutationObserver(function (mutations) {
-      var news = mutations.some(function (m) {
-        return Array.prototype.some.call(m.addedNodes, function (node) {
-          if (!node.classList || !node.classList.contains("run")) return false;
-          if (!node.id) return true;
-          var fresh = !seen.has(node.id);
-          seen.add(node.id);
-          return fresh;
+      var runs = [];
+      mutations.forEach(function (m) {
+        Array.prototype.forEach.call(m.addedNodes, function (node) {
+          if (node.classList && node.classList.contains("run")) runs.push(node);
         });
+      });
+      if (runs.length && runs.every(earlier)) {
+        runs.forEach(function (node) { if (node.id) seen.add(node.id); });
+        return;
+      }
+      var news = runs.some(function (node) {
+        if (!node.id) return true;
+        var fresh = !seen.has(node.id);
+        seen.add(node.id);
+        return fresh;
       });
       if (pinned) scrollToBottom();
       else if (news) showPill(true);

@@ -159,11 +159,15 @@
     else { var input = document.getElementById("assistant-message"); if (input) input.focus(); }
   }
 
-  // The toggle says when cards are waiting, so a closed assistant still shows it needs the user.
+  // The toggle says when cards are waiting, so a closed assistant still shows it needs the user:
+  // the cards on the page and those above "Show earlier" (data-pending), not loaded yet.
   function markPending() {
     var toggle = document.getElementById("assistant-toggle");
     if (!toggle) return;
     var count = document.querySelectorAll("#assistant-transcript .confirm-card").length;
+    document.querySelectorAll("#assistant-transcript [data-pending]").forEach(function (earlier) {
+      count += parseInt(earlier.getAttribute("data-pending"), 10) || 0;
+    });
     toggle.textContent = count ? "Assistant (" + count + " waiting)" : "Assistant";
   }
   document.addEventListener("htmx:afterSettle", markPending);

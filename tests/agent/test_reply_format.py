@@ -152,3 +152,27 @@ def test_a_task_brief_shows_an_assignee_name_as_written(alice: Any, website: Any
     page = {"page": "task_detail", "origin": "sidebar", "selectedEntity": {"type": "task", "id": task.pk}}
     body = _reply_body(_sidebar(alice, "tell me about this task", page))
     assert "assigned to __alice__." in body and "<strong>" not in body
+
+
+def test_a_reply_is_rendered_once_and_its_links_are_part_of_what_is_kept() -> None:
+    from pm_assistant.markdown import _markdown_html
+
+    text = "Moved WEB-1 to **done** in Website Redesign."
+    first = markdown_html(text, links={"WEB-1": "/tasks/1/"})
+    hits = _markdown_html.cache_info().hits
+    assert markdown_html(text, links={"WEB-1": "/tasks/1/"}) == first
+    assert _markdown_html.cache_info().hits == hits + 1
+    # The same words with other links (another user's view of other data) are rendered on their own.
+    other = markdown_html(text, links={"WEB-1": "/tasks/2/"})
+    assert 'href="/tasks/2/"' in other and 'href="/tasks/1/"' in first and "/tasks/2/" not in first
+    assert "<a" not in markdown_html(text)
+
+
+def test_only_the_names_a_reply_mentions_are_looked_up_for_links() -> None:
+    from agent.templatetags.assistant_reply import reply_links
+
+    data = {"items": [{"id": n, "key": f"WEB-{n}", "project": "Website Redesign", "project_id": 1}
+                      for n in range(1, 11)]}
+    assert reply_links(data, "WEB-3 is blocked.") == {"WEB-3": "/tasks/3/"}
+    assert reply_links(data, "Ten tasks in Website Redesign.") == {"Website Redesign": "/projects/1/"}
+    assert reply_links(data, "Nothing by name.") == {}

@@ -1,5 +1,5 @@
 """Conversations in a real Chromium: reload and navigation keep the transcript, a pending card survives reload,
-a new conversation starts empty and the recent list opens an earlier one."""
+a new conversation starts empty, the recent list opens an earlier one and "Show earlier" loads older messages."""
 from __future__ import annotations
 
 from typing import Any
@@ -123,3 +123,42 @@ def test_another_conversation_cannot_be_opened_while_an_answer_is_on_its_way(
     expect(page.locator("#assistant-transcript .bubble-user")).to_have_text(
         ["show my blocked tasks", "show my overdue tasks"])
     expect(page.locator("#assistant-transcript .run-done")).to_have_count(2)
+
+
+def test_show_earlier_loads_older_messages_above_without_moving_the_reader(
+        page: Page, live_server: Any, width: str, alice: User, website: Project) -> None:
+    from agent.conversations import TRANSCRIPT_RUNS
+    from agent.models import Run
+
+    doomed = task_create(actor=alice, project=website, title="Retire the old blog")
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    send(page, f"delete task #{doomed.pk}")
+    expect(page.locator("#assistant .confirm-card")).to_be_visible()
+    conversation = Conversation.objects.get(user=alice)
+    for n in range(TRANSCRIPT_RUNS + 2):
+        Run.objects.create(user=alice, conversation=conversation, message=f"filler question {n}",
+                           status=Run.Status.DONE, reply=f"Answer {n}.")
+
+    page.reload()
+    expect(page.locator("#assistant-toggle")).to_have_text("Assistant (1 waiting)")  # the card not loaded yet
+    open_assistant(page)
+    bubbles = page.locator("#assistant-transcript .bubble-user")
+    expect(bubbles).to_have_count(TRANSCRIPT_RUNS)
+    earlier = page.locator("#assistant-transcript .assistant-earlier")
+    expect(earlier).to_have_text("Show 3 earlier messages · 1 waiting for your answer")
+    earlier.scroll_into_view_if_needed()
+    shot(page, f"transcript-show-earlier-{width}")
+    assert_accessible(page)
+    earlier.click()
+    expect(bubbles).to_have_count(TRANSCRIPT_RUNS + 3)
+    expect(bubbles.first).to_have_text(f"delete task #{doomed.pk}")
+    expect(bubbles.nth(1)).to_have_text("filler question 0")
+    expect(earlier).to_have_count(0)
+    expect(page.locator("#assistant-new-pill")).to_be_hidden()  # history, not a new message
+    expect(page.locator("#assistant-toggle")).to_have_text("Assistant (1 waiting)")
+    shot(page, f"transcript-earlier-loaded-{width}")
+    pending = Run.objects.get(status=Run.Status.NEEDS_CONFIRMATION)
+    page.locator("#assistant .confirm-card button[data-confirm-run]").click()
+    expect(page.locator(f"#run-{pending.pk} .run-reply")).to_contain_text("Deleted")  # decided in place
+    assert not Task.objects.filter(pk=doomed.pk).exists()
