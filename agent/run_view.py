@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from pm_assistant.vocabulary import PAGES
 
-from .models import Run
+from .models import Run, TraceEvent
 from .routing.quick_actions import QuickAction, quick_actions_for
 from .run_shapes import run_as_dict
 
@@ -46,3 +46,16 @@ def run_view_context(run: Run, *, asked_again: bool | None = None) -> dict[str, 
             "suggestions": suggested_actions(run, data.get("suggestions") or []),
             "undo_minutes": settings.UNDO_WINDOW_SECONDS // 60, "today": timezone.localdate().isoformat(),
             "undo_open": run.undo_until is not None and run.undone_at is None and timezone.now() < run.undo_until}
+
+
+def with_model_calls(runs: list[Run]) -> list[Run]:
+    """Read the model calls of every run that made any, in one query, for their footers (run_footer)."""
+    asked = [run.pk for run in runs if run.llm_calls]
+    calls: dict[Any, list[dict[str, Any]]] = {pk: [] for pk in asked}
+    if asked:
+        rows = TraceEvent.objects.filter(run_id__in=asked, kind=TraceEvent.Kind.LLM_CALL).order_by("run_id", "seq")
+        for run_id, payload in rows.values_list("run_id", "payload"):
+            calls[run_id].append(payload)
+    for run in runs:
+        run.model_calls = calls.get(run.pk, [])  # type: ignore[attr-defined]
+    return runs

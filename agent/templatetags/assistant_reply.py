@@ -70,7 +70,10 @@ def run_footer(run: Run) -> dict[str, Any]:
     elif not run.llm_calls:
         model = "No model needed"
     else:
-        calls = TraceEvent.objects.filter(run=run, kind=TraceEvent.Kind.LLM_CALL).values_list("payload", flat=True)
+        # Read with the transcript's runs (agent.run_view.with_model_calls), else for this run alone.
+        calls = getattr(run, "model_calls", None)
+        if calls is None:
+            calls = TraceEvent.objects.filter(run=run, kind=TraceEvent.Kind.LLM_CALL).values_list("payload", flat=True)
         names = sorted({str(p.get("model") or "") for p in calls} - {""})
         providers = {str(p.get("provider") or "") for p in calls}
         model = "Offline model" if providers == {"offline"} else (", ".join(names) or "Model")

@@ -128,3 +128,31 @@ def test_another_users_run_or_no_run_is_a_404_that_shows_nothing_of_theirs(clien
 def test_signed_out_it_asks_to_log_in() -> None:
     response = Client().get("/assistant/conversations/earlier/", {"before": str(uuid.uuid4())})
     assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+def test_the_footers_name_their_models_from_one_read_however_many_runs_asked_one(
+        client: Client, alice: User, settings: object) -> None:
+    from agent.models import TraceEvent
+
+    _ask(client, "show my tasks")  # makes the session's conversation
+    conversation = Conversation.objects.get(user=alice)
+
+    def asked_a_model(n: int) -> None:
+        run = Run.objects.create(user=alice, conversation=conversation, message=f"why {n}?", status="done",
+                                 reply=f"Because {n}.", llm_calls=1)
+        TraceEvent.objects.create(run=run, seq=1, kind=TraceEvent.Kind.LLM_CALL, name="answer",
+                                  payload={"model": f"model-{n % 2}", "provider": "openai"})
+
+    settings.LLM_PROVIDER = "openai"  # type: ignore[attr-defined]
+    asked_a_model(0)
+    client.get("/")
+    with CaptureQueriesContext(connection) as one:
+        client.get("/")
+    for n in range(1, TRANSCRIPT_RUNS - 1):  # the page's ten runs: no "Show earlier" count in either
+        asked_a_model(n)
+    with CaptureQueriesContext(connection) as many:
+        html = client.get("/").content.decode()
+    assert len(one) == len(many), "\n".join(q["sql"] for q in many.captured_queries)
+    footers = re.findall(r'<footer class="run-meta">\s*<span>([^<]*) · ', html)
+    # The first was answered by the offline model (asked before the setting changed).
+    assert footers == ["Offline model"] + [f"model-{n % 2}" for n in range(TRANSCRIPT_RUNS - 1)]
