@@ -1,8 +1,13 @@
 """Admin for tasks, labels and the (read-only) activity history."""
+from typing import Any
+
 from django.contrib import admin
+from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from .models import Label, Task, TaskActivity
+from .services import lock_projects, lock_projects_of
 
 
 @admin.register(Label)
@@ -24,6 +29,25 @@ class TaskAdmin(admin.ModelAdmin):
     readonly_fields = ("created_at", "updated_at", "completed_at")
     list_select_related = ("project", "assignee")
     list_per_page = 50
+
+    # The admin writes tasks without the services, but like them it takes the projects' locks first
+    # (tasks.services.lock_projects_of): the database's triggers move the project's counters, and a
+    # write reaching them without the lock could deadlock with a service write to the same project.
+    def save_model(self, request: HttpRequest, obj: Task, form: Any, change: bool) -> None:
+        with transaction.atomic():
+            before = Task.objects.filter(pk=obj.pk).values_list("project_id", flat=True) if change else []
+            lock_projects({obj.project_id, *before})
+            super().save_model(request, obj, form, change)
+
+    def delete_model(self, request: HttpRequest, obj: Task) -> None:
+        with transaction.atomic():
+            lock_projects_of([obj.pk])
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Task]) -> None:
+        with transaction.atomic():
+            lock_projects_of(list(queryset.values_list("pk", flat=True)))
+            super().delete_queryset(request, queryset)
 
 
 @admin.register(TaskActivity)

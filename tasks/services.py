@@ -47,8 +47,14 @@ def lock_projects_of(task_ids: Collection[int]) -> None:
     list(Project.objects.select_for_update(no_key=True).filter(pk__in=owning).order_by("pk").values_list("pk"))
 
 
+def lock_projects(project_ids: Collection[int]) -> None:
+    """Lock these projects in id order: what lock_projects_of does for the projects of tasks, for a
+    write that knows its projects (a new task, a task moved to another project in the admin)."""
+    list(Project.objects.select_for_update(no_key=True).filter(pk__in=project_ids).order_by("pk").values_list("pk"))
+
+
 def _lock_project(project: Project) -> None:
-    list(Project.objects.select_for_update(no_key=True).filter(pk=project.pk).values_list("pk"))
+    lock_projects([project.pk])
 
 
 def _task_gone(task_id: int) -> NotFound:

@@ -223,3 +223,39 @@ def test_missing_triggers_come_back_after_a_migrate_with_a_fresh_count(alice: Us
     call_command("recount_tasks")  # the command installs them too
     assert counters_installed(connection) == set(TRIGGERS)
     _assert_in_step()
+
+
+def test_the_admin_takes_the_projects_locks_before_it_writes_a_task(alice: User, website: Project,
+                                                                     mobile: Project) -> None:
+    """Like every service write, so its trigger-moved counters are reached after the project's lock."""
+    from django.contrib import admin
+    from django.test import RequestFactory
+
+    task_admin = admin.site._registry[Task]
+    request = RequestFactory().post("/admin/")
+    request.user = alice
+    task = task_create(actor=alice, project=website, title="Moved in the admin")
+    task.project = mobile  # a move: both projects are locked, in id order
+
+    def statements(write: Any) -> list[str]:
+        with CaptureQueriesContext(connection) as captured:
+            write()
+        return [q["sql"] for q in captured.captured_queries]
+
+    def lock_comes_first(sqls: list[str], write: str) -> list[str]:
+        locks = [n for n, sql in enumerate(sqls) if 'FROM "projects_project"' in sql and (
+            "FOR NO KEY UPDATE" in sql or connection.vendor == "sqlite")]
+        writes = [n for n, sql in enumerate(sqls) if sql.startswith(f'{write} "tasks_task"')
+                  or sql.startswith(f'{write} FROM "tasks_task"')]
+        assert locks and writes and locks[0] < writes[0], "\n".join(sqls)
+        return [sqls[n] for n in locks]
+
+    [moved] = lock_comes_first(statements(lambda: task_admin.save_model(request, task, None, True)), "UPDATE")
+    assert str(website.pk) in moved and str(mobile.pk) in moved
+    lock_comes_first(statements(lambda: task_admin.save_model(
+        request, Task(project=website, title="Added in the admin", created_by=alice), None, False)), "INSERT INTO")
+    lock_comes_first(statements(lambda: task_admin.delete_model(request, task)), "DELETE")
+    more = [task_create(actor=alice, project=website, title=f"Bulk {n}") for n in range(2)]
+    lock_comes_first(statements(lambda: task_admin.delete_queryset(
+        request, Task.objects.filter(pk__in=[t.pk for t in more]))), "DELETE")
+    _assert_in_step()
