@@ -158,6 +158,7 @@ def test_a_pending_card_is_rendered_again_after_a_reload_and_still_decides(
     run = Run.objects.get(status=Run.Status.NEEDS_CONFIRMATION)
     page = browser_client.get("/").content.decode()
     assert f"/assistant/runs/{run.pk}/confirm/" in page and "Retire the old blog" in page
+    assert '<span class="badge status-todo">To do</span>' in page  # as the pages write a status
     decided = browser_client.post(f"/assistant/runs/{run.pk}/confirm/", {"decision": "approve"})
     assert decided.status_code == 200
     assert not Task.objects.filter(pk=task.pk).exists()

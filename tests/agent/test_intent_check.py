@@ -151,6 +151,7 @@ def test_the_sidebar_renders_the_card(openai_settings: LLMStub, alice: Any, task
     html = response.content.decode()
     assert response.status_code == 200
     assert "Make this change?" in html and "Fix login page" in html and "status done" in html
+    assert '<dt>Status now</dt><dd><span class="badge status-in_progress">In progress</span>' in html
     assert _state(task)[0] == "in_progress"
 
 
