@@ -83,7 +83,11 @@ def project_progress_for_user(*, user: AnyUser, project_ids: list[int] | None = 
     projects = project_list_for_user(user=user)
     if project_ids is not None:
         projects = projects.filter(pk__in=project_ids)
-    shown = list(projects[:limit] if limit is not None else projects)
+    return project_progress(list(projects[:limit] if limit is not None else projects))
+
+
+def project_progress(shown: list[Project]) -> list[dict[str, object]]:
+    """Return task counts and completion percentage of these projects (already checked to be the user's)."""
     # Added up from the counters the database keeps with the tasks (tasks.models.TaskCount): a few
     # rows a project, however many tasks it has. (projects does not import the tasks app.)
     counters = apps.get_model("tasks", "TaskCount").objects.filter(project_id__in=[p.pk for p in shown])

@@ -28,6 +28,7 @@ from .selectors import (
     membership_role,
     membership_roles,
     project_members,
+    project_progress,
     project_progress_for_user,
     project_require_writer,
     role_can_write,
@@ -87,7 +88,7 @@ def _board_columns(tasks: list[Task]) -> list[dict[str, Any]]:
 
 def _summary(*, user: Any, project: Project, tab: str) -> dict[str, Any]:
     # Both count in the database, over this project's tasks only: the page shows one page of them.
-    progress = next(iter(project_progress_for_user(user=user, project_ids=[project.pk])), None)
+    progress = project_progress([project])[0]  # the project: project_or_404 checked it is the user's
     stats = task_counts_for_project(user=user, project_id=project.pk) if tab == "overview" else None
     return {"progress": progress, "stats": stats}
 
