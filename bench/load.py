@@ -178,8 +178,8 @@ def drive(clients: list[httpx.Client], token: str, project_id: int, todo: Iterat
     return list(zip(names, times, strict=True)), errors, time.monotonic() - started
 
 
-def report(timed: list[tuple[str, float]], wall: float) -> tuple[float, float]:
-    """Print throughput, p50/p95/p99 and each request's p50/p99; return the throughput and the p99."""
+def report(timed: list[tuple[str, float]], wall: float) -> None:
+    """Print throughput, p50/p95/p99 and each request's p50/p99."""
     times = [ms for _, ms in timed]
     cuts = statistics.quantiles(times, n=100)
     print(f"throughput {len(times) / wall:.1f} req/s ({len(times)} requests)   p50 {cuts[49]:.0f} ms   "
@@ -188,7 +188,6 @@ def report(timed: list[tuple[str, float]], wall: float) -> tuple[float, float]:
         own = sorted(ms for n, ms in timed if n == name)
         print(f"  {name:<18} {len(own):5} requests   p50 {own[len(own) // 2]:5.0f} ms   "
               f"p99 {own[min(len(own) - 1, len(own) * 99 // 100)]:5.0f} ms")
-    return len(times) / wall, cuts[98]
 
 
 def settings_from(text: str) -> tuple[str, str]:

@@ -84,7 +84,8 @@ def _lazy_regexes() -> int:
         connection.ops.compiler("SQLCompiler")  # imports the backend's compiler module, connecting to nothing
     count = 0
     for module in list(sys.modules.values()):
-        # vars(), not getattr(): some packages (celery) import a submodule when an attribute is read.
+        # The module's namespace, not its attributes: some packages (celery) import a submodule when an
+        # attribute is read.
         names = getattr(module, "__dict__", None)
         if not isinstance(names, dict):
             continue
