@@ -39,10 +39,11 @@ def throwaway_database(name: str, *, offline_model: bool = True) -> Iterator[Pat
         setup_test_environment()
         # The test environment wraps every template render to report it to the test client; a
         # benchmark times the pages as they are served, so rendering goes back to Django's own.
-        from django.template.base import Template
+        from django.template.base import PartialTemplate, Template
         from django.test.utils import _TestState
 
         Template._render = _TestState.saved_data.template_render  # type: ignore[method-assign]
+        PartialTemplate._render = _TestState.saved_data.partial_template_render  # type: ignore[method-assign]
         old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
         try:
             yield work
