@@ -89,8 +89,11 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_HEALTH_CHECKS", d
 DB_POOL_SIZE = env.int("DB_POOL_SIZE", default=0)
 if DB_POOL_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    from pm_assistant.warm_connection import WarmConnection
+
+    # Each connection names every table as the pool opens it (pm_assistant/warm_connection.py).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": DB_POOL_SIZE, "max_size": DB_POOL_SIZE, "timeout": 10}
+        "min_size": DB_POOL_SIZE, "max_size": DB_POOL_SIZE, "timeout": 10, "connection_class": WarmConnection}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The demo's threaded server and a worker write at once: write-ahead logging lets reads go on
     # during a write, IMMEDIATE takes the write lock at BEGIN (no deadlock on lock upgrade) and a

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import sys
-import threading
 import uuid
 from pathlib import Path
 from typing import cast
@@ -154,43 +153,22 @@ def warm_up() -> None:
 
 
 def warm_database() -> None:
-    """Open this process's PostgreSQL pool and make each connection plan a read of every table.
+    """Open this process's PostgreSQL pool and wait for its first connection, not for all of them.
 
-    A new server connection loads each table's catalog entries the first time a statement names it;
-    done here, in a worker that is starting, a request never pays it. The connections open and warm
-    side by side, one thread each, every table named in one round trip: a request that reaches a
-    worker while it starts waits for the slowest connection, not for all of them in turn. Without a
-    pool (SQLite, or DB_POOL_SIZE=0) each thread opens its own connection on its first request and
-    this does nothing.
+    The pool opens its connections in its own threads, each naming every table as it opens
+    (pm_assistant/warm_connection.py); a request that reaches a worker while it starts waits for
+    the first connection ready, and the others open beside it. Without a pool (SQLite, or
+    DB_POOL_SIZE=0) each thread opens its own connection on its first request and this does nothing.
     """
     pool = getattr(connections["default"], "pool", None)
     if pool is None:
         return
-    import psycopg
-    from psycopg import sql
-
-    every_table = sql.SQL("; ").join(sql.SQL("SELECT NULL FROM {} LIMIT 0").format(sql.Identifier(table))
-                                     for table in sorted({model._meta.db_table for model in apps.get_models()}))
-    # Each thread keeps its connection until all have one, so every connection of the pool is warmed.
-    all_borrowed = threading.Barrier(pool.min_size, timeout=10)
-    failures: list[BaseException] = []
-
-    def warm_one() -> None:
-        try:
-            with pool.connection(timeout=10) as connection:
-                connection.execute(every_table)
-                all_borrowed.wait()
-        except (psycopg.Error, OSError, threading.BrokenBarrierError) as error:
-            failures.append(error)
-            all_borrowed.abort()
+    from psycopg_pool import PoolTimeout
 
     pool.open(wait=False)
-    threads = [threading.Thread(target=warm_one, name=f"warm-db-{n}") for n in range(pool.min_size)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    # The worker starts anyway; its requests connect when they need to.
-    errors = [error for error in failures if not isinstance(error, threading.BrokenBarrierError)]
-    if failures:
-        logger.warning("database pool not warmed: %s", errors[0] if errors else failures[0])
+    try:
+        with pool.connection(timeout=10):
+            pass
+    except PoolTimeout as error:
+        # The worker starts anyway; its requests wait for the pool when they need the database.
+        logger.warning("database pool not open: %s", error)
