@@ -139,7 +139,11 @@ def test_postgres_gets_no_sqlite_options(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_a_pool_size_pools_postgresql_connections(monkeypatch: pytest.MonkeyPatch) -> None:
     database = load_settings(monkeypatch, DATABASE_URL="postgres://u@db:5432/pm", DB_POOL_SIZE="4")[
         "DATABASES"]["default"]
-    assert database["OPTIONS"]["pool"] == {"min_size": 4, "max_size": 4, "timeout": 10}
+    from pm_assistant.warm_connection import WarmConnection
+
+    # Each connection the pool opens names every table first (pm_assistant/warm_connection.py).
+    assert database["OPTIONS"]["pool"] == {"min_size": 4, "max_size": 4, "timeout": 10,
+                                           "connection_class": WarmConnection}
     assert database["CONN_MAX_AGE"] == 0  # pooled connections go back after each request
     unpooled = load_settings(monkeypatch, DATABASE_URL="postgres://u@db:5432/pm")["DATABASES"]["default"]
     assert "pool" not in unpooled.get("OPTIONS", {}) and unpooled["CONN_MAX_AGE"] == 60
