@@ -31,7 +31,8 @@ def when_ready(server: Any) -> None:
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """Open the new worker's database pool before it takes a request (the master holds no connection)."""
+    """Open the new worker's database pool; it takes requests once the first connection is ready
+    (the master holds no connection)."""
     from pm_assistant.warmup import warm_database
 
     warm_database()

@@ -137,11 +137,11 @@ def task_counts_for_project(*, user: AnyUser, project_id: int, today: date | Non
 
 def count_up_to(tasks: QuerySet[Task], cap: int) -> int:
     """Count the tasks, stopping after cap + 1: more than cap reads as cap + 1 (shown "cap+")."""
-    return tasks.order_by().values("pk")[:cap + 1].count()
+    return counts_up_to({"tasks": tasks}, cap)["tasks"]
 
 
 def counts_up_to(named: dict[str, QuerySet[Task]], cap: int) -> dict[str, int]:
-    """count_up_to for each query, in one statement: one round trip to the database instead of one per count.
+    """Count each query up to cap + 1 (as count_up_to), all in one statement: one round trip, not one per count.
 
     Each query is compiled by the ORM with its parameters kept apart, then counted in a scalar subquery
     of one SELECT.
