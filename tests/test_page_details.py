@@ -1,12 +1,14 @@
 """Page details: buttons only where they make sense, named rows, honest empty states, View all links."""
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from projects.models import Project
 from tasks.services import task_create
@@ -107,3 +109,33 @@ def test_the_activity_names_people_as_the_pages_do_with_one_lookup(alice: User, 
     assert "changed assignee from alice to Carol Jones" in page  # no full name: the username
     assert "changed assignee from Carol Jones to none" in page
     assert len([q for q in queries.captured_queries if '"auth_user"."username" IN' in q["sql"]]) == 1
+
+
+
+def test_a_due_date_reads_the_same_on_every_page_and_only_an_open_task_past_it_is_overdue(
+        alice: User, website: Project) -> None:
+    today = timezone.localdate()
+    late = task_create(actor=alice, project=website, title="Late one", assignee=alice,
+                       due_date=today - timedelta(days=3))
+    done_late = task_create(actor=alice, project=website, title="Late but done", assignee=alice, status="done",
+                            due_date=today - timedelta(days=4))
+    ahead = task_create(actor=alice, project=website, title="Ahead", assignee=alice, due_date=today + timedelta(days=2))
+    client = signed_in(alice)
+
+    def due_tag(url: str, day: date) -> dict[str, Any]:
+        """The page's <time> for this day: its attributes and the text it shows."""
+        html = client.get(url).content.decode()
+        found = [attrs for name, attrs in tags(html) if name == "time" and attrs["datetime"] == day.isoformat()]
+        assert found, (url, day)
+        shown = f'>{day.strftime("%b")} {day.day}, {day.year}</time>'
+        return {**found[0], "text_shown": shown in html}
+
+    project = reverse("project-detail", args=[website.pk])
+    for url in ("/", "/tasks/", project, f"/tasks/{late.pk}/"):
+        attrs = due_tag(url, late.due_date)
+        assert attrs["class"].split() == ["due", "overdue"] and attrs["title"] == "Overdue", url
+        assert attrs["text_shown"], url
+    for url, task in (("/tasks/", done_late), (f"/tasks/{done_late.pk}/", done_late), ("/tasks/", ahead),
+                      ("/", ahead), (project, ahead), (f"/tasks/{ahead.pk}/", ahead)):
+        attrs = due_tag(url, task.due_date)
+        assert attrs["class"] == "due" and "title" not in attrs and attrs["text_shown"], (url, task.title)
