@@ -2,8 +2,10 @@
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
 from .models import Label, Task, TaskActivity
@@ -68,3 +70,32 @@ class TaskActivityAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: TaskActivity | None = None) -> bool:
         return False
+
+
+User = get_user_model()
+
+
+def _lock_projects_of_people(user_ids: list[int]) -> None:
+    """Lock the projects of every task these people are assigned to or created, before they are deleted:
+    deleting a person clears those fields of the tasks (SET_NULL), a task write like any other."""
+    touched = Task.objects.filter(Q(assignee__in=user_ids) | Q(created_by__in=user_ids))
+    lock_projects(set(touched.values_list("project_id", flat=True)))
+
+
+class LockingUserAdmin(UserAdmin):
+    """Django's user admin, taking the projects' locks before a deletion reaches the tasks."""
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        with transaction.atomic():
+            _lock_projects_of_people([obj.pk])
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        with transaction.atomic():
+            _lock_projects_of_people(list(queryset.values_list("pk", flat=True)))
+            super().delete_queryset(request, queryset)
+
+
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+admin.site.register(User, LockingUserAdmin)

@@ -21,7 +21,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from projects.models import Project
+from projects.models import Membership, Project
 from projects.selectors import project_progress_for_user
 from tasks.count_triggers import TRIGGERS, counters_ensure, counters_installed, counters_uninstall
 from tasks.counts import task_count_from_counters, task_counts_rebuild, task_list_count
@@ -258,4 +258,66 @@ def test_the_admin_takes_the_projects_locks_before_it_writes_a_task(alice: User,
     more = [task_create(actor=alice, project=website, title=f"Bulk {n}") for n in range(2)]
     lock_comes_first(statements(lambda: task_admin.delete_queryset(
         request, Task.objects.filter(pk__in=[t.pk for t in more]))), "DELETE")
+    _assert_in_step()
+
+
+def test_deleting_a_project_or_a_person_in_the_admin_locks_the_projects_before_the_tasks_change(
+        alice: User, bob: User, website: Project, mobile: Project) -> None:
+    """A deletion cascades to tasks (deleted with their project; a deleted person's fields cleared on
+    theirs): their projects are locked first, as every task write locks them, so no writer deadlocks with it."""
+    from django.contrib import admin
+    from django.contrib.auth import get_user_model
+    from django.test import RequestFactory
+
+    from projects.services import project_create
+
+    request = RequestFactory().post("/admin/")
+    request.user = alice
+    for project in (website, mobile):
+        Membership.objects.get_or_create(user=bob, project=project, defaults={"role": Membership.Role.MEMBER})
+    task_create(actor=alice, project=website, title="Kept, unassigned", assignee=bob)
+    task_create(actor=bob, project=mobile, title="Kept, creator cleared")
+    doomed = [project_create(owner=alice, name=f"Doomed {n}", key=f"DM{n}") for n in range(2)]
+    for project in doomed:
+        task_create(actor=alice, project=project, title=f"Goes with {project.key}")
+
+    def first_lock_before(write: Any, change: str) -> str:
+        with CaptureQueriesContext(connection) as captured:
+            write()
+        sqls = [q["sql"] for q in captured.captured_queries]
+        # The locking read: projects by id, in id order (SQLite has no FOR UPDATE; one writer at a time).
+        locks = [n for n, sql in enumerate(sqls) if 'FROM "projects_project"' in sql and "ORDER BY 1 ASC" in sql
+                 and ("FOR UPDATE" in sql or "FOR NO KEY UPDATE" in sql or connection.vendor == "sqlite")]
+        changes = [n for n, sql in enumerate(sqls) if sql.startswith((f'{change} "tasks_task"',
+                                                                     f'{change} FROM "tasks_task"'))]
+        assert locks and changes and locks[0] < changes[0], "\n".join(sqls)
+        return sqls[locks[0]]
+
+    doomed_ids = [project.pk for project in doomed]  # a deleted object forgets its pk
+    project_admin = admin.site._registry[Project]
+    lock = first_lock_before(lambda: project_admin.delete_model(request, doomed[0]), "DELETE")
+    assert f"IN ({doomed_ids[0]})" in lock
+    lock = first_lock_before(lambda: project_admin.delete_queryset(
+        request, Project.objects.filter(pk=doomed_ids[1])), "DELETE")
+    assert f"IN ({doomed_ids[1]})" in lock
+    user_admin = admin.site._registry[get_user_model()]
+    lock = first_lock_before(lambda: user_admin.delete_model(request, bob), "UPDATE")
+    assert f"IN ({min(website.pk, mobile.pk)}, {max(website.pk, mobile.pk)})" in lock
+    assert not Project.objects.filter(pk__in=doomed_ids).exists()
+    assert Task.objects.filter(title="Kept, unassigned", assignee=None).exists()
+    _assert_in_step()
+
+
+def test_the_user_admin_still_lists_edits_and_deletes_people(alice: User, bob: User, website: Project) -> None:
+    Membership.objects.create(user=bob, project=website, role=Membership.Role.MEMBER)
+    task_create(actor=alice, project=website, title="Bob's", assignee=bob)
+    admin_user = User.objects.create_superuser("root-admin", password="x")
+    client = Client()
+    client.force_login(admin_user)
+    for url in ("/admin/auth/user/", f"/admin/auth/user/{bob.pk}/change/", f"/admin/auth/user/{bob.pk}/delete/",
+                "/admin/auth/user/add/"):
+        assert client.get(url).status_code == 200, url
+    assert client.post(f"/admin/auth/user/{bob.pk}/delete/", {"post": "yes"}).status_code == 302
+    assert not User.objects.filter(pk=bob.pk).exists()
+    assert Task.objects.get(title="Bob's").assignee is None
     _assert_in_step()
