@@ -1,12 +1,14 @@
-"""Admin for tasks, labels and the (read-only) activity history."""
+"""Admin for tasks, labels, the (read-only) activity history, and people (whose deletion changes tasks)."""
 from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.http import HttpRequest
+
+from pm_assistant.admin_locks import LocksBeforeDeleting
 
 from .models import Label, Task, TaskActivity
 from .services import lock_projects, lock_projects_of
@@ -21,7 +23,7 @@ class LabelAdmin(admin.ModelAdmin):
 
 
 @admin.register(Task)
-class TaskAdmin(admin.ModelAdmin):
+class TaskAdmin(LocksBeforeDeleting):
     list_display = ("id", "title", "project", "status", "priority", "assignee", "due_date", "progress")
     list_filter = ("status", "priority", "project", ("assignee", admin.RelatedOnlyFieldListFilter), "due_date")
     search_fields = ("title", "description")
@@ -41,15 +43,8 @@ class TaskAdmin(admin.ModelAdmin):
             lock_projects({obj.project_id, *before})
             super().save_model(request, obj, form, change)
 
-    def delete_model(self, request: HttpRequest, obj: Task) -> None:
-        with transaction.atomic():
-            lock_projects_of([obj.pk])
-            super().delete_model(request, obj)
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Task]) -> None:
-        with transaction.atomic():
-            lock_projects_of(list(queryset.values_list("pk", flat=True)))
-            super().delete_queryset(request, queryset)
+    def lock_before_deleting(self, ids: list[int]) -> None:
+        lock_projects_of(ids)
 
 
 @admin.register(TaskActivity)
@@ -72,30 +67,18 @@ class TaskActivityAdmin(admin.ModelAdmin):
         return False
 
 
+
 User = get_user_model()
 
 
-def _lock_projects_of_people(user_ids: list[int]) -> None:
-    """Lock the projects of every task these people are assigned to or created, before they are deleted:
-    deleting a person clears those fields of the tasks (SET_NULL), a task write like any other."""
-    touched = Task.objects.filter(Q(assignee__in=user_ids) | Q(created_by__in=user_ids))
-    lock_projects(set(touched.values_list("project_id", flat=True)))
+class LockingUserAdmin(LocksBeforeDeleting, UserAdmin):
+    """Django's user admin; deleting a person clears their tasks' assignee and creator (SET_NULL), a task
+    write like any other: the projects of those tasks are locked first."""
+
+    def lock_before_deleting(self, ids: list[int]) -> None:
+        touched = Task.objects.filter(Q(assignee__in=ids) | Q(created_by__in=ids))
+        lock_projects(sorted(set(touched.values_list("project_id", flat=True))))
 
 
-class LockingUserAdmin(UserAdmin):
-    """Django's user admin, taking the projects' locks before a deletion reaches the tasks."""
-
-    def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        with transaction.atomic():
-            _lock_projects_of_people([obj.pk])
-            super().delete_model(request, obj)
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        with transaction.atomic():
-            _lock_projects_of_people(list(queryset.values_list("pk", flat=True)))
-            super().delete_queryset(request, queryset)
-
-
-if admin.site.is_registered(User):
-    admin.site.unregister(User)
+admin.site.unregister(User)  # django.contrib.auth's registration, which comes first in INSTALLED_APPS
 admin.site.register(User, LockingUserAdmin)
