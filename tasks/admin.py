@@ -67,7 +67,6 @@ class TaskActivityAdmin(admin.ModelAdmin):
         return False
 
 
-
 User = get_user_model()
 
 
