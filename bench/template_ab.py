@@ -38,10 +38,20 @@ from bench.throwaway_db import throwaway_database  # noqa: E402
 CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
 
 
+def git(*args: str) -> bytes:
+    """Run git in this checkout; return its output (a failure names the command and git's words)."""
+    # A fixed command with its arguments as a list (no shell); git is found on PATH as a developer runs it.
+    done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, check=False)  # noqa: S603, S607
+    if done.returncode:
+        sys.exit(f"git {' '.join(args)}: {done.stderr.decode().strip()}")
+    return done.stdout
+
+
 def templates_at(revision: str, into: Path) -> Path:
     """Extract the `templates/` folder of a git revision into a folder; return it."""
-    archive = subprocess.run(["git", "archive", "--format=tar", revision, "templates"],  # noqa: S607
-                             cwd=ROOT, capture_output=True, check=True).stdout
+    # The revision is resolved to a commit first: whatever was typed reaches `git archive` as a hash.
+    commit = git("rev-parse", "--verify", "--end-of-options", f"{revision}^{{commit}}").decode().strip()
+    archive = git("archive", "--format=tar", commit, "templates")
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     return into / "templates"
@@ -52,10 +62,9 @@ def engine_for(folder: Path) -> Any:
     from django.conf import settings
     from django.template.backends.django import DjangoTemplates
 
-    config = dict(settings.TEMPLATES[0])
+    config: dict[str, Any] = dict(settings.TEMPLATES[0])
     config.pop("BACKEND")
-    return DjangoTemplates({**config, "NAME": "django", "DIRS": [folder],
-                            "OPTIONS": dict(config.get("OPTIONS", {}))})
+    return DjangoTemplates({**config, "NAME": "django", "DIRS": [folder]})
 
 
 def main() -> None:
@@ -84,7 +93,8 @@ def main() -> None:
         sides = {"A": engine_for(templates_at(args.against, Path(tmp))), "B": engine_for(ROOT / "templates")}
 
         def get(side: str, url: str) -> bytes:
-            engines._engines["django"] = sides[side]  # the alias every render() of the views reads
+            # The engine cached under the alias every render() of the views reads (EngineHandler's own cache).
+            engines._engines["django"] = sides[side]  # type: ignore[attr-defined]
             response = client.get(url)
             assert response.status_code == 200, (url, response.status_code)
             return CSRF.sub(rb"\1", response.content)
