@@ -111,7 +111,6 @@ def test_the_activity_names_people_as_the_pages_do_with_one_lookup(alice: User, 
     assert len([q for q in queries.captured_queries if '"auth_user"."username" IN' in q["sql"]]) == 1
 
 
-
 def test_a_due_date_reads_the_same_on_every_page_and_only_an_open_task_past_it_is_overdue(
         alice: User, website: Project) -> None:
     today = timezone.localdate()

@@ -225,6 +225,20 @@ def test_missing_triggers_come_back_after_a_migrate_with_a_fresh_count(alice: Us
     _assert_in_step()
 
 
+def project_locks_before(write: Any, change: str) -> list[str]:
+    """Run write; assert it locks projects (by id, in id order) before its first `change` of a task;
+    return its locking statements. SQLite has no FOR UPDATE (one writer at a time): its read stands in."""
+    with CaptureQueriesContext(connection) as captured:
+        write()
+    sqls = [q["sql"] for q in captured.captured_queries]
+    locks = [n for n, sql in enumerate(sqls) if 'FROM "projects_project"' in sql and "ORDER BY 1 ASC" in sql
+             and ("FOR UPDATE" in sql or "FOR NO KEY UPDATE" in sql or connection.vendor == "sqlite")]
+    changes = [n for n, sql in enumerate(sqls)
+               if sql.startswith((f'{change} "tasks_task"', f'{change} FROM "tasks_task"'))]
+    assert locks and changes and locks[0] < changes[0], "\n".join(sqls)
+    return [sqls[n] for n in locks]
+
+
 def test_the_admin_takes_the_projects_locks_before_it_writes_a_task(alice: User, website: Project,
                                                                      mobile: Project) -> None:
     """Like every service write, so its trigger-moved counters are reached after the project's lock."""
@@ -237,27 +251,14 @@ def test_the_admin_takes_the_projects_locks_before_it_writes_a_task(alice: User,
     task = task_create(actor=alice, project=website, title="Moved in the admin")
     task.project = mobile  # a move: both projects are locked, in id order
 
-    def statements(write: Any) -> list[str]:
-        with CaptureQueriesContext(connection) as captured:
-            write()
-        return [q["sql"] for q in captured.captured_queries]
-
-    def lock_comes_first(sqls: list[str], write: str) -> list[str]:
-        locks = [n for n, sql in enumerate(sqls) if 'FROM "projects_project"' in sql and (
-            "FOR NO KEY UPDATE" in sql or connection.vendor == "sqlite")]
-        writes = [n for n, sql in enumerate(sqls) if sql.startswith(f'{write} "tasks_task"')
-                  or sql.startswith(f'{write} FROM "tasks_task"')]
-        assert locks and writes and locks[0] < writes[0], "\n".join(sqls)
-        return [sqls[n] for n in locks]
-
-    [moved] = lock_comes_first(statements(lambda: task_admin.save_model(request, task, None, True)), "UPDATE")
+    [moved] = project_locks_before(lambda: task_admin.save_model(request, task, None, True), "UPDATE")
     assert str(website.pk) in moved and str(mobile.pk) in moved
-    lock_comes_first(statements(lambda: task_admin.save_model(
-        request, Task(project=website, title="Added in the admin", created_by=alice), None, False)), "INSERT INTO")
-    lock_comes_first(statements(lambda: task_admin.delete_model(request, task)), "DELETE")
+    project_locks_before(lambda: task_admin.save_model(
+        request, Task(project=website, title="Added in the admin", created_by=alice), None, False), "INSERT INTO")
+    project_locks_before(lambda: task_admin.delete_model(request, task), "DELETE")
     more = [task_create(actor=alice, project=website, title=f"Bulk {n}") for n in range(2)]
-    lock_comes_first(statements(lambda: task_admin.delete_queryset(
-        request, Task.objects.filter(pk__in=[t.pk for t in more]))), "DELETE")
+    project_locks_before(lambda: task_admin.delete_queryset(
+        request, Task.objects.filter(pk__in=[t.pk for t in more])), "DELETE")
     _assert_in_step()
 
 
@@ -281,27 +282,15 @@ def test_deleting_a_project_or_a_person_in_the_admin_locks_the_projects_before_t
     for project in doomed:
         task_create(actor=alice, project=project, title=f"Goes with {project.key}")
 
-    def first_lock_before(write: Any, change: str) -> str:
-        with CaptureQueriesContext(connection) as captured:
-            write()
-        sqls = [q["sql"] for q in captured.captured_queries]
-        # The locking read: projects by id, in id order (SQLite has no FOR UPDATE; one writer at a time).
-        locks = [n for n, sql in enumerate(sqls) if 'FROM "projects_project"' in sql and "ORDER BY 1 ASC" in sql
-                 and ("FOR UPDATE" in sql or "FOR NO KEY UPDATE" in sql or connection.vendor == "sqlite")]
-        changes = [n for n, sql in enumerate(sqls) if sql.startswith((f'{change} "tasks_task"',
-                                                                     f'{change} FROM "tasks_task"'))]
-        assert locks and changes and locks[0] < changes[0], "\n".join(sqls)
-        return sqls[locks[0]]
-
     doomed_ids = [project.pk for project in doomed]  # a deleted object forgets its pk
     project_admin = admin.site._registry[Project]
-    lock = first_lock_before(lambda: project_admin.delete_model(request, doomed[0]), "DELETE")
+    lock = project_locks_before(lambda: project_admin.delete_model(request, doomed[0]), "DELETE")[0]
     assert f"IN ({doomed_ids[0]})" in lock
-    lock = first_lock_before(lambda: project_admin.delete_queryset(
-        request, Project.objects.filter(pk=doomed_ids[1])), "DELETE")
+    lock = project_locks_before(lambda: project_admin.delete_queryset(
+        request, Project.objects.filter(pk=doomed_ids[1])), "DELETE")[0]
     assert f"IN ({doomed_ids[1]})" in lock
     user_admin = admin.site._registry[get_user_model()]
-    lock = first_lock_before(lambda: user_admin.delete_model(request, bob), "UPDATE")
+    lock = project_locks_before(lambda: user_admin.delete_model(request, bob), "UPDATE")[0]
     assert {int(n) for n in re.search(r"IN \(([^)]*)\)", lock)[1].split(",")} == {website.pk, mobile.pk}
     assert not Project.objects.filter(pk__in=doomed_ids).exists()
     assert Task.objects.filter(title="Kept, unassigned", assignee=None).exists()
