@@ -3,7 +3,8 @@
 Seeds a fresh database (PostgreSQL next to DATABASE_URL, else SQLite in a temp dir) with one user,
 two projects and `--tasks` tasks, starts gunicorn with the command line of the Dockerfile's CMD
 (bound to a free loopback port), warms it up, then lets `--clients` clients loop over the mix
-for `--seconds` and prints throughput, p50/p95/p99 and the errors (any non-2xx; 0 required).
+for `--seconds` and prints throughput, p50/p95/p99, the errors (any non-2xx; 0 required) and how
+the timed requests spread over the workers (from gunicorn's access log: a worker's pid per line).
 
 The mix, per client round: home, task list, a deep task-list page, a project page, a task page,
 the "my overdue" quick button and the Done row button on the next todo task (round again
@@ -20,12 +21,14 @@ per-round ratios (throughput, p99) to the first.
 from __future__ import annotations
 
 import argparse
+import collections
 import itertools
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -58,6 +61,12 @@ statuses = ("todo", "in_progress", "blocked", "done")
 Task.objects.bulk_create([Task(project=projects[i % 2], title=f"Task {{i}}", status=statuses[i % 4],
     priority=f"P{{i % 4}}", assignee=alice if i % 3 else None, due_date=today + timedelta(days=(i % 41) - 20),
     created_by=alice) for i in range({tasks})], batch_size=5000)
+from django.db import connection
+if connection.vendor == "postgresql":
+    # As autovacuum leaves tables within a minute of a bulk load: statistics and the visibility map.
+    # Without them the planner takes the tables for empty and sorts every row of a list page.
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
 print(Token.objects.create(user=alice).key, projects[0].pk,
       *Task.objects.filter(status="todo").order_by("pk").values_list("pk", flat=True))
 """
@@ -73,10 +82,25 @@ def dockerfile_command() -> list[str]:
 
 
 @contextmanager
-def served(env: dict[str, str]) -> Iterator[str]:
-    """Run the Dockerfile's gunicorn command on a free loopback port; yield its base URL."""
-    with served_process(env) as (base, _):
-        yield base
+def served(env: dict[str, str]) -> Iterator[tuple[str, Path]]:
+    """Run the Dockerfile's gunicorn command on a free loopback port; yield its base URL and its access
+    log, which names the worker (pid) of each request."""
+    with tempfile.TemporaryDirectory(prefix="pm-load-") as folder:
+        log = Path(folder) / "access.log"
+        log.touch()
+        logged = {**env, "GUNICORN_ACCESS_LOG": str(log), "GUNICORN_CMD_ARGS": "--access-logformat %(p)s"}
+        with served_process(logged) as (base, _):
+            yield base, log
+
+
+def spread(log: Path, after: int) -> list[int]:
+    """Requests per worker in the access log after its first `after` lines, most first."""
+    lines = log.read_text().splitlines()[after:]
+    return sorted(collections.Counter(lines).values(), reverse=True)
+
+
+def lines_in(log: Path) -> int:
+    return len(log.read_text().splitlines())
 
 
 @contextmanager
@@ -88,7 +112,7 @@ def served_process(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[
     assert argv[0] == "gunicorn", argv
     # Loopback only, and no shared control socket (other servers may run on this machine).
     command = [sys.executable, "-m", "gunicorn", *argv[1:], "--no-control-socket"]
-    env = {**env, "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_ACCESS_LOG": "/dev/null"}
+    env = {"GUNICORN_ACCESS_LOG": "/dev/null", **env, "GUNICORN_BIND": f"127.0.0.1:{port}"}
     # Our own interpreter with the Dockerfile's arguments.
     # The command is this interpreter plus the repository's own Dockerfile line: no outside input.
     process = subprocess.Popen(  # noqa: S603
@@ -178,8 +202,8 @@ def drive(clients: list[httpx.Client], token: str, project_id: int, todo: Iterat
     return list(zip(names, times, strict=True)), errors, time.monotonic() - started
 
 
-def report(timed: list[tuple[str, float]], wall: float) -> None:
-    """Print throughput, p50/p95/p99 and each request's p50/p99."""
+def report(timed: list[tuple[str, float]], wall: float, per_worker: list[int]) -> None:
+    """Print throughput, p50/p95/p99, each request's p50/p99 and the requests each worker served."""
     times = [ms for _, ms in timed]
     cuts = statistics.quantiles(times, n=100)
     print(f"throughput {len(times) / wall:.1f} req/s ({len(times)} requests)   p50 {cuts[49]:.0f} ms   "
@@ -188,6 +212,7 @@ def report(timed: list[tuple[str, float]], wall: float) -> None:
         own = sorted(ms for n, ms in timed if n == name)
         print(f"  {name:<18} {len(own):5} requests   p50 {own[len(own) // 2]:5.0f} ms   "
               f"p99 {own[min(len(own) - 1, len(own) * 99 // 100)]:5.0f} ms")
+    print(f"  requests per worker {' · '.join(map(str, per_worker))}")
 
 
 def settings_from(text: str) -> tuple[str, str]:
@@ -216,19 +241,21 @@ def main() -> None:
         extra = {"GUNICORN_WORKERS": str(args.workers)} if args.workers else {}
         extra |= {"GUNICORN_THREADS": str(args.threads)} if args.threads else {}
         env, token, project, todo = seeded(url, args.tasks, extra)
-        with served(env) as base:
+        with served(env) as (base, log):
             # Logged in once (password hashing is slow on purpose), outside the timed part.
             clients = [logged_in(base) for _ in range(args.clients)]
             try:
                 drive(clients, token, project, todo, seconds=3)  # every worker connects
+                before = lines_in(log)
                 timed, errors, wall = drive(clients, token, project, todo, seconds=args.seconds)
+                per_worker = spread(log, before)
             finally:
                 for client in clients:
                     client.close()
     workers = os.environ.get("GUNICORN_WORKERS", args.workers or "config")
     print(f"gunicorn ({' '.join(dockerfile_command()[1:])}; workers {workers}, threads {args.threads or 'config'}), "
           f"{args.clients} clients, {args.tasks} tasks, {args.seconds:.0f} s, database {url.split(':')[0]}")
-    report(timed, wall)
+    report(timed, wall, per_worker)
     exit_on(errors)
 
 
@@ -254,13 +281,14 @@ def compare(args: argparse.Namespace) -> None:
     errors: list[str] = []
     with database() as url, ExitStack() as stack:
         env, token, project, todo = seeded(url, args.tasks, {})
-        bases = {name: stack.enter_context(served({**env, "GUNICORN_WORKERS": w, "GUNICORN_THREADS": t}))
-                 for name, (w, t) in zip(names, args.compare, strict=True)}
-        clients = {name: [logged_in(base) for _ in range(args.clients)] for name, base in bases.items()}
+        servers = {name: stack.enter_context(served({**env, "GUNICORN_WORKERS": w, "GUNICORN_THREADS": t}))
+                   for name, (w, t) in zip(names, args.compare, strict=True)}
+        clients = {name: [logged_in(base) for _ in range(args.clients)] for name, (base, _) in servers.items()}
         for group in clients.values():
             for client in group:
                 stack.callback(client.close)
             drive(group, token, project, todo, seconds=3)  # every worker connects
+        before = {name: lines_in(log) for name, (_, log) in servers.items()}
         for _ in range(args.rounds):
             this_round = {}
             for name in names:
@@ -273,11 +301,12 @@ def compare(args: argparse.Namespace) -> None:
             for name in names:
                 first = this_round[names[0]]
                 ratios[name].append((this_round[name][0] / first[0], this_round[name][1] / first[1]))
+        per_worker = {name: spread(log, before[name]) for name, (_, log) in servers.items()}
     print(f"gunicorn ({' '.join(dockerfile_command()[1:])}), {args.clients} clients, {args.tasks} tasks, "
           f"database {url.split(':')[0]}; {args.rounds} rounds of {args.seconds:.0f} s each, settings in turn")
     for name in names:
         print(f"== {name} (workers x threads)")
-        report(timed[name], walls[name])
+        report(timed[name], walls[name], per_worker[name])
         if name != names[0]:
             throughput, p99 = (statistics.median(r[i] for r in ratios[name]) for i in (0, 1))
             print(f"  ÷ {names[0]}, median per round: throughput {throughput:.2f}x, p99 {p99:.2f}x")

@@ -3,6 +3,9 @@
 Workers x threads come from `bench/load.py --compare` on the 2-core reference machine (README, Benchmarks):
 each worker is a process holding the compiled graph and the tokenizer, threads overlap the time a
 request waits on PostgreSQL, Redis or the model. GUNICORN_WORKERS / GUNICORN_THREADS override them.
+
+A kept-alive connection stays with the worker that accepted it. pre_request below keeps that from
+crowding one worker while the others idle.
 """
 from __future__ import annotations
 
@@ -36,3 +39,16 @@ def post_fork(server: Any, worker: Any) -> None:
     from pm_assistant.warmup import warm_database
 
     warm_database()
+
+
+def pre_request(worker: Any, req: Any) -> None:
+    """Answer with "Connection: close" while this worker holds more connections than it has threads.
+
+    gthread accepts every connection and keeps it alive, so a client stays with the worker that first
+    accepted it. Clients that arrive together often land on one worker, whose requests then wait for a
+    thread and share one interpreter lock while the other workers sit idle (bench/load.py printed 6 of
+    8 clients on one of three workers). Closing the connection after this response sends the client's
+    next request to whichever worker accepts it. A worker with a thread for each connection keeps them all.
+    """
+    if getattr(worker, "nr_conns", 0) > worker.cfg.threads:
+        req.must_close = True

@@ -121,3 +121,63 @@ def test_warm_up_reverses_every_named_url() -> None:
 
     names = [key for key in get_resolver().reverse_dict if isinstance(key, str)]
     assert _url_reversals() == len(names) > 30
+
+
+def _keeps_alive(response: Any) -> bool:
+    return str(response.headers.get("connection", "keep-alive")).lower() != "close"
+
+
+def test_a_worker_holding_more_connections_than_threads_closes_each_after_answering(tmp_path: Path) -> None:
+    """The image's gunicorn, one worker with two threads: two kept-alive clients stay, a third client's
+    connection is answered with "Connection: close" (its next request reconnects), and once it is gone the
+    two are kept again. Without the config's pre_request every connection would be kept."""
+    import time
+
+    import httpx
+
+    from tests.gunicorn_server import gunicorn, server_env
+
+    env = server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", LLM_PROVIDER="offline",
+                     GUNICORN_ACCESS_LOG="/dev/null")
+
+    def until_kept(client: httpx.Client) -> httpx.Response:
+        """The server may not have counted a closed connection out yet: ask again for up to 10 s."""
+        deadline = time.monotonic() + 10
+        while True:
+            response = client.get("/login/")
+            if _keeps_alive(response) or time.monotonic() > deadline:
+                return response
+            time.sleep(0.05)
+
+    with gunicorn(env, workers=1, threads=2, config=True) as base:
+        first, second, third = (httpx.Client(base_url=base, timeout=30) for _ in range(3))
+        try:
+            # The start-up probe's connection may still be counted: wait until it is not.
+            assert _keeps_alive(until_kept(first)) and _keeps_alive(until_kept(second))
+            crowded = third.get("/login/")
+            assert crowded.status_code == 200 and not _keeps_alive(crowded)
+            # Its next request is served on a new connection, and closed again while all three are open.
+            again = third.get("/login/")
+            assert again.status_code == 200 and not _keeps_alive(again)
+            third.close()
+            assert _keeps_alive(until_kept(first)) and _keeps_alive(until_kept(second))
+        finally:
+            for client in (first, second, third):
+                client.close()
+
+
+def test_pre_request_counts_connections_against_threads() -> None:
+    """Exactly above the thread count: a worker with as many connections as threads keeps them."""
+    from types import SimpleNamespace
+
+    def closes(connections: int, threads: int = 4) -> bool:
+        worker = SimpleNamespace(nr_conns=connections, cfg=SimpleNamespace(threads=threads))
+        request = SimpleNamespace(must_close=False)
+        gunicorn_conf.pre_request(worker, request)
+        return request.must_close
+
+    assert [closes(n) for n in (1, 4, 5, 9)] == [False, False, True, True]
+    # A worker class without a connection count (sync) is left alone.
+    request = SimpleNamespace(must_close=False)
+    gunicorn_conf.pre_request(SimpleNamespace(cfg=SimpleNamespace(threads=1)), request)
+    assert request.must_close is False
