@@ -1,11 +1,12 @@
-"""Template helpers for the task pages: labels for stored values, overdue checks, people."""
+"""Template helpers for the task pages: labels for stored values, overdue checks, people, the pieces of a task."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Collection, Iterable
 
 from django import template
-from django.utils import timezone
+from django.utils.safestring import SafeString
 
+from tasks import bits
 from tasks.models import Task, TaskActivity
 
 register = template.Library()
@@ -45,28 +46,20 @@ def activity_text(activity: TaskActivity) -> str:
     return f"changed {field} from {old} to {new}"
 
 
-@register.filter
-def is_overdue(task: Task) -> bool:
-    """Tell whether an open task is past its due date."""
-    return bool(task.due_date and task.status != Task.Status.DONE and task.due_date < timezone.localdate())
+# The filters and the small pieces of every task page: one implementation each, in tasks.bits.
+register.filter("is_overdue", bits.is_overdue)
+register.filter("initials", bits.initials)
+register.filter("display_name", bits.display_name)
+for piece in (bits.status_badge, bits.priority_pill, bits.progress, bits.due, bits.assignee):
+    register.simple_tag(piece)
 
 
-@register.filter
-def initials(user: Any) -> str:
-    """Return up to two initials for an avatar."""
-    if user is None:
-        return "?"
-    name = (user.get_full_name() or user.get_username()).strip()
-    parts = name.split()
-    return ("".join(p[0] for p in parts[:2]) if len(parts) > 1 else name[:2]).upper()
-
-
-@register.filter
-def display_name(user: Any) -> str:
-    """Return the user's full name, or the username."""
-    if user is None:
-        return ""
-    return user.get_full_name() or user.get_username()
+@register.simple_tag
+def task_rows(tasks: Iterable[Task], row_actions: Collection[bits.RowAction], request_url: str,
+              writable_project_ids: Collection[int]) -> SafeString:
+    """A task table's rows (tasks.bits.task_rows)."""
+    return bits.task_rows(tasks, actions=row_actions, request_url=request_url,
+                          writable_project_ids=writable_project_ids)
 
 
 @register.filter
