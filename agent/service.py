@@ -12,6 +12,7 @@ from celery import signature
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -23,7 +24,7 @@ from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import graph_for
 from agent.llm.client import LLMClient
 from agent.llm.providers import llm_provider_from_settings
-from agent.models import Alert, Confirmation, Conversation, Run
+from agent.models import Alert, Confirmation, Conversation, Run, TraceEvent
 from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_read
 from agent.registry import BY_NAME
@@ -106,8 +107,9 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
 def _store_outcome(run: Run, result: Any, context: RunContext) -> tuple[bool, bool]:
     """Store what the graph ended with on the run; return whether it was stored (not stopped meanwhile)
     and whether it goes on in the background."""
-    # Only what the graph may have changed behind this object: the usage counters and the progress.
-    if context.llm.calls or context.resuming:
+    # Only what the graph may have changed behind this object: the usage counters (a model call) and
+    # the progress (a background stage); a part of a run that did neither has nothing to read back.
+    if context.llm.calls or context.recorder.progressed:
         run.refresh_from_db(fields=["llm_calls", "prompt_tokens", "completion_tokens", "progress"])
     # The graph worded everything: an approval request (capabilities.outcome.ask_approval) or the
     # final outcome (the respond node). The service only stores it.
@@ -188,8 +190,9 @@ def runs_fail_stale(*, older_than: timedelta) -> int:
                         reply="The background job stopped before it finished; nothing was reported. Please try again.")
 
 
-def _run_context(user: User, run: Run, *, resuming: bool, stream_token: str | None = None) -> RunContext:
-    recorder = TraceRecorder.for_run(run, resuming=resuming)
+def _run_context(user: User, run: Run, *, resuming: bool, stream_token: str | None = None,
+                 last_seq: int | None = None) -> RunContext:
+    recorder = TraceRecorder.for_run(run, resuming=resuming, last_seq=last_seq)
     # A browser following the run (stream_token) sees its stages and the model's prose as it streams.
     live = RunLive(run_id=run.pk, user_id=user.pk, token=stream_token)
     live.open()
@@ -259,6 +262,20 @@ def run_get(*, user: User, run_id: UUID | str) -> Run:
         raise NotFound("This run was not found.", field="run_id") from None
 
 
+def _run_awaiting(*, user: User, run_id: UUID | str) -> tuple[Run, Confirmation]:
+    """The user's run, its newest confirmation and where its trace stopped, in one read."""
+    last_seq = TraceEvent.objects.filter(run_id=OuterRef("run_id")).order_by("-seq").values("seq")[:1]
+    try:
+        confirmation = (Confirmation.objects.select_related("run").filter(run_id=run_id, run__user=user)
+                        .annotate(trace_last_seq=Subquery(last_seq)).order_by("-created_at").first())
+    except ValueError:
+        raise NotFound("This run was not found.", field="run_id") from None
+    if confirmation is None:
+        run_get(user=user, run_id=run_id)  # not the user's run: not found
+        raise Conflict("This run is not waiting for a confirmation.", field="run_id")
+    return confirmation.run, confirmation
+
+
 def _checked_drops(confirmation: Confirmation, drop_steps: list[str]) -> list[str]:
     """The steps a user unchecked: only a plan has steps, and only its own may be named."""
     if not drop_steps:
@@ -279,21 +296,20 @@ def run_confirm(*, user: User, run_id: UUID | str, decision: str, drop_steps: li
     """
     if decision not in Confirmation.Decision.values:
         raise InvalidInput('decision: must be "approve" or "reject".', field="decision")
-    run = run_get(user=user, run_id=run_id)
-    confirmation = run.confirmations.order_by("-created_at").first()
-    if confirmation is None:
-        raise Conflict("This run is not waiting for a confirmation.", field="run_id")
+    run, confirmation = _run_awaiting(user=user, run_id=run_id)
     if confirmation_id is not None and str(confirmation_id) != str(confirmation.pk):
         raise Conflict("That card is no longer the one waiting: the run asked again since. Decide on its "
                        "newest card.", field="confirmation_id")
     dropped = _checked_drops(confirmation, drop_steps or [])
-    with transaction.atomic():
-        # The conditional update is the single-use guard: of concurrent decisions exactly one wins.
-        claimed = Confirmation.objects.filter(pk=confirmation.pk, decided_at__isnull=True).update(
-            decision=decision, decided_at=timezone.now())
+    # The conditional update is the single-use guard: of concurrent decisions exactly one wins (one
+    # statement, atomic by itself).
+    claimed = Confirmation.objects.filter(pk=confirmation.pk, decided_at__isnull=True).update(
+        decision=decision, decided_at=timezone.now())
     if not claimed:
         raise Conflict("This confirmation was already decided.", field="decision")
     run.status = Run.Status.RUNNING
     run.save(update_fields=["status", "updated_at"])
     resume: Command[Any] = Command(resume={"decision": decision, "facts": confirmation.facts, "drop_steps": dropped})
-    return _execute(run, resume, _run_context(user, run, resuming=True))
+    last_seq = confirmation.trace_last_seq or 0  # type: ignore[attr-defined]  # annotated by _run_awaiting
+    context = _run_context(user, run, resuming=True, last_seq=last_seq)
+    return _execute(run, resume, context)

@@ -77,14 +77,16 @@ class TraceRecorder:
         self.run_id = run.pk
         self._buffered = buffered
         self._pending: list[TraceEvent] = []
+        self.progressed = False  # whether progress() wrote the run's progress
         if last_seq is None:
             last_seq = TraceEvent.objects.filter(run_id=run.pk).aggregate(m=Max("seq"))["m"] or 0
         self._seq = last_seq
 
     @classmethod
-    def for_run(cls, run: Run, *, resuming: bool) -> TraceRecorder:
-        """A buffered recorder; a new run's trace is empty, so only a resumed run reads where it stopped."""
-        return cls(run, buffered=True, last_seq=None if resuming else 0)
+    def for_run(cls, run: Run, *, resuming: bool, last_seq: int | None = None) -> TraceRecorder:
+        """A buffered recorder; a new run's trace is empty, so only a resumed run reads where it stopped
+        (unless its caller read that already: ``last_seq``)."""
+        return cls(run, buffered=True, last_seq=last_seq if resuming else 0)
 
     def event(self, kind: str, name: str, *, durable: bool = False, **payload: Any) -> None:
         """Add an event; durable=True writes it (and all before it) now, as an effect's idempotency record."""
@@ -114,6 +116,7 @@ class TraceRecorder:
         value: dict[str, Any] = {"stage": stage, "done": done, "total": total}
         # updated_at moves too: it is the heartbeat the stale-run sweeper reads.
         Run.objects.filter(pk=self.run_id).update(progress=value, updated_at=timezone.now())
+        self.progressed = True
         self.event(TraceEvent.Kind.NODE, "progress", **value)
 
     def alert(self, kind: str, message: str, *, key: str = "", **details: Any) -> None:

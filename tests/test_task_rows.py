@@ -58,9 +58,11 @@ def test_a_done_row_has_no_done_button_and_a_viewer_has_none(website: Project, a
     html = client_for(alice).get(reverse("task-list")).content.decode()
     assert set(_buttons(html, done)) == {"decompose_task", "delete_task"}
     assert set(_buttons(html, todo)) == {"mark_done", "decompose_task", "delete_task"}
-    delete = next(a for tag, a in _row_tags(html, todo) if tag == "button" and a["data-assistant-action"] == "delete_task")
+    delete = next(a for tag, a in _row_tags(html, todo)
+                  if tag == "button" and a["data-assistant-action"] == "delete_task")
     assert "chip-danger" in (delete["class"] or "") and delete["title"] == "Delete (asks first)"
-    assert delete["hx-post"] == reverse("assistant-sidebar-request") and delete["hx-vals"] == '{"action": "delete_task"}'
+    assert delete["hx-post"] == reverse("assistant-sidebar-request")
+    assert delete["hx-vals"] == '{"action": "delete_task"}'
     # dave views the project: the rows are listed, without a button.
     viewer = client_for(dave).get(reverse("task-list")).content.decode()
     assert _buttons(viewer, todo) == {} and _buttons(viewer, done) == {}

@@ -10,7 +10,7 @@ items; otherwise it is stored and only its summary may enter a prompt.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 from uuid import UUID
 
@@ -41,6 +41,9 @@ class Classified:
     data: Any = None
     artifact: ArtifactRef | None = None
     previews: tuple[Preview, ...] = ()
+    # The stored row itself, for the ToolRunner that classified it (never for a prompt): its owner
+    # and scope were checked moments ago, so binding from it in the same run needs no second read.
+    stored: Artifact | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.form == "summary" and (self.data is not None or self.artifact is None):
@@ -101,4 +104,5 @@ def result_classify(*, owner: User, tool: str, arguments: dict[str, Any], result
                                         incomplete=_flag(result, "incomplete"))
     ref = ArtifactRef.from_artifact(artifact)
     summary = summary_build(artifact=ref, encoded=encoded, raw_sha256=artifact.sha256)
-    return Classified(form="summary", ref=artifact.ref, text=summary.text, artifact=ref, previews=summary.previews)
+    return Classified(form="summary", ref=artifact.ref, text=summary.text, artifact=ref, previews=summary.previews,
+                      stored=artifact)

@@ -48,6 +48,10 @@ class ToolRunner:
     classified: dict[str, Classified] = field(default_factory=dict)
     shown: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     _fetched: dict[str, str] = field(default_factory=dict)
+    # The artifacts this runner stored or found again, by ref: each holds rows the user's own scoped
+    # read returned in this run (artifacts.classify), so the user owns it and is a member of its
+    # projects as of that read; any other ref is read and checked again (artifact_get_for_user).
+    _stored: dict[str, Artifact] = field(default_factory=dict)
 
     def read(self, step: str, tool: str, fn: Callable[..., dict[str, Any]], /, *,
              scope: Callable[[dict[str, Any]], list[int]], bound: Mapping[str, str] | None = None,
@@ -90,6 +94,8 @@ class ToolRunner:
                                         artifact=classified.artifact.ref if classified.artifact else None)
         self.classified[step] = classified
         self._fetched[key] = step
+        if classified.stored is not None:
+            self._stored[classified.ref] = classified.stored
         return classified
 
     def write[T](self, tool: str, fn: Callable[..., T], /, *, facts: Mapping[str, dict[str, Any]] | None = None,
@@ -162,7 +168,7 @@ class ToolRunner:
 
     def _live(self, ref: str) -> Artifact:
         """The user's artifact, unless it has expired: then neither its rows nor its meta may be bound."""
-        artifact = artifact_get_for_user(user=self.user, ref=ref)
+        artifact = self._stored.get(ref) or artifact_get_for_user(user=self.user, ref=ref)
         if artifact_is_expired(artifact):
             raise BindingUnresolved(f"binding: artifact {ref} has expired; run the query again.", field="binding")
         return artifact

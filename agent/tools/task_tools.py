@@ -18,7 +18,7 @@ from django.utils import timezone
 from agent.assembler.views import ExecCtx
 from agent.tools.facts import values_digest
 from pm_assistant.errors import InvalidInput, NotFound
-from projects.selectors import project_get_for_user, project_ids_writable_for_user, project_writable_by
+from projects.selectors import project_get_for_user, project_writable_by
 from tasks.counts import task_list_count
 from tasks.filters import TaskFilters
 from tasks.models import Task
@@ -169,13 +169,16 @@ def delete_task(*, user: User, task_id: int) -> dict[str, Any]:
 
 
 def tasks_for_bulk(*, user: User, ctx: ExecCtx) -> list[Task]:
-    """Return the tasks 'the visible ones' means: the page's ids when few, else the same query again."""
+    """Return the tasks 'the visible ones' means: the page's ids when few, else the same query again;
+    each with ``can_write``, whether the user may change it (in the same query)."""
+    can_write = project_writable_by(user=user, project_id=OuterRef("project_id"))
     if ctx.visible_entity_ids is not None:
         if not ctx.visible_entity_ids:
             return []
-        return list(task_list_for_user(user=user, filters=TaskFilters(ids=ctx.visible_entity_ids)))
+        return list(task_list_for_user(user=user, filters=TaskFilters(ids=ctx.visible_entity_ids))
+                    .annotate(can_write=can_write))
     page = ctx.pagination
-    qs = task_list_for_user(user=user, filters=filters_from_ctx(ctx))
+    qs = task_list_for_user(user=user, filters=filters_from_ctx(ctx)).annotate(can_write=can_write)
     start = (page.page - 1) * page.page_size
     return list(qs[start:start + page.page_size])
 
@@ -191,9 +194,8 @@ def bulk_set_status(*, user: User, task_ids: list[int], status: str, run_id: UUI
 
 def select_for_bulk(*, user: User, ctx: ExecCtx, exclude_status: str | None = None) -> dict[str, Any]:
     """Return the tasks 'the visible ones' means as rows: those the user may change, not yet in exclude_status."""
-    writable = project_ids_writable_for_user(user=user)
     shown = [t for t in tasks_for_bulk(user=user, ctx=ctx) if t.status != exclude_status]
-    tasks = [t for t in shown if t.project_id in writable]
+    tasks = [t for t in shown if t.can_write]  # type: ignore[attr-defined]  # annotated by tasks_for_bulk
     source = "page ids" if ctx.visible_entity_ids is not None else "the page's filters, queried again"
     return {"count": len(tasks), "items": [task_row(t) for t in tasks], "source": source,
             "skipped_read_only": len(shown) - len(tasks)}

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from agent.artifacts.store import artifact_open
@@ -175,21 +177,44 @@ def test_an_unresolvable_binding_fails_naming_the_problem(runner: ToolRunner, sm
     assert not TraceEvent.objects.filter(run_id=runner.run_id, kind="binding").exists()
 
 
-@pytest.mark.parametrize("how", ["expired", "archived"])
 @pytest.mark.parametrize("make", [
     pytest.param(lambda ref: Binding(from_step="big", path="$.items[*].id"), id="step-items"),
     pytest.param(lambda ref: Binding(artifact=ref, path="$.items[*].id"), id="artifact-items"),
     pytest.param(lambda ref: Binding(from_step="big", path="$.count"), id="step-meta"),
     pytest.param(lambda ref: Binding(artifact=ref, path="$.items[0]"), id="artifact-jsonpath"),
 ])
-def test_an_expired_artifact_cannot_be_bound(runner: ToolRunner, big: list[dict[str, Any]], make: Any,
-                                             how: str) -> None:
+def test_an_artifact_that_expires_while_the_run_goes_on_cannot_be_bound(
+        runner: ToolRunner, big: list[dict[str, Any]], make: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     ref = _ref(runner)
-    past = timezone.now() - timedelta(minutes=1)
-    Artifact.objects.filter(ref=ref).update(**{"expires_at" if how == "expired" else "archived_at": past})
+    later = Artifact.objects.get(ref=ref).expires_at + timedelta(seconds=1)
+    monkeypatch.setattr("agent.artifacts.store.timezone.now", lambda: later)
     with pytest.raises(BindingUnresolved) as raised:
         runner.bind("update", {"task_ids": make(ref)})
     assert f"artifact {ref} has expired" in raised.value.message
+
+
+@pytest.mark.parametrize("how", ["expired", "archived"])
+@pytest.mark.parametrize("path", ["$.items[*].id", "$.items[0]", "$.count"])
+def test_an_artifact_expired_or_archived_before_a_run_reads_it_cannot_be_bound(
+        runner: ToolRunner, big: list[dict[str, Any]], alice: User, how: str, path: str) -> None:
+    ref = _ref(runner)
+    past = timezone.now() - timedelta(minutes=1)
+    Artifact.objects.filter(ref=ref).update(**{"expires_at" if how == "expired" else "archived_at": past})
+    # A later run of the same user (a new request): the artifact is read from the database again.
+    later = ToolRunner(user=alice, run_id=Run.objects.create(user=alice).pk, recorder=runner.recorder)
+    with pytest.raises(BindingUnresolved) as raised:
+        later.bind("update", {"task_ids": Binding(artifact=ref, path=path)})
+    assert f"artifact {ref} has expired" in raised.value.message
+
+
+def test_a_run_reads_an_artifact_it_stored_once(runner: ToolRunner, big: list[dict[str, Any]]) -> None:
+    """The run's own artifact was checked as it was stored: binding from it twice reads no row again."""
+    ref = _ref(runner)
+    with CaptureQueriesContext(connection) as captured:
+        first = runner.bind("update", {"task_ids": Binding(from_step="big", path="$.items[*].id")})
+        again = runner.bind("update", {"task_ids": Binding(artifact=ref, path="$.items[*].id")})
+    assert first == again == {"task_ids": [row["id"] for row in big]}
+    assert not [q for q in captured.captured_queries if "agent_artifact" in q["sql"] or "membership" in q["sql"]]
 
 
 def test_a_binding_to_someone_elses_artifact_is_not_found(runner: ToolRunner, big: list[dict[str, Any]],
