@@ -42,21 +42,25 @@ def is_overdue(task: Task, today: date | None = None) -> bool:
 
 
 def status_badge(task: Task) -> SafeString:
+    """The task's status as a coloured badge."""
     return format_html('<span class="badge status-{}">{}</span>', task.status, task.get_status_display())
 
 
 def priority_pill(task: Task) -> SafeString:
+    """The task's priority (P0–P3), its meaning in the title."""
     return format_html('<span class="priority priority-{}" title="{}">{}</span>',
                        task.priority, task.get_priority_display(), task.priority)
 
 
 def progress(task: Task) -> SafeString:
+    """The task's progress as a bar and a percentage."""
     return format_html(
         '<span class="progress" title="{0}% done"><span class="progress-track"><span class="progress-fill" '
         'style="width: {0}%"></span></span><span class="progress-num">{0}%</span></span>', task.progress)
 
 
 def due(task: Task, today: date | None = None) -> SafeString:
+    """The due date as a <time>, marked when the task is overdue; a dash when it has none."""
     if not task.due_date:
         return mark_safe('<span class="muted">—</span>')
     if is_overdue(task, today):
@@ -83,6 +87,7 @@ def display_name(user: Any) -> str:
 
 
 def assignee(task: Task) -> SafeString:
+    """The assignee with an avatar of their initials, or "Unassigned"."""
     if not task.assignee:
         return mark_safe('<span class="muted">Unassigned</span>')
     return format_html('<span class="person"><span class="avatar avatar-sm" aria-hidden="true">{}</span>{}</span>',

@@ -16,6 +16,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from agent.models import Artifact
 from agent.prompting.assembler import ChatRole, PromptPart
@@ -95,9 +96,11 @@ def result_classify(*, owner: User, tool: str, arguments: dict[str, Any], result
         isinstance(count, int) and not isinstance(count, bool) and items is not None and count > len(items))
     encoded = result_encode(result)
     # A node that runs again after a confirmation fetches the same result again: one run keeps one
-    # artifact per content, so a re-run leaves no orphan behind.
-    again = Artifact.objects.filter(run_id=run_id, source_tool=tool, owner=owner,
-                                    sha256=sha256_hex(encoded.text.encode("utf-8"))).first() if run_id else None
+    # artifact per content, so a re-run leaves no orphan behind. One expired or archived meanwhile (a
+    # card decided the next day) is not reused: its rows could no longer be bound.
+    again = Artifact.objects.filter(
+        run_id=run_id, source_tool=tool, owner=owner, sha256=sha256_hex(encoded.text.encode("utf-8")),
+        archived_at=None, expires_at__gt=timezone.now()).first() if run_id else None
     artifact = again or artifact_create(owner=owner, tool=tool, arguments=arguments, encoded=encoded,
                                         project_ids=project_ids, run_id=run_id,
                                         is_summary=_flag(result, "is_summary"), truncated=truncated,

@@ -107,6 +107,22 @@ def test_bulk_mark_visible_done_binds_the_ids_to_the_externalized_selection(alic
     assert not Alert.objects.filter(run_id=body["run_id"]).exists()
 
 
+
+@pytest.mark.parametrize("how", ["expired", "archived"])
+def test_a_card_decided_after_its_selection_expired_stores_the_selection_again(alice: User, website: Project,
+                                                                             how: str) -> None:
+    tasks = make_tasks(alice, website, 15)
+    body = post_request(alice, visible_page(tasks), action="mark_visible_done")
+    assert body["status"] == "needs_confirmation"
+    # The next day: the selection stored with the card has expired (ARTIFACT_TTL) or was archived.
+    past = timezone.now() - timedelta(minutes=1)
+    Artifact.objects.filter(run_id=body["run_id"]).update(**{"expires_at" if how == "expired" else "archived_at": past})
+    done = confirm(alice, body["run_id"])
+    assert done["status"] == "done" and done["data"]["count"] == 15, done
+    assert set(Task.objects.filter(pk__in=[t.pk for t in tasks]).values_list("status", flat=True)) == {"done"}
+    # The approval read the tasks again and stored that selection anew, beside the old one.
+    assert Artifact.objects.filter(run_id=body["run_id"], archived_at=None, expires_at__gt=timezone.now()).count() == 1
+
 @pytest.mark.parametrize("step", ["small", "big"])
 def test_a_model_typed_value_loses_to_the_binding_and_is_alerted(request: pytest.FixtureRequest, runner: ToolRunner,
                                                                  step: str) -> None:
