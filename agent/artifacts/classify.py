@@ -23,7 +23,7 @@ from agent.prompting.assembler import ChatRole, PromptPart
 
 from .encode import items_of, result_encode
 from .preview import Preview
-from .refs import ArtifactRef, canonical_json, inline_ref, sha256_hex
+from .refs import ArtifactRef, canonical_json, inline_ref, jsonable, sha256_hex
 from .store import artifact_create
 from .summary import summary_build
 
@@ -98,11 +98,16 @@ def result_classify(*, owner: User, tool: str, arguments: dict[str, Any], result
     # A node that runs again after a confirmation fetches the same result again: one run keeps one
     # artifact per content, so a re-run leaves no orphan behind. One expired or archived meanwhile (a
     # card decided the next day) is not reused: its rows could no longer be bound.
+    scope = sorted({int(p) for p in project_ids})
     again = Artifact.objects.filter(
         run_id=run_id, source_tool=tool, owner=owner, sha256=sha256_hex(encoded.text.encode("utf-8")),
         archived_at=None, expires_at__gt=timezone.now()).first() if run_id else None
+    if again is not None and (again.project_ids != scope or again.meta != jsonable(encoded.meta)):
+        # The same rows with another scope or other figures beside them: stored afresh (and the
+        # scope's membership checked), so a reused artifact always says what this read returned.
+        again = None
     artifact = again or artifact_create(owner=owner, tool=tool, arguments=arguments, encoded=encoded,
-                                        project_ids=project_ids, run_id=run_id,
+                                        project_ids=scope, run_id=run_id,
                                         is_summary=_flag(result, "is_summary"), truncated=truncated,
                                         incomplete=_flag(result, "incomplete"))
     ref = ArtifactRef.from_artifact(artifact)

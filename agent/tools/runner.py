@@ -48,9 +48,10 @@ class ToolRunner:
     classified: dict[str, Classified] = field(default_factory=dict)
     shown: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     _fetched: dict[str, str] = field(default_factory=dict)
-    # The artifacts this runner stored or found again, by ref: each holds rows the user's own scoped
-    # read returned in this run (artifacts.classify), so the user owns it and is a member of its
-    # projects as of that read; any other ref is read and checked again (artifact_get_for_user).
+    # The artifacts this runner stored or found again, by ref: each holds exactly what the user's own
+    # scoped read returned in this invocation, rows, figures and projects (artifacts.classify), so the
+    # user owns it and sees its projects as of that read; any other ref is read and checked again
+    # (artifact_get_for_user).
     _stored: dict[str, Artifact] = field(default_factory=dict)
 
     def read(self, step: str, tool: str, fn: Callable[..., dict[str, Any]], /, *,

@@ -57,9 +57,9 @@ for piece in (bits.status_badge, bits.priority_pill, bits.progress, bits.due, bi
 @register.simple_tag
 def task_rows(tasks: Iterable[Task], row_actions: Collection[bits.RowAction], request_url: str,
               writable_project_ids: Collection[int]) -> SafeString:
-    """A task table's rows (tasks.bits.task_rows)."""
-    return bits.task_rows(tasks, actions=row_actions, request_url=request_url,
-                          writable_project_ids=writable_project_ids)
+    """A task table's rows (tasks.bits.task_rows); a view that names no writable projects gets no buttons."""
+    return bits.task_rows(tasks, actions=row_actions or (), request_url=request_url,
+                          writable_project_ids=writable_project_ids or ())
 
 
 @register.filter

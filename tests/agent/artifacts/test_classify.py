@@ -16,7 +16,7 @@ from agent.artifacts.refs import canonical_json, sha256_hex
 from agent.artifacts.store import artifact_storage
 from agent.artifacts.summary import SUMMARY_MAX_CHARS
 from agent.capabilities.inspection import INSPECT_TOOLS
-from agent.models import Artifact
+from agent.models import Artifact, Run
 from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
 from pm_assistant.errors import NotFound
 from projects.models import Project
@@ -236,3 +236,22 @@ def test_a_project_the_owner_is_not_in_is_refused_and_nothing_is_written(
 
     assert not Artifact.objects.exists()
     assert not any(p.is_file() for p in artifact_root.rglob("*"))
+
+
+def test_a_run_reuses_its_artifact_only_for_the_same_rows_figures_and_projects(
+        alice: User, website: Project, mobile: Project) -> None:
+    run_id = Run.objects.create(user=alice).pk
+    rows = task_rows(30)
+
+    def stored(result: dict[str, Any], projects: list[Project]) -> str:
+        return result_classify(owner=alice, tool="query_tasks", arguments={}, result=result,
+                               project_ids=[p.pk for p in projects], run_id=run_id).ref
+
+    first = stored({"count": 30, "items": rows}, [website])
+    assert stored({"count": 30, "items": rows}, [website]) == first  # a node run again after a card
+    # The same rows beside another figure, or from another scope: what this read returned, stored afresh.
+    other_count = stored({"count": 31, "items": rows}, [website])
+    other_scope = stored({"count": 30, "items": rows}, [website, mobile])
+    assert len({first, other_count, other_scope}) == 3
+    assert Artifact.objects.get(ref=other_count).meta == {"count": 31}
+    assert Artifact.objects.get(ref=other_scope).project_ids == sorted([website.pk, mobile.pk])
