@@ -57,7 +57,11 @@ def assistant_transcript(context: Any) -> dict[str, Any]:
 
 @register.filter
 def row_name(action: QuickAction, title: str) -> str:
-    """Return a row button's accessible name, naming the row's task."""
+    """Return a row button's accessible name, naming the row's task.
+
+    The pages now build row buttons in tasks.bits (QuickAction.name_for); the filter stays so the
+    templates of earlier revisions still render when bench/template_ab.py times against them.
+    """
     return action.name_for(str(title))
 
 
