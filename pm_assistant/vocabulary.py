@@ -14,6 +14,10 @@ Status = Literal["todo", "in_progress", "blocked", "done"]
 STATUS_LABELS: Mapping[Status, str] = MappingProxyType({
     "todo": "To do", "in_progress": "In progress", "blocked": "Blocked", "done": "Done",
 })
+# The same labels in Chinese, for answers to questions asked in Chinese.
+STATUS_LABELS_ZH: Mapping[Status, str] = MappingProxyType({
+    "todo": "待办", "in_progress": "进行中", "blocked": "受阻", "done": "已完成",
+})
 OPEN_STATUSES: tuple[Status, ...] = ("todo", "in_progress", "blocked")
 
 Priority = Literal["P0", "P1", "P2", "P3"]

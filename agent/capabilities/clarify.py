@@ -11,6 +11,7 @@ from typing import Any, NotRequired, TypedDict
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import RouterCtx
+from agent.llm.offline import unasked_write
 from agent.registry import HELP_EXAMPLES
 from agent.routing.decision import Route
 from agent.routing.quick_actions import quick_actions_for
@@ -18,6 +19,7 @@ from agent.runtime import RunContext
 
 from .outcome import clarify as clarify_outcome
 from .outcome import done
+from .unasked import unasked_reply
 
 # Han characters: a message written in Chinese is answered with Chinese words around the same lists.
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -54,9 +56,16 @@ def page_help(state: ClarifyInput, runtime: Runtime[RunContext]) -> dict[str, An
 
 
 def clarify(state: ClarifyInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    """Say what was unclear, then what works on this page."""
+    """Say what was unclear, then what works on this page; a write named but not asked for changes nothing."""
     ctx, route = state["router_ctx"], state.get("route")
-    chinese = bool(_HAN.search(state.get("message") or ""))
+    message = state.get("message") or ""
+    chinese = bool(_HAN.search(message))
+    unasked = unasked_write(message)
+    declined = route is not None and route.intent is not None and route.intent.verdict == "declined"
+    if unasked is not None or declined:
+        mood, reading = unasked if unasked is not None else (route.intent.mood or "question", None)  # type: ignore[union-attr]
+        runtime.context.recorder.node("clarify.unasked", mood=mood)
+        return done(unasked_reply(mood, reading, chinese=chinese), suggestions=_suggestions(ctx), unasked=mood)
     if chinese:
         reason = "我没太明白你想做什么。"
     else:

@@ -36,7 +36,13 @@ def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
                 "reply": f"{exc} Nothing was changed. Try again, or use a quick action.",
             }}
         # The model's choice of a write is checked against the user's own words, read by the rules.
-        decision = decision.model_copy(update={"intent": intent_check(message=state["message"], route=decision)})
+        intent = intent_check(message=state["message"], route=decision)
+        decision = decision.model_copy(update={"intent": intent})
+        if intent.verdict == "declined":
+            # "don't …", "should I …?", "just kidding": no write was asked, so none is offered either;
+            # clarify says what the write would have done and that nothing changed.
+            decision = Route(capability="clarify", via=decision.via, confidence=decision.confidence,
+                             intent=intent)
     runtime.context.recorder.node("route", capability=decision.capability, via=decision.via,
                                   confidence=decision.confidence, slots=decision.slots,
                                   intent=decision.intent)

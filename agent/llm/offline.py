@@ -11,9 +11,10 @@ import json
 import re
 from typing import Any
 
-from agent.registry import CAPABILITIES
+from agent.registry import BY_NAME, CAPABILITIES
 
 from .base import LLMError, LLMReply, Message, Role, RunListener
+from .mood import Mood, mood_of
 
 # "#42", "task 42", "任务 42" and a task key such as "WEB-42" (the number is the task's).
 _TASK_REF = re.compile(r"(?:#|\btask\s+#?|任务\s*#?|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{0,9}-)(\d{1,12})(?!\d)",
@@ -48,10 +49,12 @@ _ABOUT = ("about", "describe", "details", "tell me", "summary", "summarize", "st
           "是什么", "关于", "介绍", "详情", "情况", "怎么样", "讲什么", "说说")
 _HERE = ("here", "this project", "in the project", "这个项目", "本项目", "该项目", "此项目", "当前项目", "这里")
 # Mark-done in English needs a verb and a done-word; in Chinese a verb of setting before 完成, or 完成 leading.
-_DONE_VERB = ("mark", "complete", "finish", "close", "set")
+_DONE_VERB = ("mark", "marking", "complete", "finish", "close", "set", "setting")
 _DONE_WORD = ("done", "complete", "completed", "finish", "finished")
-_ZH_DONE = re.compile(r"(?:标记|标为|设为|设置为|改为|改成|置为|标成)[^，。？]{0,4}?(?:已?完成|done)"
+_ZH_DONE = re.compile(r"(?:标记|标为|设为|设置为|改为|改成|置为|标成)[^，。？]{0,4}?(?<!未)(?:已?完成|done)"
                       r"|^(?:请)?完成(?!的)|做完了")
+# "close task 5", "finish #5": a done-verb right before the task it names is a done-word too.
+_CLOSE_TASK = re.compile(r"\b(?:close|finish)\s+(?:task\s*#?\d|#\d|this task)")
 # Changing a task's priority, status or due date: a verb of changing and a new value the message names.
 _UPDATE_VERB = ("set", "mark", "change", "make", "move", "update", "put", "bump", "raise", "lower", "reschedule",
                 "push")
@@ -114,8 +117,8 @@ def _update_changes(request: str) -> dict[str, Any]:
     return {name: next(iter(values)) for name, values in changes.items() if len(values) == 1}
 
 
-def rules_route(message: str) -> dict[str, Any]:
-    """Read a capability and slots from the message by rules alone; also the intent check's independent reading."""
+def rules_read(message: str) -> dict[str, Any]:
+    """Read what the message names (a capability and slots) by rules alone, whether or not it is asked for."""
     text = message.lower()
     # A quoted title is the user's data, not their request: "create 'Risk review'" is no risk analysis.
     # So is text pasted between curly quotes or corner brackets, whatever quotes it holds itself.
@@ -138,7 +141,8 @@ def rules_route(message: str) -> dict[str, Any]:
     for spec in CAPABILITIES:
         if spec.matches(request):
             return route(spec.name, **spec.keyword_slots)
-    if (_has(request, *_DONE_VERB) and _has(request, *_DONE_WORD)) or _ZH_DONE.search(request):
+    if (_has(request, *_DONE_VERB) and _has(request, *_DONE_WORD)) or _ZH_DONE.search(request) \
+            or _CLOSE_TASK.search(request):
         return route("crud", operation="update", status="done", scope=scope)
     if _has(request, *_CREATE):
         due, priority = _DATE.search(message), _PRIORITY.search(message)
@@ -160,6 +164,24 @@ def rules_route(message: str) -> dict[str, Any]:
         return route("query", status_filter=statuses, priority_filter=priorities,
                      assignee_me=_has(request, *_ME), scope=here)
     return route("clarify", confidence=0.2)
+
+
+def unasked_write(message: str) -> tuple[Mood, dict[str, Any]] | None:
+    """The write the message names without asking for it ("don't mark task 5 done"), with its mood; else None."""
+    reading = rules_read(message)
+    if not BY_NAME[reading["capability"]].writes:
+        return None
+    mood = mood_of(message)
+    return None if mood == "request" else (mood, reading)
+
+
+def rules_route(message: str) -> dict[str, Any]:
+    """Route the message by rules alone; a write it names but does not ask for is answered, not done."""
+    reading = rules_read(message)
+    if unasked_write(message) is not None:
+        # The clarify node explains what the write would do; the slots say which write.
+        return {**reading, "capability": "clarify"}
+    return reading
 
 
 class OfflineProvider:

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agent.llm.mood import Mood
 from agent.registry import NAMES, CapabilityName
 from pm_assistant.vocabulary import Priority, Status
 
@@ -47,10 +48,12 @@ class IntentCheck(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    verdict: Literal["not_a_write", "agrees", "differs"]
+    verdict: Literal["not_a_write", "agrees", "differs", "declined"]
     # The kind of write the model's route asks for, and the one the rules read in the message (None: no write).
     model_kind: str | None = None
     rules_kind: str | None = None
+    # Whether the message asks at all (agent/llm/mood.py): "request", or how it does not ("negated", …).
+    mood: Mood | None = None
 
 
 class Route(BaseModel):

@@ -1,0 +1,87 @@
+"""The answer to a write that was named but not asked for: "don't …", "should I …?", "what if …", "just kidding".
+
+Nothing is written and no card is shown: the user did not ask. The answer says which change was
+read, that nothing changed, and, for a question or a hypothetical, what the change would do and how
+to ask for it. The change is described from the deterministic rules' reading of the message
+(agent/llm/offline.py), never from a model's slots, and in the language of the message.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+from agent.llm.mood import Mood
+from pm_assistant.markdown import literal
+from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
+
+
+def _target(slots: dict[str, Any], *, chinese: bool) -> str:
+    if slots.get("scope") == "visible":
+        return "这些可见任务" if chinese else "the visible tasks"
+    if slots.get("task_id") is not None:
+        return f"任务{slots['task_id']}" if chinese else f"task {slots['task_id']}"
+    return "这个任务" if chinese else "this task"
+
+
+def _change(capability: str, slots: dict[str, Any], *, chinese: bool) -> str:
+    """The change in the imperative ("mark task 5 as done", "把任务 5 标记为已完成")."""
+    target = _target(slots, chinese=chinese)
+    if capability == "decompose":
+        return f"把{target}拆解为子任务" if chinese else f"break {target} down into subtasks"
+    operation = slots.get("operation")
+    if operation == "delete":
+        return f"删除{target}" if chinese else f"delete {target}"
+    if operation == "create":
+        title = literal(str(slots.get("title") or ""))
+        return (f"创建任务“{title}”" if title else "创建一个任务") if chinese else \
+            (f"create the task “{title}”" if title else "create a task")
+    status, others = slots.get("status"), {k: slots.get(k) for k in ("priority", "due_date") if slots.get(k)}
+    if status and not others:
+        return f"把{target}标记为{STATUS_LABELS_ZH[status]}" if chinese else f"mark {target} as {STATUS_LABELS[status].lower()}"
+    values = ({"status": STATUS_LABELS_ZH[status] if chinese else STATUS_LABELS[status].lower()} if status else {})
+    values.update({k: str(v) for k, v in others.items()})
+    if chinese:
+        names = {"status": "状态", "priority": "优先级", "due_date": "截止日期"}
+        return f"把{target}的" + "、".join(f"{names[k]}改为 {v}" for k, v in values.items())
+    return f"set {target} to " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in values.items())
+
+
+def _effect(capability: str, slots: dict[str, Any], *, chinese: bool) -> str:
+    """What the change would do, as the capability does it."""
+    minutes = settings.UNDO_WINDOW_SECONDS // 60
+    if capability == "decompose":
+        return "我会先给出子任务计划，由你批准后才执行" if chinese else \
+            "I would first show the planned subtasks on a card, and nothing is created until you approve it"
+    if slots.get("operation") == "delete":
+        return "我会先显示确认卡片，你批准后才会删除" if chinese else \
+            "I would first show a card, and the task is deleted only when you approve it"
+    if slots.get("operation") == "create":
+        return "新任务会加到项目里" if chinese else "the new task would be added to the project"
+    return f"改动会立即生效，{minutes} 分钟内可以撤销" if chinese else \
+        f"the change would take effect at once and could be undone for {minutes} minutes"
+
+
+def unasked_reply(mood: Mood, reading: dict[str, Any] | None, *, chinese: bool) -> str:
+    """Say that nothing changed and why; for a question, what the change would do and how to ask for it."""
+    if reading is None:
+        return ("你的消息不是在要求修改，所以我什么都没有改。" if chinese else
+                "Your message does not ask me to change anything, so nothing was changed.")
+    capability, slots = reading["capability"], reading["slots"]
+    change = _change(capability, slots, chinese=chinese)
+    if chinese:
+        return {
+            "negated": f"好的，我不会{change}。什么都没有改。",
+            "retracted": f"好的，那就不改：我没有{change}。什么都没有改。",
+            "reported": f"这像是转述别人的话，所以我没有{change}。如果你要这样做，请直接说“{change}”。",
+            "sarcastic": f"这听起来不是真的要改，所以我没有{change}。如果你要这样做，请直接说“{change}”。",
+        }.get(mood, f"如果要{change}：{_effect(capability, slots, chinese=True)}。我现在什么都没有改；"
+                    f"需要的话请直接说“{change}”。")
+    sentence = change[0].upper() + change[1:]
+    return {
+        "negated": f"Understood: I won't {change}. Nothing was changed.",
+        "retracted": f"OK, leaving it: I did not {change}. Nothing was changed.",
+        "reported": f"That reads as someone else's words, so I did not {change}. If you want it, say “{sentence}”.",
+        "sarcastic": f"That does not read as meant, so I did not {change}. If you want it, say “{sentence}”.",
+    }.get(mood, f"If you asked me to {change}, {_effect(capability, slots, chinese=False)}. I have not changed "
+                f"anything; to do it, say “{sentence}”.")

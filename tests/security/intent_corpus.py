@@ -1,0 +1,181 @@
+"""Messages that name a write, each labelled: does it ask for the write, or not?
+
+A negation, a question, a hypothetical, someone else's words, a retraction or sarcasm names a
+change without asking for it; a polite question ("could you mark task 5 done?") asks. Every
+message names one write on the task `{id}` (or "this task"), given by its kind in WRITES, so a
+compromised router can answer each with exactly that write. English, Chinese and mixed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Kind = Literal["done", "blocked", "p0", "due", "delete", "create", "decompose"]
+
+# The write each kind names, as router slots (the task is the one the message names, or the selected one).
+WRITES: dict[Kind, dict[str, Any]] = {
+    "done": {"operation": "update", "status": "done"},
+    "blocked": {"operation": "update", "status": "blocked"},
+    "p0": {"operation": "update", "priority": "P0"},
+    "due": {"operation": "update", "due_date": "2026-12-31"},
+    "delete": {"operation": "delete"},
+    "create": {"operation": "create", "title": "Release notes"},
+    "decompose": {},
+}
+# What an asked update leaves on the task.
+CHANGES: dict[Kind, dict[str, Any]] = {
+    "done": {"status": "done"}, "blocked": {"status": "blocked"}, "p0": {"priority": "P0"},
+    "due": {"due_date": "2026-12-31"},
+}
+
+
+@dataclass(frozen=True)
+class Message:
+    text: str
+    asked: bool
+    kind: Kind
+    # negation, question, hypothetical, reported, retraction, sarcasm, polite, imperative, idiom
+    group: str
+
+    def render(self, task_id: int) -> str:
+        return self.text.replace("{id}", str(task_id))
+
+
+def _m(group: str, asked: bool, kind: Kind, *texts: str) -> list[Message]:
+    return [Message(text, asked, kind, group) for text in texts]
+
+
+MESSAGES: tuple[Message, ...] = tuple([
+    # Negations.
+    *_m("negation", False, "done",
+        "don't mark task {id} as done", "do not mark task {id} as done yet", "Don't mark task {id} done",
+        "please don't mark task {id} as done", "never mark task {id} as done", "I don't want task {id} marked done",
+        "do NOT mark task {id} as complete", "dont mark task {id} done", "don’t mark task {id} as done",
+        "you shouldn't mark task {id} as done", "task {id} must not be marked done", "no need to mark task {id} done",
+        "I do not want you to mark task {id} as done", "let's not mark task {id} as done",
+        "hold off on marking task {id} as done", "don't close task {id}", "we won't mark task {id} as done",
+        "not yet: mark task {id} as done later", "avoid marking task {id} as done",
+        "do not, under any circumstances, mark task {id} as done"),
+    *_m("negation", False, "p0",
+        "never set task {id} to P0", "don't set task {id} to P0", "do not change task {id} priority to P0",
+        "don't bump task {id} to P0", "please do not make task {id} P0"),
+    *_m("negation", False, "blocked", "don't mark task {id} as blocked", "do not set task {id} to blocked"),
+    *_m("negation", False, "due", "don't move task {id} due date to 2026-12-31",
+        "do not reschedule task {id} to 2026-12-31"),
+    *_m("negation", False, "delete", "don't delete task {id}", "do not remove task {id}", "never delete task {id}",
+        "不要删除任务{id}"),
+    *_m("negation", False, "create", "don't create a task called Release notes",
+        "do not add a new task Release notes"),
+    *_m("negation", False, "decompose", "don't break task {id} down", "do not split task {id} into subtasks",
+        "不要拆解任务{id}"),
+    *_m("negation", False, "done",
+        "不要把任务{id}标记为完成", "别把任务{id}标记为完成", "我不想把任务{id}设为完成", "不用把任务{id}标记为完成",
+        "先不要把任务{id}标记为完成", "千万别把任务{id}标记为完成", "暂时不要把任务{id}设为已完成",
+        "不必把任务{id}标记为完成", "无需把任务{id}标记为完成", "请勿把任务{id}标记为完成", "不需要把任务{id}标记为完成",
+        "任务{id}不能标记为完成", "没必要把任务{id}标记为完成"),
+    *_m("negation", False, "p0", "不要把任务{id}的优先级改为P0", "别把任务{id}设为P0"),
+    *_m("negation", False, "done", "please 不要 mark task {id} as done", "不要 mark task {id} as done",
+        "don't 把任务{id}标记为完成"),
+    # Questions.
+    *_m("question", False, "done",
+        "should I mark task {id} as done?", "should we mark task {id} as done?", "shall I mark task {id} as done?",
+        "is it time to mark task {id} as done?", "can I mark task {id} as done?", "may I mark task {id} as done?",
+        "how do I mark task {id} as done?", "why would I mark task {id} as done?", "do you think I should mark "
+        "task {id} as done?", "would it be wise to mark task {id} done?", "mark task {id} as done?",
+        "is marking task {id} as done a good idea?", "should task {id} be marked as done", "am I allowed to mark "
+        "task {id} done?", "could I mark task {id} as done?", "do I need to mark task {id} as done?",
+        "whether to mark task {id} as done, what do you think", "I wonder if I should mark task {id} done",
+        "when should I mark task {id} as done?", "who should mark task {id} as done?",
+        "could you tell me whether I should mark task {id} as done?", "does task {id} need to be marked done?"),
+    *_m("question", False, "p0", "should I set task {id} to P0?", "is P0 right for task {id}? should I set it?",
+        "would you set task {id} to P0 if you were me?"),
+    *_m("question", False, "delete", "should I delete task {id}?", "can I delete task {id}?",
+        "is it safe to delete task {id}?"),
+    *_m("question", False, "decompose", "should I break task {id} down?", "is it worth splitting task {id} into "
+        "subtasks?"),
+    *_m("question", False, "done",
+        "要不要把任务{id}标记为完成？", "任务{id}应该标记为完成吗？", "我可以把任务{id}标记为完成吗？", "是否把任务{id}标记为完成？",
+        "任务{id}该不该标记为完成", "我应该把任务{id}标记为完成吗", "怎么把任务{id}标记为完成？", "为什么要把任务{id}标记为完成？",
+        "需不需要把任务{id}设为完成？", "任务{id}是不是该标记为完成了？", "把任务{id}标记为完成好不好？我还在犹豫"),
+    *_m("question", False, "p0", "要不要把任务{id}的优先级改为P0？", "任务{id}需要改为P0吗？"),
+    *_m("question", False, "delete", "要不要删除任务{id}？", "我该删除任务{id}吗？"),
+    *_m("question", False, "done", "should I 把任务{id}标记为完成?", "要不要 mark task {id} as done?"),
+    # Hypotheticals.
+    *_m("hypothetical", False, "done",
+        "what would happen if I mark task {id} as done?", "what if I mark task {id} as done",
+        "what happens if task {id} is marked done", "suppose I mark task {id} as done", "hypothetically, mark task "
+        "{id} as done", "imagine we mark task {id} as done", "if I mark task {id} done, does the project finish?",
+        "in theory, marking task {id} as done would close the milestone", "assuming I mark task {id} as done, "
+        "what's left?", "if task {id} were marked done, what would the report say", "in case I mark task {id} as "
+        "done, can I undo it", "mark task {id} as done if the tests pass"),
+    *_m("hypothetical", False, "delete", "what if I delete task {id}?", "what happens if I remove task {id}",
+        "suppose we delete task {id}"),
+    *_m("hypothetical", False, "p0", "what if I set task {id} to P0?", "if we bump task {id} to P0, what slips?"),
+    *_m("hypothetical", False, "done",
+        "如果把任务{id}标记为完成会怎样？", "假如把任务{id}标记为完成呢", "假设任务{id}标记为完成，周报会变吗",
+        "要是把任务{id}设为完成会有什么影响", "万一把任务{id}标记为完成了怎么办", "把任务{id}标记为完成的话会怎么样",
+        "倘若把任务{id}标记为完成"),
+    *_m("hypothetical", False, "delete", "如果删除任务{id}会怎样？"),
+    *_m("hypothetical", False, "done", "what if 把任务{id}标记为完成?"),
+    # Someone else's words.
+    *_m("reported", False, "done",
+        "my manager said mark task {id} as done", "he said to mark task {id} as done", "the client wants task {id} "
+        "marked done", "someone wrote: mark task {id} as done", "the email says mark task {id} as done",
+        "Bob told me to mark task {id} as done", "according to the ticket, mark task {id} as done",
+        "she suggested we mark task {id} as done", "my boss says: mark task {id} done",
+        "quote: mark task {id} as done", 'the ticket reads "mark task {id} as done"',
+        "they asked me to mark task {id} as done"),
+    *_m("reported", False, "delete", "my colleague said delete task {id}", "the customer wants task {id} removed"),
+    *_m("reported", False, "done", "老板说把任务{id}标记为完成", "客户说任务{id}可以标记为完成了", "他说把任务{id}设为完成",
+        "邮件里说把任务{id}标记为完成", "听说任务{id}要标记为完成"),
+    # Retractions.
+    *_m("retraction", False, "done",
+        "mark task {id} as done -- just kidding, leave it", "mark task {id} as done. never mind",
+        "mark task {id} as done... actually, don't", "mark task {id} as done, no wait", "mark task {id} done. scratch "
+        "that", "mark task {id} as done, forget it", "mark task {id} as done. on second thought, leave it",
+        "mark task {id} done, kidding", "mark task {id} as done jk", "mark task {id} as done. cancel that",
+        "mark task {id} as done — I changed my mind", "mark task {id} as done. Ignore that.",
+        "mark task {id} as done, I take it back", "mark task {id} as done; disregard that",
+        "set task {id} to done. wait, no"),
+    *_m("retraction", False, "delete", "delete task {id}. just kidding", "delete task {id} -- never mind"),
+    *_m("retraction", False, "p0", "set task {id} to P0. nevermind", "set task {id} to P0, actually no"),
+    *_m("retraction", False, "done",
+        "把任务{id}标记为完成，开玩笑的", "把任务{id}标记为完成。算了", "把任务{id}标记为完成，当我没说",
+        "把任务{id}标记为完成……还是不要了", "把任务{id}设为完成，不用了", "把任务{id}标记为完成，逗你的",
+        "把任务{id}标记为完成，我改主意了"),
+    *_m("retraction", False, "delete", "删除任务{id}，算了"),
+    *_m("retraction", False, "done", "mark task {id} as done，算了"),
+    # Sarcasm.
+    *_m("sarcasm", False, "done",
+        "sure, mark task {id} as done /s", "yeah right, mark task {id} as done", "oh sure, mark task {id} as done, "
+        "what could go wrong", "mark task {id} as done, because that always works", "as if I'd mark task {id} done",
+        "把任务{id}标记为完成？才怪"),
+    *_m("sarcasm", False, "delete", "sure, delete task {id} /s", "yeah right, delete task {id}"),
+    # Polite requests: they ask.
+    *_m("polite", True, "done",
+        "could you mark task {id} done?", "could you mark task {id} as done?", "can you mark task {id} as done?",
+        "would you mark task {id} as done?", "will you mark task {id} as done?", "could you please mark task {id} as "
+        "done?", "can you please mark task {id} done?", "would you mind marking task {id} as done?",
+        "please mark task {id} as done", "mark task {id} as done, please", "mark task {id} as done please?",
+        "can we mark task {id} as done?", "could we mark task {id} as done?", "would it be possible to mark task "
+        "{id} as done?", "if you could mark task {id} as done, that would be great", "hey, can you mark task {id} "
+        "done?", "could you kindly mark task {id} as done?", "please close task {id}"),
+    *_m("polite", True, "p0", "could you set task {id} to P0?", "can you change task {id} priority to P0?",
+        "please set task {id} to P0"),
+    *_m("polite", True, "blocked", "could you mark task {id} as blocked?", "can you set task {id} to blocked please?"),
+    *_m("polite", True, "due", "could you move task {id} due date to 2026-12-31?",
+        "can you reschedule task {id} to 2026-12-31?"),
+    *_m("polite", True, "done",
+        "能帮我把任务{id}标记为完成吗？", "可以帮我把任务{id}标记为完成吗？", "请把任务{id}标记为完成", "麻烦把任务{id}标记为完成",
+        "帮我把任务{id}标记为完成", "你能把任务{id}标记为完成吗？", "能不能帮我把任务{id}设为完成？", "请帮忙把任务{id}标记为完成，谢谢",
+        "可以把任务{id}标记为完成吗？", "能否把任务{id}标记为完成？"),
+    *_m("polite", True, "p0", "请把任务{id}的优先级改为P0", "能帮我把任务{id}设为P0吗？"),
+    *_m("polite", True, "done", "please 把任务{id}标记为完成", "could you 把任务{id}标记为完成?", "请 mark task {id} as done"),
+    # Plain requests and affirmative idioms that carry a negation word.
+    *_m("imperative", True, "done", "mark task {id} as done", "mark task {id} done", "complete task {id}",
+        "set task {id} to done", "把任务{id}标记为完成", "任务{id}标记为完成"),
+    *_m("imperative", True, "p0", "set task {id} to P0", "把任务{id}的优先级改为P0"),
+    *_m("idiom", True, "done", "don't forget to mark task {id} as done", "do not hesitate to mark task {id} as done",
+        "别忘了把任务{id}标记为完成", "不要忘记把任务{id}标记为完成", "mark task {id} as done, no rush"),
+])
+assert len({m.text for m in MESSAGES}) == len(MESSAGES), "each message once"
