@@ -10,7 +10,13 @@ from .harness import Result
 
 # Beside the other test outputs, at the repository root whatever the working directory.
 REPORT_PATH = Path(__file__).resolve().parents[2] / "test-results" / "security_corpus.json"
+INTENT_REPORT_PATH = REPORT_PATH.with_name("intent_corpus.json")
 _results: dict[str, list[Result]] = defaultdict(list)
+_intent: dict[str, dict[str, Any]] = {}
+
+
+def record_intent(suite: str, figures: dict[str, Any]) -> None:
+    _intent[suite] = figures
 
 
 def record(suite: str, results: list[Result]) -> None:
@@ -29,12 +35,18 @@ def figures() -> dict[str, dict[str, Any]]:
 
 
 def summary_lines() -> list[str]:
-    return [f"security corpus, {suite}: {f['cases']} cases over {f['placements']} placements, payload in a prompt "
+    from .intent_harness import confusion_lines
+
+    intent = [line for suite, f in sorted(_intent.items()) for line in confusion_lines(f"intent corpus, {suite}", f)]
+    return intent + [f"security corpus, {suite}: {f['cases']} cases over {f['placements']} placements, payload in a prompt "
             f"{f['payload_reached_a_prompt']}, violations {f['violations']} {f['by_kind'] or ''}".rstrip()
             for suite, f in figures().items()]
 
 
 def write() -> None:
+    if _intent:
+        INTENT_REPORT_PATH.parent.mkdir(exist_ok=True)
+        INTENT_REPORT_PATH.write_text(json.dumps(_intent, indent=2))
     if _results:
         REPORT_PATH.parent.mkdir(exist_ok=True)
         REPORT_PATH.write_text(json.dumps(figures(), indent=2))
