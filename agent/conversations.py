@@ -11,6 +11,7 @@ from django.utils import timezone
 from agent.models import Conversation, Run
 from agent.routing.quick_actions import quick_action_label
 from pm_assistant.errors import NotFound
+from pm_assistant.one_line import one_line
 
 RECENT_CONVERSATIONS = 10
 # A page's transcript renders this many of a conversation's latest runs, so a page costs the same after
@@ -47,7 +48,7 @@ def conversation_for_request(*, user: User, conversation_id: UUID | str | None) 
 def conversation_note_request(*, conversation: Conversation, message: str, action: str) -> None:
     """Mark the conversation as just used, titled after its first request: one INSERT or one UPDATE."""
     if not conversation.title:
-        asked = message.strip() or quick_action_label(action)
+        asked = " ".join(one_line(message).split()) or quick_action_label(action)
         conversation.title = asked if len(asked) <= TITLE_MAX_CHARS else asked[:TITLE_MAX_CHARS - 1] + "\u2026"
     conversation.updated_at = timezone.now()
     # A conversation not stored yet is stored now, with its first run about to be.

@@ -26,14 +26,32 @@ class MemberSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=Membership.Role.choices)
 
 
+# Fields whose JSON value must be a string: DRF would turn 1e308 into "1e+308" and 5 into UUID(int=5).
+_TEXT_FIELDS = (serializers.CharField, serializers.UUIDField)
+
+
+def _not_text(field: serializers.Field, value: Any) -> bool:
+    if value is None or isinstance(value, str):
+        return False
+    if isinstance(field, serializers.ListField) and isinstance(field.child, _TEXT_FIELDS):
+        return isinstance(value, list) and any(not isinstance(item, str) for item in value)
+    return isinstance(field, _TEXT_FIELDS)
+
+
 class StrictInputSerializer(serializers.Serializer):
-    """Reject keys the serializer does not declare, naming each one, instead of ignoring them."""
+    """Reject keys the serializer does not declare, and text fields given as numbers, lists or booleans.
+
+    Each is named with its reason instead of being ignored or coerced.
+    """
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             unknown = sorted(str(key) for key in data if key not in self.fields)
             if unknown:
                 raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
+            typed = sorted(name for name, field in self.fields.items() if name in data and _not_text(field, data[name]))
+            if typed:
+                raise serializers.ValidationError({name: ["Must be a string."] for name in typed})
         return super().to_internal_value(data)
 
 

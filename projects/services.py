@@ -5,6 +5,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from pm_assistant.errors import InvalidInput
+from pm_assistant.one_line import one_line
 
 from .models import Membership, Project
 from .selectors import membership_role
@@ -13,11 +14,12 @@ from .selectors import membership_role
 @transaction.atomic
 def project_create(*, owner: User, name: str, key: str, description: str = "") -> Project:
     """Create a project; its owner becomes its first member."""
-    if not name.strip():
+    name = one_line(name)
+    if not name:
         raise InvalidInput("name: must not be blank.", field="name")
     if Project.objects.filter(key=key).exists():
         raise InvalidInput(f"key: {key!r} is already used by another project.", field="key")
-    project = Project(owner=owner, name=name.strip(), key=key, description=description)
+    project = Project(owner=owner, name=name, key=key, description=description)
     project.full_clean()
     project.save()
     Membership.objects.create(user=owner, project=project, role=Membership.Role.OWNER)

@@ -34,9 +34,23 @@ def _week(request: PageRequest) -> tuple[IsoWeek, str]:
         return week_resolve(None, now=now), f"{exc.message} Showing the last full week."
 
 
+# ?format= values the report page answers: the page itself, or its Markdown download.
+FORMATS = ("html", "md")
+
+
+def _format(request: PageRequest) -> tuple[str, str]:
+    """The format asked for in ?format= (the page by default), with a problem to show when it is unknown."""
+    asked = request.GET.get("format", "html").strip() or "html"
+    if asked in FORMATS:
+        return asked, ""
+    return "html", f"format: {asked[:20]!r} is not a report format; use {' or '.join(FORMATS)}. Showing the page."
+
+
 def _page(request: PageRequest, project_id: int | None) -> HttpResponse:
     project = project_or_404(user=request.user, project_id=project_id) if project_id is not None else None
     week, problem = _week(request)
+    output, format_problem = _format(request)
+    problem = " ".join(filter(None, (problem, format_problem)))
     here = reverse("weekly-report", args=[project_id]) if project_id is not None else reverse("weekly-report-all")
     scope = scope_for_user(user=request.user, project_id=project_id)
     this_week = IsoWeek.containing(timezone.localdate())
@@ -53,7 +67,8 @@ def _page(request: PageRequest, project_id: int | None) -> HttpResponse:
     except FiguresDisagree as exc:
         context["problems"].append(exc.message)
         return render(request, "reports/weekly.html", context, status=500)
-    if request.GET.get("format") == "md":
+    # A download names its week in the file: never one the user did not ask for.
+    if output == "md" and not problem:
         def task_url(pk: int) -> str:
             return request.build_absolute_uri(reverse("task-detail", args=[pk]))
 

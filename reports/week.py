@@ -10,7 +10,8 @@ from django.utils import timezone
 from pm_assistant.errors import InvalidInput
 from pm_assistant.vocabulary import DATE_MAX, DATE_MIN
 
-_LABEL = re.compile(r"^(\d{4})-W(\d{2})$")
+# ASCII digits only: "２０２６-W01" (full-width) is no week label.
+_LABEL = re.compile(r"^([0-9]{4})-W([0-9]{2})$")
 
 
 @dataclass(frozen=True, order=True)

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from pm_assistant.errors import InvalidInput, NotFound
+from pm_assistant.one_line import one_line
 from pm_assistant.vocabulary import DATE_MAX, DATE_MIN
 from projects.models import Membership, Project
 from projects.selectors import project_require_writer, project_require_writer_of
@@ -138,7 +139,7 @@ def _labels_for(*, project: Project, names: Iterable[str]) -> list[Label]:
     for name in sorted({n.strip() for n in names if n and n.strip()}):
         if len(name) > 40:
             raise InvalidInput("labels: each label is at most 40 characters.", field="labels")
-        labels.append(Label.objects.get_or_create(project=project, name=name)[0])
+        labels.append(Label.objects.get_or_create(project=project, name=one_line(name))[0])
     return labels
 
 
@@ -151,6 +152,7 @@ def task_create(*, actor: User, project: Project, title: str, description: str =
     """Create a task in a project the actor may write to."""
     project_require_writer(user=actor, project=project)
     _dates_in_range(start_date=start_date, due_date=due_date)
+    title = one_line(title)
     # The project's lock first, as every task write takes it: the parent is read as the writes before
     # left it, and the project's counters (tasks.models.TaskCount) are always reached after its lock.
     _lock_project(project)
@@ -158,7 +160,7 @@ def task_create(*, actor: User, project: Project, title: str, description: str =
     _validate(project=project, assignee=assignee, parent=parent, title=title, progress=progress,
               start_date=start_date, due_date=due_date, status=status, priority=priority)
     task = Task.objects.create(
-        project=project, title=title.strip(), description=description, status=status, priority=priority,
+        project=project, title=title, description=description, status=status, priority=priority,
         assignee=assignee, start_date=start_date, due_date=due_date, estimate_hours=estimate_hours,
         progress=100 if status == Task.Status.DONE else progress, parent=parent, created_by=actor,
         completed_at=timezone.now() if status == Task.Status.DONE else None,
@@ -196,7 +198,7 @@ def task_update(*, actor: User, task: Task, title: str = UNSET, description: str
     now = timezone.now()
     changes: dict[str, Any] = {
         k: v for k, v in {
-            "title": title.strip() if isinstance(title, str) else title, "description": description,
+            "title": one_line(title) if isinstance(title, str) else title, "description": description,
             "priority": priority, "start_date": start_date, "due_date": due_date, "estimate_hours": estimate_hours,
         }.items() if v is not UNSET
     }

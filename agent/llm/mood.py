@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from pm_assistant.one_line import one_line
+
 Mood = Literal["request", "negated", "question", "hypothetical", "reported", "retracted", "sarcastic"]
 
 _VERBS_ING = ("marking|setting|changing|deleting|creating|adding|touching|updating|breaking|removing|moving|closing|"
@@ -75,8 +77,6 @@ _POLITE_ZH = re.compile(r"(?:帮我|帮忙|麻烦|请你|请您|你能|您能|�
 _POLITE_ZH_NOT = re.compile(r"(?:我可以|我能|我应该|我该|我要不要|要不要|该不该|应不应该|是否|会怎样|会怎么样)")
 # Where a quoted or pasted part starts: cues inside it are someone else's words, not the user's mood.
 _QUOTES = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[^’]*’")
-# Zero-width and bidi controls would otherwise split a cue ("do\u200bn't") and hide it from the rules.
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
 def _any(text: str, patterns: tuple[str, ...]) -> bool:
@@ -87,7 +87,8 @@ def _any(text: str, patterns: tuple[str, ...]) -> bool:
 
 def normalise(message: str) -> str:
     """The message as the cues read it: lower case, plain apostrophes, no invisible controls, no quoted parts."""
-    text = _INVISIBLE.sub("", message).lower().replace("’", "'").replace("‘", "'")
+    # Zero-width and bidi controls would otherwise split a cue ("do\u200bn't") and hide it from the rules.
+    text = one_line(message).lower().replace("’", "'").replace("‘", "'")
     text = _QUOTES.sub(" ", text)
     return re.sub(r"\s+", " ", text).strip()
 

@@ -38,9 +38,10 @@ def summary_lines() -> list[str]:
     from .intent_harness import confusion_lines
 
     intent = [line for suite, f in sorted(_intent.items()) for line in confusion_lines(f"intent corpus, {suite}", f)]
-    return intent + [f"security corpus, {suite}: {f['cases']} cases over {f['placements']} placements, payload in a prompt "
-            f"{f['payload_reached_a_prompt']}, violations {f['violations']} {f['by_kind'] or ''}".rstrip()
-            for suite, f in figures().items()]
+    return intent + [
+        f"security corpus, {suite}: {f['cases']} cases over {f['placements']} placements, payload in a prompt "
+        f"{f['payload_reached_a_prompt']}, violations {f['violations']} {f['by_kind'] or ''}".rstrip()
+        for suite, f in figures().items()]
 
 
 def write() -> None:
