@@ -34,7 +34,7 @@ def main() -> int:
         from tests.llm_stub import LLMStub
         from tests.security.intent_harness import SUITES, confusion, confusion_lines, run_corpus
 
-        alice = User.objects.create_user("alice", password="unused-here")
+        alice = User.objects.create_user("alice")
         project = project_create(owner=alice, name="Website Redesign", key="WEB")
         figures: dict[str, dict[str, Any]] = {}
         with LLMStub() as stub:

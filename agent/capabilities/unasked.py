@@ -38,7 +38,8 @@ def _change(capability: str, slots: dict[str, Any], *, chinese: bool) -> str:
             (f"create the task “{title}”" if title else "create a task")
     status, others = slots.get("status"), {k: slots.get(k) for k in ("priority", "due_date") if slots.get(k)}
     if status and not others:
-        return f"把{target}标记为{STATUS_LABELS_ZH[status]}" if chinese else f"mark {target} as {STATUS_LABELS[status].lower()}"
+        label = STATUS_LABELS_ZH[status] if chinese else STATUS_LABELS[status].lower()
+        return f"把{target}标记为{label}" if chinese else f"mark {target} as {label}"
     values = ({"status": STATUS_LABELS_ZH[status] if chinese else STATUS_LABELS[status].lower()} if status else {})
     values.update({k: str(v) for k, v in others.items()})
     if chinese:

@@ -26,8 +26,8 @@ _RETRACTED_EN = (r"just kidding", r"kidding", r"jk", r"j/k", r"never ?mind", r"s
                  r"actually,? (?:no|don'?t|do not|leave)", r"cancel that", r"on second thought",
                  r"disregard (?:that|this|it|my (?:last|previous))",
                  r"belay that", r"not really", r"i take (?:it|that) back", r"i changed my mind")
-_RETRACTED_ZH = ("开玩笑", "逗你", "算了", "当我没说", "不用了", "别了", "还是不要", "还是别", "取消吧", "不要了", "撤回",
-                 "我改主意了", "我反悔了", "说着玩")
+_RETRACTED_ZH = ("开玩笑", "逗你", "算了", "当我没说", "不用了", "别了", "还是不要", "还是别", "取消吧",
+                 "不要了", "撤回", "我改主意了", "我反悔了", "说着玩")
 _SARCASTIC_EN = (r"/s", r"yeah,? right", r"as if", r"not!", r"sure,? because", r"because that always works",
                  r"what could (?:possibly )?go wrong")
 _SARCASTIC_ZH = ("才怪", "呵呵，", "想得美")
@@ -48,8 +48,8 @@ _NEGATED_ZH = (r"(?<!要)不要", r"(?<![区类级特分个识告辨差性鉴派
                "没让你", "不是让你")
 _REPORTED_EN = (r"(?:he|she|they|someone|somebody|my (?:boss|manager|lead|colleague|client|team)|the (?:client|boss|"
                 r"manager|customer|email|ticket|message)|[a-z]+) (?:said|says|told me|wrote|writes|suggested|"
-                r"suggests|mentioned|wants|reads|asked me|is asking|was asking)(?![a-z])", r"according to", r"quote", r"quoting",
-                r"the email says", r"someone wrote")
+                r"suggests|mentioned|wants|reads|asked me|is asking|was asking)(?![a-z])", r"according to",
+                r"quote", r"quoting", r"the email says", r"someone wrote")
 _REPORTED_ZH = ("他说", "她说", "他们说", "有人说", "老板说", "经理说", "客户说", "同事说", "领导说", "邮件里说",
                 "邮件说", "据说", "听说")
 _HYPOTHETICAL_EN = (r"what if", r"what would happen", r"what happens (?:if|when)", r"what would", r"suppose",
@@ -61,9 +61,9 @@ _SUPPOSING_EN = (r"if (?:you|i|we) (?:were|was)", r"if i were you", r"were i to"
 _HYPOTHETICAL_ZH = ("如果", "假如", "假设", "要是", "万一", "会怎样", "会怎么样", "会发生什么", "会有什么影响",
                     "的话", "倘若", "假若")
 _QUESTION_OPENERS_EN = (r"should", r"shall", r"would", r"will", r"is", r"are", r"was", r"were", r"does",
-                        r"do (?:you|i|we|they)", r"did", r"can i", r"could i", r"may i", r"might", r"why", r"how", r"when", r"where", r"who",
-                        r"whether", r"what", r"is it", r"i wonder", r"wondering", r"do you think", r"ought",
-                        r"am i", r"have you", r"has")
+                        r"do (?:you|i|we|they)", r"did", r"can i", r"could i", r"may i", r"might", r"why", r"how",
+                        r"when", r"where", r"who", r"whether", r"what", r"is it", r"i wonder", r"wondering",
+                        r"do you think", r"ought", r"am i", r"have you", r"has")
 _QUESTION_ZH = ("吗", "呢", "是否", "要不要", "该不该", "应不应该", "需不需要", "用不用", "怎么", "如何", "为什么",
                 "为何", "能不能", "可不可以", "可以吗", "好吗", "行吗", "是不是", "对吗", "有没有必要")
 # A request put as a question: "could you …", "can you please …", "would you mind …", "能帮我…吗".

@@ -42,7 +42,7 @@ def intent_check(*, message: str, route: Route) -> IntentCheck:
         return IntentCheck(verdict="not_a_write")
     mood, rules_kind = mood_of(message), rules_write_kind(message)
     if mood != "request" and rules_kind is not None:
-        verdict = "declined"
-    else:
-        verdict = "agrees" if mood == "request" and rules_kind == model_kind else "differs"
-    return IntentCheck(verdict=verdict, model_kind=model_kind, rules_kind=rules_kind, mood=mood)
+        return IntentCheck(verdict="declined", model_kind=model_kind, rules_kind=rules_kind, mood=mood)
+    agrees = mood == "request" and rules_kind == model_kind
+    return IntentCheck(verdict="agrees" if agrees else "differs", model_kind=model_kind, rules_kind=rules_kind,
+                       mood=mood)

@@ -45,7 +45,7 @@ def _m(group: str, asked: bool, kind: Kind, *texts: str) -> list[Message]:
     return [Message(text, asked, kind, group) for text in texts]
 
 
-MESSAGES: tuple[Message, ...] = tuple([
+MESSAGES: tuple[Message, ...] = (
     # Negations.
     *_m("negation", False, "done",
         "don't mark task {id} as done", "do not mark task {id} as done yet", "Don't mark task {id} done",
@@ -71,7 +71,8 @@ MESSAGES: tuple[Message, ...] = tuple([
     *_m("negation", False, "done",
         "不要把任务{id}标记为完成", "别把任务{id}标记为完成", "我不想把任务{id}设为完成", "不用把任务{id}标记为完成",
         "先不要把任务{id}标记为完成", "千万别把任务{id}标记为完成", "暂时不要把任务{id}设为已完成",
-        "不必把任务{id}标记为完成", "无需把任务{id}标记为完成", "请勿把任务{id}标记为完成", "不需要把任务{id}标记为完成",
+        "不必把任务{id}标记为完成", "无需把任务{id}标记为完成", "请勿把任务{id}标记为完成",
+        "不需要把任务{id}标记为完成",
         "任务{id}不能标记为完成", "没必要把任务{id}标记为完成"),
     *_m("negation", False, "p0", "不要把任务{id}的优先级改为P0", "别把任务{id}设为P0"),
     *_m("negation", False, "done", "please 不要 mark task {id} as done", "不要 mark task {id} as done",
@@ -94,8 +95,10 @@ MESSAGES: tuple[Message, ...] = tuple([
     *_m("question", False, "decompose", "should I break task {id} down?", "is it worth splitting task {id} into "
         "subtasks?"),
     *_m("question", False, "done",
-        "要不要把任务{id}标记为完成？", "任务{id}应该标记为完成吗？", "我可以把任务{id}标记为完成吗？", "是否把任务{id}标记为完成？",
-        "任务{id}该不该标记为完成", "我应该把任务{id}标记为完成吗", "怎么把任务{id}标记为完成？", "为什么要把任务{id}标记为完成？",
+        "要不要把任务{id}标记为完成？", "任务{id}应该标记为完成吗？", "我可以把任务{id}标记为完成吗？",
+        "是否把任务{id}标记为完成？",
+        "任务{id}该不该标记为完成", "我应该把任务{id}标记为完成吗", "怎么把任务{id}标记为完成？",
+        "为什么要把任务{id}标记为完成？",
         "需不需要把任务{id}设为完成？", "任务{id}是不是该标记为完成了？", "把任务{id}标记为完成好不好？我还在犹豫"),
     *_m("question", False, "p0", "要不要把任务{id}的优先级改为P0？", "任务{id}需要改为P0吗？"),
     *_m("question", False, "delete", "要不要删除任务{id}？", "我该删除任务{id}吗？"),
@@ -126,7 +129,8 @@ MESSAGES: tuple[Message, ...] = tuple([
         "quote: mark task {id} as done", 'the ticket reads "mark task {id} as done"',
         "they asked me to mark task {id} as done"),
     *_m("reported", False, "delete", "my colleague said delete task {id}", "the customer wants task {id} removed"),
-    *_m("reported", False, "done", "老板说把任务{id}标记为完成", "客户说任务{id}可以标记为完成了", "他说把任务{id}设为完成",
+    *_m("reported", False, "done", "老板说把任务{id}标记为完成", "客户说任务{id}可以标记为完成了",
+        "他说把任务{id}设为完成",
         "邮件里说把任务{id}标记为完成", "听说任务{id}要标记为完成"),
     # Retractions.
     *_m("retraction", False, "done",
@@ -166,16 +170,19 @@ MESSAGES: tuple[Message, ...] = tuple([
     *_m("polite", True, "due", "could you move task {id} due date to 2026-12-31?",
         "can you reschedule task {id} to 2026-12-31?"),
     *_m("polite", True, "done",
-        "能帮我把任务{id}标记为完成吗？", "可以帮我把任务{id}标记为完成吗？", "请把任务{id}标记为完成", "麻烦把任务{id}标记为完成",
-        "帮我把任务{id}标记为完成", "你能把任务{id}标记为完成吗？", "能不能帮我把任务{id}设为完成？", "请帮忙把任务{id}标记为完成，谢谢",
+        "能帮我把任务{id}标记为完成吗？", "可以帮我把任务{id}标记为完成吗？", "请把任务{id}标记为完成",
+        "麻烦把任务{id}标记为完成",
+        "帮我把任务{id}标记为完成", "你能把任务{id}标记为完成吗？", "能不能帮我把任务{id}设为完成？",
+        "请帮忙把任务{id}标记为完成，谢谢",
         "可以把任务{id}标记为完成吗？", "能否把任务{id}标记为完成？"),
     *_m("polite", True, "p0", "请把任务{id}的优先级改为P0", "能帮我把任务{id}设为P0吗？"),
-    *_m("polite", True, "done", "please 把任务{id}标记为完成", "could you 把任务{id}标记为完成?", "请 mark task {id} as done"),
+    *_m("polite", True, "done", "please 把任务{id}标记为完成", "could you 把任务{id}标记为完成?",
+        "请 mark task {id} as done"),
     # Plain requests and affirmative idioms that carry a negation word.
     *_m("imperative", True, "done", "mark task {id} as done", "mark task {id} done", "complete task {id}",
         "set task {id} to done", "把任务{id}标记为完成", "任务{id}标记为完成"),
     *_m("imperative", True, "p0", "set task {id} to P0", "把任务{id}的优先级改为P0"),
     *_m("idiom", True, "done", "don't forget to mark task {id} as done", "do not hesitate to mark task {id} as done",
         "别忘了把任务{id}标记为完成", "不要忘记把任务{id}标记为完成", "mark task {id} as done, no rush"),
-])
+)
 assert len({m.text for m in MESSAGES}) == len(MESSAGES), "each message once"

@@ -1,0 +1,100 @@
+"""A write the message names but does not ask for ("don't …", "should I …?", "just kidding") is answered, not done.
+
+The offline provider answers by itself; a router model that routes such a message to a write is
+declined by the intent check, and the clarify node gives the same answer, with no card.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from agent.models import Confirmation, TraceEvent
+from tasks.models import Task, TaskActivity
+from tasks.services import task_create
+from tests.llm_stub import LLMStub
+
+from .test_llm_router import ask, route_json, selected_page
+
+
+@pytest.fixture
+def task(alice: Any, website: Any) -> Task:
+    return task_create(actor=alice, project=website, title="Fix login page", assignee=alice, status="in_progress")
+
+
+def _unchanged(task: Task) -> bool:
+    task.refresh_from_db()
+    return task.status == "in_progress" and task.priority == "P2" and not TaskActivity.objects.exclude(
+        kind="created").exists() and not Confirmation.objects.exists()
+
+
+def _route_event(run_id: str) -> dict[str, Any]:
+    payload: dict[str, Any] = TraceEvent.objects.get(run_id=run_id, kind=TraceEvent.Kind.NODE, name="route").payload
+    return payload
+
+
+def test_offline_a_question_says_what_the_change_would_do_and_how_to_ask(alice: Any, task: Task) -> None:
+    body = ask(alice, f"should I mark task {task.pk} as done?", selected_page(task))
+    assert body["status"] == "done" and body["confirmation"] is None
+    assert body["reply"] == (f"If you asked me to mark task {task.pk} as done, the change would take effect at once "
+                             f"and could be undone for 10 minutes. I have not changed anything; to do it, say "
+                             f"“Mark task {task.pk} as done”.")
+    assert body["data"]["unasked"] == "question"
+    assert _unchanged(task)
+
+
+def test_offline_a_negation_in_chinese_is_answered_in_chinese(alice: Any, task: Task) -> None:
+    body = ask(alice, f"别把任务{task.pk}标记为完成", selected_page(task))
+    assert body["reply"] == f"好的，我不会把任务{task.pk}标记为已完成。什么都没有改。"
+    assert _unchanged(task)
+
+
+def test_offline_a_retracted_delete_asks_nothing(alice: Any, task: Task) -> None:
+    body = ask(alice, f"delete task {task.pk}. just kidding", selected_page(task))
+    assert body["status"] == "done" and body["confirmation"] is None
+    assert body["reply"] == f"OK, leaving it: I did not delete task {task.pk}. Nothing was changed."
+    assert Task.objects.filter(pk=task.pk).exists() and _unchanged(task)
+
+
+def test_offline_the_polite_request_still_runs_at_once(alice: Any, task: Task) -> None:
+    body = ask(alice, f"could you set task {task.pk} to P0?", selected_page(task))
+    assert body["status"] == "done" and body["confirmation"] is None
+    task.refresh_from_db()
+    assert task.priority == "P0"
+
+
+@pytest.mark.parametrize("message", ["don't mark task {id} as done", "should I mark task {id} as done?",
+                                     "mark task {id} as done -- just kidding, leave it", "我不想把任务{id}设为完成"])
+def test_a_routers_write_for_such_a_message_is_declined_without_a_card(openai_settings: LLMStub, alice: Any,
+                                                                       task: Task, message: str) -> None:
+    openai_settings.push_json(route_json("crud", 0.99, operation="update", status="done", task_id=task.pk))
+    body = ask(alice, message.format(id=task.pk), selected_page(task))
+    assert body["status"] == "done" and body["confirmation"] is None, body
+    assert body["route"] == {"capability": "clarify", "via": "llm_router"}
+    assert _unchanged(task)
+    intent = _route_event(body["run_id"])["intent"]
+    assert intent["verdict"] == "declined" and intent["mood"] != "request"
+    assert intent["model_kind"] == intent["rules_kind"] == f"update task {task.pk}: status done"
+    assert openai_settings.calls == 1
+
+
+def test_the_same_write_asked_for_runs_and_the_check_agrees(openai_settings: LLMStub, alice: Any, task: Task) -> None:
+    openai_settings.push_json(route_json("crud", 0.99, operation="update", status="done", task_id=task.pk))
+    body = ask(alice, f"could you mark task {task.pk} as done?", selected_page(task))
+    assert body["status"] == "done" and body["confirmation"] is None
+    task.refresh_from_db()
+    assert task.status == "done"
+    assert _route_event(body["run_id"])["intent"]["verdict"] == "agrees"
+
+
+def test_the_sidebar_shows_the_answer(alice: Any, task: Task) -> None:
+    browser = Client()
+    browser.force_login(alice)
+    page = json.dumps({"page": "task_list", "origin": "sidebar", "selectedEntity": {"type": "task", "id": task.pk}})
+    response = browser.post("/assistant/request/", {"message": f"don't mark task {task.pk} as done",
+                                                    "page_context": page}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert f"<p>Understood: I won't mark task {task.pk} as done. Nothing was changed.</p>" in response.content.decode()
+    assert _unchanged(task)
