@@ -1,70 +1,71 @@
-"""Every capability, declared once: its name, graph node, router line, label and whether it writes.
+"""Every capability, collected from its folder: agent/capabilities/<name>/spec.py declares it once.
 
-The router's Literal and JSON schema, the router prompt's list, the offline rules, the graph's
-node table, the "not built yet" answer and the generated docs are all derived from CAPABILITIES.
-This module imports nothing of the agent, so every layer may read it; nodes are named by their
-import path and resolved when the graph is built.
+A capability's folder holds everything it is: its spec (name, router line, label, whether it
+writes, its offline keywords and its quick-action buttons), its node, its tools, its prompts and
+its tests. This module defines the two declaration types and collects the specs, so the router's
+Literal and JSON schema, the router prompt's list, the offline rules, the graph's node table, the
+quick-action table (agent/routing/quick_actions.py), help and the generated docs all derive from
+the folders. It imports nothing of the agent: the specs are found on disk and imported by name,
+and a spec imports only this module and the app's vocabulary (an import contract keeps it so).
 
-To add a capability: add a row here and write its node; nothing else lists capabilities.
+To add a capability: add a folder with a spec.py and a node.py; nothing else lists capabilities.
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
+from pm_assistant.vocabulary import Page, Status
 
-def _never(slots: Any) -> bool:
+CAPABILITIES_PACKAGE = "agent.capabilities"
+
+
+def never(slots: Any) -> bool:
     return False
 
 
-def _always(slots: Any) -> bool:
+def always(slots: Any) -> bool:
     return True
 
 
-def _crud_asks(slots: Any) -> bool:
-    # A delete asks first; a change to the visible rows asks above the bulk threshold.
-    return slots is None or slots.operation == "delete" or slots.scope == "visible"
+@dataclass(frozen=True)
+class QuickActionSpec:
+    """One button: the pages that show it, its action and label, and the route's slots (as router JSON)."""
 
-
-# The fields an update may change: its kind names each with the value it gets.
-_UPDATE_FIELDS = ("status", "priority", "due_date")
-
-
-def _crud_kind(slots: Any) -> str | None:
-    """What a crud route would change, in words: the operation, its target and each value it sets.
-
-    A create names the values it sets too, so a model cannot add a status, priority or due date the
-    user's words did not give without the card asking (the title is the user's text, not compared).
-    """
-    values = {name.replace("_", " "): getattr(slots, name) for name in _UPDATE_FIELDS}
-    changes = [f"{name} {value}" for name, value in values.items() if value is not None]
-    if slots.operation == "create":
-        return "create a task" + (f": {', '.join(changes)}" if changes else "")
-    if slots.operation not in ("update", "delete"):
-        return None
-    if slots.scope == "visible":
-        target = "the visible tasks"
-    else:
-        target = f"task {slots.task_id}" if slots.task_id is not None else "the selected task"
-    if slots.operation == "delete":
-        return f"delete {target}"
-    return f"update {target}: " + (", ".join(changes) or "nothing")
+    action: str
+    label: str
+    pages: tuple[Page, ...]
+    slots: Mapping[str, Any] = field(default_factory=dict)
+    # A row button: each task row of the pages carries it, with its task as the selection.
+    rows: bool = False
+    # The task status in which the button makes no sense (a row's Done on a done task): not shown.
+    hidden_for_status: Status | None = None
+    # A row button's accessible name, with the row's task title in place of {title}.
+    row_name: str = ""
+    # Shown after the page's other buttons (a delete goes last), else in the registry's order.
+    last: bool = False
 
 
 @dataclass(frozen=True)
 class CapabilitySpec:
     name: str
-    # "module:function" of the graph node, or None while the capability is routed but not built.
-    node: str | None
     # One line in the router prompt: what the capability does and which slots it reads.
     description: str
     # How users see it named ("The weekly report is not available yet").
     label: str
     # Whether the capability may change data (docs, and the intent check on model-routed writes).
     writes: bool
+    # Where it stands in every derived list (the router prompt, the offline rules, help, the buttons).
+    order: int
+    # "module:function" of the graph node: by default the folder's node.py, function named after the
+    # capability; None while the capability is routed but not built.
+    node: str | None = ""
     # Offline rules: patterns (regular expressions, matched as whole words in the lower-cased message)
     # that select this capability, with the slots they set. Empty: the offline rules have their own.
     keywords: tuple[str, ...] = ()
@@ -73,11 +74,18 @@ class CapabilitySpec:
     example: str = ""
     # Whether a run with these slots may pause (an approval card, a background hand-off) and so must
     # be checkpointed to resume; a run that cannot pause is served without a checkpointer.
-    may_interrupt: Callable[[Any], bool] = _always
+    may_interrupt: Callable[[Any], bool] = always
     # For a capability that writes: the kind of write a route's slots ask for, in words (None: these
     # slots write nothing). The intent check compares the model's kind with the offline rules' kind.
     # Unset, every route of a writing capability is one kind, named after it.
     kind_of_write: Callable[[Any], str | None] | None = None
+    # The quick-action buttons that route to this capability.
+    quick_actions: tuple[QuickActionSpec, ...] = ()
+
+    @property
+    def node_path(self) -> str | None:
+        """The node's "module:function", the folder's node.py by default."""
+        return f"{CAPABILITIES_PACKAGE}.{self.name}.node:{self.name}" if self.node == "" else self.node
 
     def write_kind(self, slots: Any) -> str | None:
         """The kind of write these slots ask for; None when they write nothing."""
@@ -91,54 +99,29 @@ class CapabilitySpec:
         return any(re.search(rf"(?<![a-z0-9_])(?:{pattern})(?![a-z0-9_])", text) for pattern in self.keywords)
 
 
-CAPABILITIES: tuple[CapabilitySpec, ...] = (
-    CapabilitySpec(
-        "crud", "agent.capabilities.crud:crud",
-        "create, update or delete tasks (set operation; for updates the new status/priority/due date).",
-        "Changing tasks", writes=True, example='create task "Write release notes" due 2026-12-15 P1',
-        may_interrupt=_crud_asks, kind_of_write=_crud_kind),
-    CapabilitySpec(
-        "query", "agent.capabilities.query:query",
-        "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue), or describe "
-        'one task (scope "selected"); project_name or scope "project" narrows to one project.',
-        "Finding tasks", writes=False, example="what is overdue in Website Redesign?",
-        may_interrupt=_never),
-    CapabilitySpec(
-        "decompose", "agent.capabilities.decompose:decompose", "break a task into subtasks.", "Task breakdown",
-        writes=True,
-        keywords=("breakdown", "decompose", "split", "subtasks", r"break\b.{0,30}\bdown", "拆解", "拆分", "分解",
-                  "子任务"),
-        keyword_slots={"scope": "selected"}, example="break this task down"),
-    CapabilitySpec(
-        "weekly_report", "agent.capabilities.weekly_report:weekly_report",
-        'write a weekly progress report (week: an ISO week like 2026-W48, "this" or "last").',
-        "The weekly report", writes=False,
-        keywords=("weekly report", "week report", "status report", "report", "周报", "报告"),
-        example="weekly report for last week"),
-    CapabilitySpec(
-        "risk", "agent.capabilities.risk:risk", "find tasks likely to be late.", "Delay-risk analysis", writes=False,
-        keywords=("risk", "at risk", "slip", "slipping", "delay", "delays", "delayed", "风险", "延期", "延误", "拖期"),
-        example="which tasks are at risk?", may_interrupt=_never),
-    CapabilitySpec(
-        "help", "agent.capabilities.clarify:page_help",
-        'the user greets you or asks what you can do ("help", "hello", "what can you do?").',
-        "Help", writes=False, may_interrupt=_never,
-        # A greeting or a plea for help only when it is the whole message: "help me delete task 4" is a delete.
-        keywords=(r"^\W*(?:help|hello|hi|hey|good (?:morning|afternoon|evening)|你好|您好|帮助|帮忙|救命)\W*$",
-                  r"what (?:can|could|do) you do", r"what are you able to do", r"how (?:do|can|should) i use",
-                  r"what can i (?:ask|do) here", r"what (?:do|does) (?:this|the) assistant do", r"^\W*help me\W*$",
-                  "你能做什么", "你可以做什么", "能做什么", "能干什么", "怎么用", "如何使用", "有什么功能",
-                  "能帮我什么", "使用说明")),
-    CapabilitySpec(
-        "clarify", "agent.capabilities.clarify:clarify",
-        "the request is unclear or outside these capabilities.", "Asking back", writes=False,
-        may_interrupt=_never),
-)
+def capability_folders() -> list[str]:
+    """The names of the folders under agent/capabilities/ that declare a capability (a spec.py)."""
+    root = Path(__file__).resolve().parent / "capabilities"
+    return sorted(info.name for info in pkgutil.iter_modules([str(root)])
+                  if info.ispkg and (root / info.name / "spec.py").is_file())
+
+
+def _collect() -> tuple[CapabilitySpec, ...]:
+    specs = []
+    for folder in capability_folders():
+        spec = importlib.import_module(f"{CAPABILITIES_PACKAGE}.{folder}.spec").SPEC
+        assert isinstance(spec, CapabilitySpec), f"{folder}/spec.py: SPEC is a CapabilitySpec"
+        assert spec.name == folder, f"{folder}/spec.py declares {spec.name!r}: a capability is named after its folder"
+        specs.append(spec)
+    return tuple(sorted(specs, key=lambda spec: (spec.order, spec.name)))
+
+
+CAPABILITIES: tuple[CapabilitySpec, ...] = _collect()
 # What help offers in words, besides the page's quick actions: every capability with an example.
 HELP_EXAMPLES: tuple[CapabilitySpec, ...] = tuple(spec for spec in CAPABILITIES if spec.example)
 BY_NAME: Mapping[str, CapabilitySpec] = MappingProxyType({spec.name: spec for spec in CAPABILITIES})
 NAMES: tuple[str, ...] = tuple(BY_NAME)
-assert len(NAMES) == len(CAPABILITIES), "capability names are unique"
+assert "clarify" in BY_NAME, "the router falls back to clarify: agent/capabilities/clarify/ declares it"
 
 if TYPE_CHECKING:
     CapabilityName = str

@@ -18,7 +18,6 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
-from agent.assembler.assemble import context_assemble
 from agent.conversations import conversation_note_request
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import graph_for
@@ -27,8 +26,7 @@ from agent.llm.providers import llm_provider_from_settings
 from agent.models import Alert, Confirmation, Conversation, Run, TraceEvent
 from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_read
-from agent.registry import BY_NAME
-from agent.routing.fast_path import fast_path_route
+from agent.routing.fast_path import fast_path_may_pause
 from agent.run_live import RunLive, RunStopped, stop_request
 from agent.runtime import RunContext
 from agent.state import FrozenViewWrite, view_alert_sink
@@ -213,16 +211,11 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
         raise InvalidInput(f"message: at most {MESSAGE_MAX_CHARS} characters.", field="message")
     read = page_context_read(data=page_context, user=user)
     context = read.context
-    assembled = context_assemble(context=context, user_id=user.pk,
-                                 names=entity_names_for(context=context, user=user))
-    # A quick action is routed here, once, by the table (an unknown one is refused before anything
-    # is written); free text is routed in the graph by the router model.
-    route = fast_path_route(origin=assembled.router.origin, action=action) if action else None
-    # The views enter the graph as its input: the keep-first reducers freeze them from this write on.
-    graph_input = {"message": message or "", "action": action or "", "router_ctx": assembled.router,
-                   "exec_ctx": assembled.exec, "model_summary": assembled.summary, "route": route}
-    # A fast-path route is known now: whether its capability can pause decides the checkpointer.
-    may_interrupt = route is None or BY_NAME[route.capability].may_interrupt(route.slots)
+    # An unknown quick action is refused before anything is written; whether its run can pause decides
+    # the checkpointer. The graph assembles the views and routes (its assemble and route nodes).
+    may_interrupt = fast_path_may_pause(origin=context.origin, action=action) if action else True
+    graph_input = {"message": message or "", "action": action or "", "page_context": context,
+                   "names": entity_names_for(context=context, user=user)}
     failure: Exception | None = None
     # A run that cannot pause commits once: the run, what its tools wrote, its trace and its outcome.
     with nullcontext() if may_interrupt else transaction.atomic():

@@ -13,6 +13,7 @@ from typing import Annotated, Any, NotRequired, TypedDict
 from django.conf import settings
 
 from agent.assembler.views import ExecCtx, ModelSummary, RouterCtx
+from agent.page_context.schema import EntityNames, PageContext
 from agent.routing.decision import Route
 
 logger = logging.getLogger("agent.views")
@@ -54,6 +55,10 @@ class AgentState(TypedDict, total=False):
     """The user's free text ('' for a quick action)."""
     action: str
     """The quick action's name ('' for free text)."""
+    page_context: PageContext | None
+    """The page as the browser described it, validated; only the assemble node reads it."""
+    names: EntityNames | None
+    """The few names the summary mentions, looked up (permission-scoped) when the page was read."""
     router_ctx: Annotated[RouterCtx | None, keep_first("router_ctx")]
     """The routers' view: where the user is and which entry they used."""
     exec_ctx: Annotated[ExecCtx | None, keep_first("exec_ctx")]
@@ -61,7 +66,7 @@ class AgentState(TypedDict, total=False):
     model_summary: Annotated[ModelSummary | None, keep_first("model_summary")]
     """The prompts' view: the page in words."""
     route: Route | None
-    """The capability and slots, from the fast-path table (graph input) or the router model."""
+    """The capability and slots, from the fast-path table or the router model (the route node)."""
     outcome: Outcome
     """What the capability ended with; respond makes it final."""
 

@@ -7,7 +7,8 @@ from pathlib import Path
 from .rules import RULES, Rule
 from .source import ModuleInfo
 
-SKIPPED_PARTS = frozenset({"migrations", "__pycache__"})
+# A capability's tests (agent/capabilities/<name>/tests/) drive the app from outside, as tests/ do.
+SKIPPED_PARTS = frozenset({"migrations", "__pycache__", "tests"})
 
 
 @dataclass(frozen=True, order=True)

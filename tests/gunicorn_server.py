@@ -51,7 +51,7 @@ def migrated_app_database(reason: str, *, prefix: str = "pm_fresh",
 
     Not on PostgreSQL: skipped (a failure where services are required), yielding None.
     """
-    from tests.conftest import skip_or_fail
+    from tests.service_checks import skip_or_fail
 
     server = postgres_server_url()
     if server is None:

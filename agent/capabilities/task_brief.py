@@ -15,9 +15,8 @@ from pm_assistant.markdown import literal, quoted
 from pm_assistant.vocabulary import STATUS_LABELS
 from tasks.filters import TaskFilters
 
-from .crud import UntypedId, target_task_id
 from .outcome import clarify, done, failed
-from .task_keys import wrong_typed_key
+from .task_keys import UntypedId, target_task_id, wrong_typed_key
 
 
 def brief_words(row: dict[str, Any], subtasks: int) -> str:

@@ -1,10 +1,13 @@
-"""A task key the user typed ("OPS-4") must be the task's own key, not only its number."""
+"""The task a request names: only a number or key the user typed, and a typed key must be the task's own."""
 from __future__ import annotations
 
 import re
 
 from langgraph.runtime import Runtime
 
+from agent.assembler.views import ExecCtx
+from agent.models import Alert
+from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
 
@@ -25,3 +28,27 @@ def wrong_typed_key(runtime: Runtime[RunContext], message: str, task_id: int) ->
     runner.read("facts", "task_facts", tools.task_facts, scope=lambda facts: [facts["project_id"]], task_id=task_id)
     key = str(runner.data("facts")["key"]).upper()
     return next((k for k in sorted(typed) if k != key), None)
+
+_TYPED_NUMBER = re.compile(r"(?:(?<![\w-])#?|(?<=[A-Za-z]-)|(?<=任务)|(?<=任务#))(\d{1,12})(?![A-Za-z0-9_-])")
+
+
+class UntypedId(Exception):
+    """The model named a task the user did not name."""
+
+
+def target_task_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, message: str) -> int | None:
+    """The task the request is about: a number the user typed, else the one selected on the page.
+
+    A number the model put in the slots counts only if it is in the user's own message: the
+    model may point at what the user said, never supply an id of its own.
+    """
+    if slots.task_id is not None:
+        if slots.task_id in {int(n) for n in _TYPED_NUMBER.findall(message)}:
+            return slots.task_id
+        runtime.context.recorder.alert(
+            Alert.Kind.MODEL_ID, "The router named a task the user did not name; it was not used.",
+            key=f"task_id:{slots.task_id}", argument="task_id", value=slots.task_id)
+        raise UntypedId
+    if ctx.selected_entity and ctx.selected_entity.type == "task":
+        return ctx.selected_entity.id
+    return ctx.route_params.task_id

@@ -24,7 +24,8 @@ ALLOWED_TYPES = [
     ("agent.page_context.schema", "RouteParams"), ("agent.page_context.schema", "Filters"),
     ("agent.page_context.schema", "KeyFilters"), ("agent.page_context.schema", "Pagination"),
     ("agent.routing.decision", "Route"), ("agent.routing.decision", "Slots"),
-    ("agent.routing.decision", "IntentCheck"),
+    ("agent.routing.decision", "IntentCheck"), ("agent.page_context.schema", "PageContext"),
+    ("agent.page_context.schema", "EntityNames"),
 ]
 
 

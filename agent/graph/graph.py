@@ -35,7 +35,7 @@ def _node(path: str | None) -> CapabilityNode:
 
 
 CAPABILITY_NODES: Mapping[str, CapabilityNode] = MappingProxyType(
-    {spec.name: _node(spec.node) for spec in CAPABILITIES})
+    {spec.name: _node(spec.node_path) for spec in CAPABILITIES})
 
 
 def input_schema(node: CapabilityNode) -> type[Any]:

@@ -1,11 +1,12 @@
-"""The graph's own nodes around the capabilities: assemble (views enter the state) and respond."""
+"""The graph's own nodes around the capabilities: assemble (the page becomes three views) and respond."""
 from __future__ import annotations
 
 from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx, ModelSummary, RouterCtx
+from agent.assembler.assemble import context_assemble
+from agent.page_context.schema import EntityNames, PageContext
 from agent.runtime import RunContext
 from agent.state import Outcome, RespondInput
 
@@ -14,20 +15,21 @@ _NO_OUTCOME: Outcome = {"status": "error", "error_code": "internal", "data": {},
 
 
 class AssembleInput(TypedDict):
-    router_ctx: RouterCtx
-    exec_ctx: ExecCtx
-    model_summary: ModelSummary
+    page_context: PageContext
+    names: EntityNames
 
 
 def assemble(state: AssembleInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    """Check that the three views arrived with the input; from here on they are frozen."""
-    router, exec_ctx, summary = state.get("router_ctx"), state.get("exec_ctx"), state.get("model_summary")
-    assert router is not None and exec_ctx is not None and summary is not None, "a run starts with its views"
+    """Split the page into RouterCtx, ExecCtx and ModelSummary, once; from this write on they are frozen."""
+    # The acting user is the run's (from the session), never a value of the page context.
+    assembled = context_assemble(context=state["page_context"], user_id=runtime.context.tools.user.pk,
+                                 names=state["names"])
+    exec_ctx, summary = assembled.exec, assembled.summary
     runtime.context.recorder.node(
         "assemble", summary_tokens=summary.tokens,
         exec_visible_ids=None if exec_ctx.visible_entity_ids is None else len(exec_ctx.visible_entity_ids),
     )
-    return {}
+    return {"router_ctx": assembled.router, "exec_ctx": exec_ctx, "model_summary": summary}
 
 
 def respond(state: RespondInput, runtime: Runtime[RunContext]) -> dict[str, Any]:

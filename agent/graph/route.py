@@ -1,7 +1,7 @@
-"""The route node: free text goes to the router model; a quick action arrives already routed.
+"""The route node: a quick action is routed by the fast-path table, free text by the router model.
 
-Routing happens once. A quick action's route comes from the fast-path table in the service, before
-anything is written, and enters the graph as input; this node then only records it.
+Routing happens here, once. The service has only checked, before anything was written, that the
+action exists for the page's origin (an unknown one is a 400) and whether its run may pause.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 from agent.assembler.views import RouterCtx
 from agent.llm.base import LLMUnavailable
 from agent.routing.decision import Route
+from agent.routing.fast_path import fast_path_route
 from agent.routing.intent_check import intent_check
 from agent.routing.llm_router import llm_route
 from agent.runtime import RunContext
@@ -19,16 +20,18 @@ from agent.runtime import RunContext
 
 class RouteInput(TypedDict):
     message: str
+    action: str
     router_ctx: RouterCtx
-    route: NotRequired[Route | None]
 
 
 def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    """Keep the fast path's route, or ask the router model to classify the message."""
-    decision = state.get("route")
-    if decision is None:
+    """Route a quick action by the table (no model), or ask the router model to classify the message."""
+    ctx = state["router_ctx"]
+    if state["action"]:
+        decision = fast_path_route(origin=ctx.origin, action=state["action"])
+    else:
         try:
-            decision = llm_route(ctx=state["router_ctx"], message=state["message"], llm=runtime.context.llm)
+            decision = llm_route(ctx=ctx, message=state["message"], llm=runtime.context.llm)
         except LLMUnavailable as exc:
             runtime.context.recorder.node("route", error=str(exc))
             return {"route": None, "outcome": {
@@ -49,7 +52,11 @@ def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     return {"route": decision}
 
 
-def to_capability(state: RouteInput) -> str:
+class Routed(TypedDict):
+    route: NotRequired[Route | None]
+
+
+def to_capability(state: Routed) -> str:
     """Send the run to the routed capability, or straight to respond when routing failed."""
     decision = state.get("route")
     return "respond" if decision is None else decision.capability

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from agent.registry import BY_NAME
 from pm_assistant.errors import InvalidInput
 
 from .decision import Route, Slots
@@ -34,3 +35,13 @@ def fast_path_route(*, origin: str, action: str) -> Route:
         raise InvalidInput(f"action: {action!r} cannot be sent from {origin!r}.", field="action")
     capability, slots = entry
     return Route(capability=capability, via="fast_path", slots=slots)
+
+
+def fast_path_may_pause(*, origin: str, action: str) -> bool:
+    """Check a quick action before anything is written (a 400 naming it); tell whether its run may pause.
+
+    The service asks this to choose how to run the request (with a checkpointer or in one
+    transaction); the route node routes the action.
+    """
+    decision = fast_path_route(origin=origin, action=action)
+    return BY_NAME[decision.capability].may_interrupt(decision.slots)

@@ -1,8 +1,8 @@
-"""Every quick action, declared once: the page that shows it, the UI entry that sends it, its label,
-and the capability and slots it routes to.
+"""Every quick action, collected from the capability that declares it (its spec.py): the page that shows
+it, the UI entry that sends it, its label, and the capability and slots it routes to.
 
-The fast path (fast_path.FAST_PATH), the sidebar's buttons, the row buttons, clarify's suggestions
-and the README's button table are all derived from QUICK_ACTIONS.
+The fast path (fast_path.FAST_PATH), the sidebar's buttons, the row buttons, clarify's suggestions,
+the tests' expected buttons and the README's button table are all derived from QUICK_ACTIONS.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from agent.page_context.schema import Origin
-from agent.registry import BY_NAME
+from agent.registry import CAPABILITIES
 from pm_assistant.vocabulary import PAGES, Page, Status
 
 from .decision import Slots
@@ -48,48 +48,29 @@ class QuickAction(NamedTuple):
         return self.slots.operation in ("update", "delete") or self.capability == "decompose"
 
 
-_DONE = Slots(operation="update", status="done", scope="selected")
-_DELETE = Slots(operation="delete", scope="selected")
-_OVERDUE = Slots(preset="my_overdue", assignee_me=True)
-_RISK = Slots(preset="at_risk_this_week")
-_NONE = Slots()
-_BREAK_DOWN = Slots(scope="selected")
+def _origin(page: Page, *, rows: bool) -> Origin:
+    """The UI entry a button sends from: a task row, the home workbench, or a page's quick buttons."""
+    if rows:
+        return "task_row"
+    return "workbench" if page == "home" else "quick_button"
 
 
-def _rows(page: Page) -> tuple[QuickAction, ...]:
-    """The row buttons of a page that lists tasks."""
-    return (QuickAction(page, "task_row", "mark_done", "Done", "crud", _DONE, hidden_for_status="done",
-                        row_name="Mark '{title}' done"),
-            QuickAction(page, "task_row", "decompose_task", "Break down", "decompose", _BREAK_DOWN,
-                        row_name="Break down '{title}'"),
-            QuickAction(page, "task_row", "delete_task", "Delete", "crud", _DELETE, row_name="Delete '{title}'"))
+def _table() -> Mapping[Page, tuple[QuickAction, ...]]:
+    """Collect the buttons the capabilities declare, page by page: in the registry's order, the last ones last."""
+    found: dict[Page, list[tuple[bool, int, QuickAction]]] = {page: [] for page in PAGES}
+    for spec in CAPABILITIES:
+        for button in spec.quick_actions:
+            for page in button.pages:
+                entry = QuickAction(page, _origin(page, rows=button.rows), button.action, button.label, spec.name,
+                                    Slots.model_validate(dict(button.slots)), button.hidden_for_status,
+                                    button.row_name)
+                found[page].append((button.last, spec.order, entry))
+    # sorted() is stable: buttons of one capability keep the order their spec declares them in.
+    return MappingProxyType({page: tuple(entry for *_, entry in sorted(entries, key=lambda e: e[:2]))
+                             for page, entries in found.items()})
 
 
-QUICK_ACTIONS: Mapping[Page, tuple[QuickAction, ...]] = MappingProxyType({
-    "home": (QuickAction("home", "workbench", "my_overdue", "My overdue tasks", "query", _OVERDUE),
-             QuickAction("home", "workbench", "weekly_report", "Weekly report", "weekly_report", _NONE),
-             QuickAction("home", "workbench", "risk_analysis", "Tasks at risk", "risk", _RISK)),
-    "project_list": (
-        QuickAction("project_list", "quick_button", "my_overdue", "My overdue tasks", "query", _OVERDUE),
-        QuickAction("project_list", "quick_button", "weekly_report", "Weekly report", "weekly_report", _NONE),
-        QuickAction("project_list", "quick_button", "risk_analysis", "Tasks at risk", "risk", _RISK)),
-    "project_detail": (
-        QuickAction("project_detail", "quick_button", "risk_analysis", "Tasks at risk", "risk", _RISK),
-        QuickAction("project_detail", "quick_button", "weekly_report", "Weekly report", "weekly_report", _NONE),
-        *_rows("project_detail")),
-    "task_list": (
-        QuickAction("task_list", "quick_button", "mark_visible_done", "Mark visible as done", "crud",
-                    Slots(operation="update", status="done", scope="visible")),
-        QuickAction("task_list", "quick_button", "my_overdue", "My overdue tasks", "query", _OVERDUE),
-        *_rows("task_list")),
-    "task_detail": (
-        QuickAction("task_detail", "quick_button", "mark_done", "Mark done", "crud", _DONE,
-                    hidden_for_status="done"),
-        QuickAction("task_detail", "quick_button", "decompose_task", "Break down", "decompose", _BREAK_DOWN),
-        QuickAction("task_detail", "quick_button", "delete_task", "Delete task", "crud", _DELETE)),
-})
-assert set(QUICK_ACTIONS) == set(PAGES), "every page declares its quick actions"
-assert all(entry.capability in BY_NAME for entries in QUICK_ACTIONS.values() for entry in entries)
+QUICK_ACTIONS: Mapping[Page, tuple[QuickAction, ...]] = _table()
 
 
 def quick_actions_for(page: Page, *, rows: bool = False) -> tuple[QuickAction, ...]:

@@ -15,7 +15,8 @@ from uuid import uuid4
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from agent.tools import subtask_tools, task_tools
+from agent.capabilities.decompose import tools as subtask_tools
+from agent.tools import task_tools
 from pm_assistant.errors import ApplicationError
 from reports.pipeline import weekly_report_build, windows_now
 from reports.risk.facts import risk_facts

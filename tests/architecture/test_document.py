@@ -50,10 +50,10 @@ def _node_rows() -> dict[str, list[str]]:
 
 def test_the_node_table_sees_through_the_tracing_wrapper() -> None:
     rows = _node_rows()
-    assert rows["crud"][0] == "`agent.capabilities.crud.crud`"
+    assert rows["crud"][0] == "`agent.capabilities.crud.node.crud`"
     assert "`exec_ctx`" in rows["crud"][1] and "`exec_ctx`" in rows["query"][1]
     assert "`model_summary`" in rows["query"][1]
-    assert rows["clarify"][0] == "`agent.capabilities.clarify.clarify`" and rows["clarify"][1] == "`router_ctx`"
+    assert rows["clarify"][0] == "`agent.capabilities.clarify.node.clarify`" and rows["clarify"][1] == "`router_ctx`"
     # Each node receives only its input schema: crud cannot even read RouterCtx (and with it the origin).
     assert "router_ctx" not in rows["crud"][1] and "router_ctx" not in rows["query"][1]
     assert all("_traced" not in row[0] for row in rows.values())

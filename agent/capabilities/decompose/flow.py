@@ -14,14 +14,14 @@ from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
-from agent.capabilities.crud import UntypedId, target_task_id
 from agent.capabilities.outcome import ask_approval, clarify, done, failed
+from agent.capabilities.task_keys import UntypedId, target_task_id
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.state import Outcome
-from agent.tools import subtask_tools
 from pm_assistant.markdown import quoted
 
+from . import tools as subtask_tools
 from .card import card_facts, member_names
 from .executor import plan_execute
 from .plan import Plan

@@ -16,8 +16,9 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent.routing.decision import Priority, Status
-from agent.tools import subtask_tools
 from agent.tools.binding import Binding
+
+from . import tools as subtask_tools
 
 # What every plan tool returns (subtask_tools.subtask_row): the fields a binding's path may name.
 RESULT_FIELDS = ("id", "key", "title", "status", "priority", "due_date", "assignee", "assignee_name", "progress",

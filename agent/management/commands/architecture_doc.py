@@ -109,7 +109,7 @@ def render_capabilities() -> str:
     lines = ["| capability | node | writes | router line (the router prompt lists these) | offline keywords |",
              "|---|---|---|---|---|"]
     for spec in CAPABILITIES:
-        node = f"`{spec.node}`" if spec.node else "not built yet (`agent.capabilities.not_built`)"
+        node = f"`{spec.node_path}`" if spec.node_path else "not built yet (`agent.capabilities.not_built`)"
         words = ", ".join(f"`{w}`" for w in spec.keywords) or "own rules"
         lines.append(f"| `{spec.name}` | {node} | {'yes' if spec.writes else 'no'} | {spec.description} | {words} |")
     return "\n".join(lines)

@@ -1,6 +1,7 @@
 """The checkpointer restores exactly the types that enter the graph state, so none comes back as a dict."""
 from __future__ import annotations
 
+import dataclasses
 import types
 import typing
 from typing import Any, get_args, get_origin, get_type_hints
@@ -12,8 +13,14 @@ from agent.graph.checkpointer import ALLOWED_TYPES
 from agent.state import AgentState
 
 
-def _models(hint: Any, found: set[type[BaseModel]]) -> None:
-    """Collect every pydantic model a type hint can hold, through unions, containers and model fields."""
+def _models(hint: Any, found: set[type[Any]]) -> None:
+    """Collect every pydantic model and dataclass a type hint can hold, through unions, containers and fields."""
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        if hint not in found:
+            found.add(hint)
+            for field in dataclasses.fields(hint):
+                _models(field.type, found)
+        return
     if isinstance(hint, type) and issubclass(hint, BaseModel):
         if hint in found:
             return
@@ -30,7 +37,7 @@ def _models(hint: Any, found: set[type[BaseModel]]) -> None:
 
 
 def test_allowed_types_are_the_types_that_enter_the_state() -> None:
-    found: set[type[BaseModel]] = set()
+    found: set[type[Any]] = set()
     for state in (AgentState, DecomposeState):
         for hint in get_type_hints(state, include_extras=True).values():
             _models(hint, found)

@@ -15,6 +15,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from agent.assembler.words import quote_user_text
+from agent.capabilities.fidelity import Allowed
+from agent.capabilities.outcome import clarify, done, failed
+from agent.capabilities.polish import ReportInput, polish
+from agent.capabilities.scope import ScopeUnclear, request_project_id
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
@@ -24,11 +28,6 @@ from pm_assistant.errors import ApplicationError
 from reports.figures import WeeklyReport, report_project
 from reports.narrative import figures_words, report_headline, report_text
 from reports.pipeline import FiguresDisagree, report_verify, windows_now
-
-from .fidelity import Allowed
-from .outcome import clarify, done, failed
-from .polish import ReportInput, polish
-from .scope import ScopeUnclear, request_project_id
 
 
 def report_url(report: WeeklyReport) -> str:

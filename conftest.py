@@ -1,4 +1,8 @@
-"""Shared fixtures: the three demo users, their projects and a real Chromium for Playwright."""
+"""Shared fixtures: the three demo users, their projects and a real Chromium for Playwright.
+
+At the repository's root so that they serve every test: those under tests/ and those a capability
+keeps in its own folder (agent/capabilities/<name>/tests/).
+"""
 from __future__ import annotations
 
 import os
@@ -17,6 +21,7 @@ from projects.models import Project
 from projects.services import membership_set, project_create
 from tests.celery_config import celery_configured
 from tests.llm_stub import LLMStub
+from tests.service_checks import skip_or_fail
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -25,17 +30,6 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 ]
-
-
-def services_required() -> bool:
-    """CI sets REQUIRE_SERVICES=1: a test that would skip for a missing service fails instead."""
-    return os.environ.get("REQUIRE_SERVICES") == "1"
-
-
-def skip_or_fail(reason: str) -> None:
-    if services_required():
-        pytest.fail(f"required in CI: {reason}")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")

@@ -12,13 +12,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from agent.capabilities.outcome import ask_approval, done, failed
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.state import Outcome
 from agent.tools import project_tools, task_tools
 from pm_assistant.markdown import literal, quoted
-
-from .outcome import ask_approval, done, failed
 
 ACTION = "confirm_write"
 

@@ -19,7 +19,7 @@ from tasks.models import Task
 from tasks.selectors import task_get_for_user
 from tasks.services import task_create, task_update
 
-from .task_tools import task_facts, task_row
+from agent.tools.task_tools import task_facts, task_row
 
 
 def _display(user: User) -> str:

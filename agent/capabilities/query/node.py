@@ -11,6 +11,11 @@ from langgraph.runtime import Runtime
 from agent.artifacts.classify import Classified
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
+from agent.capabilities.fidelity import Allowed, kept_to
+from agent.capabilities.inspection import INSPECT_TOOLS, inspect_once
+from agent.capabilities.outcome import assemble_checked, clarify, done, failed
+from agent.capabilities.scope import ScopeUnclear, request_project_id
+from agent.capabilities.task_brief import task_brief
 from agent.llm.base import LLMError
 from agent.models import Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused
@@ -21,12 +26,6 @@ from agent.tools import task_tools as tools
 from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
 from tasks.filters import TaskFilters
-
-from .fidelity import Allowed, kept_to
-from .inspection import INSPECT_TOOLS, inspect_once
-from .outcome import assemble_checked, clarify, done, failed
-from .scope import ScopeUnclear, request_project_id
-from .task_brief import task_brief
 
 SHOWN = 10
 

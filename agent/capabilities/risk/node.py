@@ -10,6 +10,10 @@ from typing import Any
 from django.utils import timezone
 from langgraph.runtime import Runtime
 
+from agent.capabilities.fidelity import Allowed
+from agent.capabilities.outcome import clarify, done, failed
+from agent.capabilities.polish import ReportInput, polish
+from agent.capabilities.scope import ScopeUnclear, request_project_id
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
 from agent.tools.report_tools import report_scope, risk_facts_for
@@ -17,11 +21,6 @@ from pm_assistant.errors import ApplicationError
 from reports.risk.assess import risk_data
 from reports.risk.score import risk_score
 from reports.risk.text import risk_figures, risk_text
-
-from .fidelity import Allowed
-from .outcome import clarify, done, failed
-from .polish import ReportInput, polish
-from .scope import ScopeUnclear, request_project_id
 
 
 def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:

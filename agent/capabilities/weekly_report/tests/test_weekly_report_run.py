@@ -10,8 +10,7 @@ from django.core.management import call_command
 from agent.models import Alert, Run
 from tests.data_layer.helpers import events, post_request, route_json, trace_of
 from tests.llm_stub import LLMStub
-
-from .fixture import NOW, Seeded, clock_at
+from tests.reports.fixture import NOW, Seeded, clock_at
 
 pytestmark = pytest.mark.django_db
 STAGES = ["report_collect", "report_project", "report_verify", "report_template", "report_polish"]

@@ -19,8 +19,7 @@ from tasks.models import Task
 from tasks.services import task_create, task_update
 from tests.data_layer.helpers import post_request, route_json, trace_of
 from tests.llm_stub import LLMStub
-
-from .fixture import NOW, clock_at, local
+from tests.reports.fixture import NOW, clock_at, local
 
 pytestmark = pytest.mark.django_db
 TODAY = date(2026, 12, 2)  # NOW's date in Shanghai

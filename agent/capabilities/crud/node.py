@@ -1,7 +1,6 @@
 """crud: create, update or delete tasks from slots; deletes and big bulk updates wait for approval."""
 from __future__ import annotations
 
-import re
 from typing import Any, TypedDict
 
 from django.conf import settings
@@ -9,6 +8,8 @@ from django.utils import timezone
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx
+from agent.capabilities.outcome import ask_approval, clarify, done, failed
+from agent.capabilities.task_keys import UntypedId, target_task_id, wrong_typed_key
 from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
@@ -20,40 +21,15 @@ from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
 from pm_assistant.vocabulary import STATUS_LABELS
 
-from .outcome import ask_approval, clarify, done, failed
-from .task_keys import wrong_typed_key
 from .write_approval import approve_unasked_create, approve_unasked_update
 
 # A task number the user typed: "42", "#42", "task 42", "任务42" or the number of a key such as "WEB-42".
-_TYPED_NUMBER = re.compile(r"(?:(?<![\w-])#?|(?<=[A-Za-z]-)|(?<=任务)|(?<=任务#))(\d{1,12})(?![A-Za-z0-9_-])")
 
 
 class CrudInput(TypedDict):
     message: str
     exec_ctx: ExecCtx
     route: Route
-
-
-class UntypedId(Exception):
-    """The model named a task the user did not name."""
-
-
-def target_task_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, message: str) -> int | None:
-    """The task the request is about: a number the user typed, else the one selected on the page.
-
-    A number the model put in the slots counts only if it is in the user's own message: the
-    model may point at what the user said, never supply an id of its own.
-    """
-    if slots.task_id is not None:
-        if slots.task_id in {int(n) for n in _TYPED_NUMBER.findall(message)}:
-            return slots.task_id
-        runtime.context.recorder.alert(
-            Alert.Kind.MODEL_ID, "The router named a task the user did not name; it was not used.",
-            key=f"task_id:{slots.task_id}", argument="task_id", value=slots.task_id)
-        raise UntypedId
-    if ctx.selected_entity and ctx.selected_entity.type == "task":
-        return ctx.selected_entity.id
-    return ctx.route_params.task_id
 
 
 def _project_id(ctx: ExecCtx) -> int | None:

@@ -1,0 +1,54 @@
+"""crud: create, update or delete tasks from the router's slots; deletes and bulk changes ask first."""
+from __future__ import annotations
+
+from typing import Any
+
+from agent.registry import CapabilitySpec, QuickActionSpec
+from pm_assistant.vocabulary import Page
+
+# The fields an update may change: its kind names each with the value it gets.
+_UPDATE_FIELDS = ("status", "priority", "due_date")
+_DONE = {"operation": "update", "status": "done", "scope": "selected"}
+_DELETE = {"operation": "delete", "scope": "selected"}
+_ROWS: tuple[Page, ...] = ("project_detail", "task_list")
+
+
+def _asks(slots: Any) -> bool:
+    # A delete asks first; a change to the visible rows asks above the bulk threshold.
+    return slots is None or slots.operation == "delete" or slots.scope == "visible"
+
+
+def _kind(slots: Any) -> str | None:
+    """What a crud route would change, in words: the operation, its target and each value it sets.
+
+    A create names the values it sets too, so a model cannot add a status, priority or due date the
+    user's words did not give without the card asking (the title is the user's text, not compared).
+    """
+    values = {name.replace("_", " "): getattr(slots, name) for name in _UPDATE_FIELDS}
+    changes = [f"{name} {value}" for name, value in values.items() if value is not None]
+    if slots.operation == "create":
+        return "create a task" + (f": {', '.join(changes)}" if changes else "")
+    if slots.operation not in ("update", "delete"):
+        return None
+    if slots.scope == "visible":
+        target = "the visible tasks"
+    else:
+        target = f"task {slots.task_id}" if slots.task_id is not None else "the selected task"
+    if slots.operation == "delete":
+        return f"delete {target}"
+    return f"update {target}: " + (", ".join(changes) or "nothing")
+
+
+SPEC = CapabilitySpec(
+    "crud", "create, update or delete tasks (set operation; for updates the new status/priority/due date).",
+    "Changing tasks", writes=True, order=10, example='create task "Write release notes" due 2026-12-15 P1',
+    may_interrupt=_asks, kind_of_write=_kind,
+    quick_actions=(
+        QuickActionSpec("mark_done", "Done", _ROWS, _DONE, rows=True, hidden_for_status="done",
+                        row_name="Mark '{title}' done"),
+        QuickActionSpec("delete_task", "Delete", _ROWS, _DELETE, rows=True, row_name="Delete '{title}'", last=True),
+        QuickActionSpec("mark_visible_done", "Mark visible as done", ("task_list",),
+                        {"operation": "update", "status": "done", "scope": "visible"}),
+        QuickActionSpec("mark_done", "Mark done", ("task_detail",), _DONE, hidden_for_status="done"),
+        QuickActionSpec("delete_task", "Delete task", ("task_detail",), _DELETE, last=True),
+    ))

@@ -1,0 +1,18 @@
+"""decompose: break a task into subtasks — planner, plan card, executor, bounded replan."""
+from __future__ import annotations
+
+from agent.registry import CapabilitySpec, QuickActionSpec
+
+_SELECTED = {"scope": "selected"}
+
+SPEC = CapabilitySpec(
+    "decompose", "break a task into subtasks.", "Task breakdown", writes=True, order=30,
+    keywords=("breakdown", "decompose", "split", "subtasks", r"break\b.{0,30}\bdown", "拆解", "拆分", "分解",
+              "子任务"),
+    keyword_slots=_SELECTED, example="break this task down",
+    quick_actions=(
+        # A finished task has nothing left to break down.
+        QuickActionSpec("decompose_task", "Break down", ("project_detail", "task_list"), _SELECTED, rows=True,
+                        hidden_for_status="done", row_name="Break down '{title}'"),
+        QuickActionSpec("decompose_task", "Break down", ("task_detail",), _SELECTED, hidden_for_status="done"),
+    ))

@@ -1,0 +1,14 @@
+"""query: find and list tasks, or describe one, counted and limited in SQL; explained from the results."""
+from __future__ import annotations
+
+from agent.registry import CapabilitySpec, QuickActionSpec, never
+
+SPEC = CapabilitySpec(
+    "query",
+    "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue), or describe "
+    'one task (scope "selected"); project_name or scope "project" narrows to one project.',
+    "Finding tasks", writes=False, order=20, example="what is overdue in Website Redesign?", may_interrupt=never,
+    quick_actions=(
+        QuickActionSpec("my_overdue", "My overdue tasks", ("home", "project_list", "task_list"),
+                        {"preset": "my_overdue", "assignee_me": True}),
+    ))

@@ -1,0 +1,13 @@
+"""risk: deterministic delay-risk scores from server facts, then a short narrative under the number rule."""
+from __future__ import annotations
+
+from agent.registry import CapabilitySpec, QuickActionSpec, never
+
+SPEC = CapabilitySpec(
+    "risk", "find tasks likely to be late.", "Delay-risk analysis", writes=False, order=50,
+    keywords=("risk", "at risk", "slip", "slipping", "delay", "delays", "delayed", "风险", "延期", "延误", "拖期"),
+    example="which tasks are at risk?", may_interrupt=never,
+    quick_actions=(
+        QuickActionSpec("risk_analysis", "Tasks at risk", ("home", "project_list", "project_detail"),
+                        {"preset": "at_risk_this_week"}),
+    ))

@@ -1,0 +1,13 @@
+"""weekly_report: collect once, project, verify by an independent query, then (optionally) polish."""
+from __future__ import annotations
+
+from agent.registry import CapabilitySpec, QuickActionSpec
+
+SPEC = CapabilitySpec(
+    "weekly_report", 'write a weekly progress report (week: an ISO week like 2026-W48, "this" or "last").',
+    "The weekly report", writes=False, order=40,
+    keywords=("weekly report", "week report", "status report", "report", "周报", "报告"),
+    example="weekly report for last week",
+    quick_actions=(
+        QuickActionSpec("weekly_report", "Weekly report", ("home", "project_list", "project_detail")),
+    ))
