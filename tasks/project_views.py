@@ -1,4 +1,7 @@
-"""Project pages: the project list and a project's tasks as a list, a board or a timeline."""
+"""Project pages: the project list and a project's tasks as a list, a board or a timeline.
+
+They live in tasks because they show tasks: projects sits below tasks and imports none of it.
+"""
 from __future__ import annotations
 
 from typing import Any, cast
@@ -13,18 +16,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import Forbidden, InvalidInput, NotFound
 from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT
-from pm_assistant.web import PageRequest, project_or_404, refusal, render_partial, task_or_404
-from tasks.counts import task_list_count
-from tasks.filters import TaskFilters
-from tasks.models import Task
-from tasks.page_context import page_context_for
-from tasks.paging import LAST, Cursor, task_page
-from tasks.selectors import task_counts_for_project, task_list_for_user
-from tasks.serializers import PageParamsSerializer
-from tasks.services import task_update
-
-from .models import Project
-from .selectors import (
+from pm_assistant.web import PageRequest, refusal, render_partial
+from projects.models import Project
+from projects.selectors import (
     membership_role,
     membership_roles,
     project_members,
@@ -33,6 +27,17 @@ from .selectors import (
     project_require_writer,
     role_can_write,
 )
+from projects.shortcuts import project_or_404
+
+from .counts import task_list_count
+from .filters import TaskFilters
+from .models import Task
+from .page_context import page_context_for
+from .paging import LAST, Cursor, task_page
+from .selectors import task_counts_for_project, task_list_for_user
+from .serializers import PageParamsSerializer
+from .services import task_update
+from .shortcuts import task_or_404
 from .timeline import timeline_for
 
 TABS: dict[str, tuple[str, tuple[str, ...]]] = {
