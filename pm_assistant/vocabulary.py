@@ -25,7 +25,7 @@ PRIORITY_LABELS: Mapping[Priority, str] = MappingProxyType({
     "P0": "P0 · Critical", "P1": "P1 · High", "P2": "P2 · Normal", "P3": "P3 · Low",
 })
 
-# The pages that carry the assistant; each sends its own name as PageContext.page (DESIGN §2).
+# The pages that carry the assistant; each sends its own name as PageContext.page (docs/DESIGN.md#page-context).
 Page = Literal["home", "project_list", "project_detail", "task_list", "task_detail"]
 PAGES: tuple[Page, ...] = get_args(Page)
 

@@ -1,4 +1,4 @@
-"""PageContext: what the browser says about the page the user is looking at (DESIGN §2)."""
+"""PageContext: what the browser says about the page the user is looking at (docs/DESIGN.md#page-context)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

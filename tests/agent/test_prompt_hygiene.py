@@ -1,4 +1,7 @@
-"""Every prompt of a set of runs: no page ids, no origin, no raw context JSON (DESIGN §3, seed 003)."""
+"""Every prompt of a set of runs: no page ids, no origin, no raw context JSON (seed 003).
+
+The contract: docs/DESIGN.md#the-three-context-views.
+"""
 from __future__ import annotations
 
 import re

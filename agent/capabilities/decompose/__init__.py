@@ -1,4 +1,7 @@
-"""decompose: break a task into subtasks — planner, plan card, executor, bounded replan (DESIGN §5)."""
+"""decompose: break a task into subtasks: planner, plan card, executor, bounded replan.
+
+The contract: docs/DESIGN.md#capabilities.
+"""
 from __future__ import annotations
 
 from typing import Any, TypedDict
