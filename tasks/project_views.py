@@ -95,7 +95,8 @@ def _summary(*, user: Any, project: Project, tab: str) -> dict[str, Any]:
     # Both count in the database, over this project's tasks only: the page shows one page of them.
     progress = project_progress([project])[0]  # the project: project_or_404 checked it is the user's
     stats = task_counts_for_project(user=user, project_id=project.pk) if tab == "overview" else None
-    return {"progress": progress, "stats": stats}
+    status_counts = [(value, label, stats[value]) for value, label in Task.Status.choices] if stats else []
+    return {"progress": progress, "stats": stats, "status_counts": status_counts}
 
 
 def _board_context(*, user: Any, project: Project, tab: str, view: str,
