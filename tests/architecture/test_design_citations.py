@@ -78,15 +78,16 @@ def test_the_design_document_holds_each_part_of_the_contract() -> None:
 
 def test_every_citation_of_the_design_resolves() -> None:
     anchors, numbers = design_sections(DESIGN.read_text(encoding="utf-8"))
-    cited = dangling = 0
+    citing: set[str] = set()
     problems = []
     for path in _scanned_files():
         text = path.read_text(encoding="utf-8", errors="replace")
-        cited += len(CITATION.findall(text))
-        for line, citation in dangling_citations(text, anchors, numbers):
-            dangling += 1
-            problems.append(f"{path.relative_to(REPOSITORY)}:{line}: {citation}")
-    assert cited >= 20, f"only {cited} citations found: is the scan still reading the code?"
+        if CITATION.search(text):
+            citing.add(path.relative_to(REPOSITORY).as_posix())
+        problems += [f"{path.relative_to(REPOSITORY)}:{line}: {citation}"
+                     for line, citation in dangling_citations(text, anchors, numbers)]
+    # Python, JavaScript and Markdown that cite the contract: the scan reads each kind of file.
+    assert {"pm_assistant/vocabulary.py", "static/js/page_context.js", "docs/ARCHITECTURE.md"} <= citing
     assert not problems, ("these citations name no heading of docs/DESIGN.md; cite a section by its anchor, "
                           "e.g. docs/DESIGN.md#routing:\n" + "\n".join(problems))
 
