@@ -20,9 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pm_assistant.vocabulary import STATUSES
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pm_assistant.vocabulary import STATUSES  # noqa: E402
+
 WORDS = ("login", "Überprüfung", "数据 pipeline", "naïve café", "release", "deploy", "billing", "search")
 
 
