@@ -30,6 +30,9 @@ PRIORITIES: tuple[Priority, ...] = get_args(Priority)
 # The pages that carry the assistant; each sends its own name as PageContext.page (docs/DESIGN.md#page-context).
 Page = Literal["home", "project_list", "project_detail", "task_list", "task_detail"]
 PAGES: tuple[Page, ...] = get_args(Page)
+# How a project page shows its tasks (PageContext.viewMode), with the label of each.
+ViewMode = Literal["list", "board", "gantt"]
+VIEW_MODE_LABELS: Mapping[ViewMode, str] = MappingProxyType({"list": "List", "board": "Board", "gantt": "Timeline"})
 
 # Lists of tasks (the task list, a project's tasks, GET /api/tasks/): the page sizes offered, the default
 # and the largest allowed.

@@ -4,6 +4,7 @@ They live in tasks because they show tasks: projects sits below tasks and import
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, cast
 from urllib.parse import urlencode
 
@@ -15,7 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import Forbidden, InvalidInput, NotFound
-from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT
+from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT, STATUS_LABELS, VIEW_MODE_LABELS
 from pm_assistant.web import PageRequest, refusal, render_partial
 from projects.models import Project
 from projects.selectors import (
@@ -42,10 +43,10 @@ from .timeline import timeline_for
 
 TABS: dict[str, tuple[str, tuple[str, ...]]] = {
     "overview": ("Overview", ()),
-    "in_progress": ("In progress", (Task.Status.IN_PROGRESS,)),
-    "done": ("Done", (Task.Status.DONE,)),
+    "in_progress": (STATUS_LABELS["in_progress"], (Task.Status.IN_PROGRESS,)),
+    "done": (STATUS_LABELS["done"], (Task.Status.DONE,)),
 }
-VIEW_MODES = {"list": "List", "board": "Board", "gantt": "Timeline"}
+VIEW_MODES = VIEW_MODE_LABELS
 # The board and the timeline draw at most this many tasks; the list pages through all of them.
 TASK_CAP = 200
 
@@ -62,7 +63,7 @@ def project_list(request: PageRequest) -> HttpResponse:
     return render(request, "projects/list.html", context)
 
 
-def _choice(request: PageRequest, name: str, allowed: dict[str, Any], default: str) -> tuple[str, str]:
+def _choice(request: PageRequest, name: str, allowed: Collection[str], default: str) -> tuple[str, str]:
     raw = request.GET.get(name, "").strip()
     if not raw:
         return default, ""
