@@ -299,6 +299,12 @@ def test_a_template_that_derives_its_lists_passes(tmp_path: Path, source: str) -
     assert [str(v) for v in check_tree(tmp_path)] == []
 
 
+def test_a_template_waiver_without_a_reason_does_not_count(tmp_path: Path) -> None:
+    plant(tmp_path, "templates/tasks/page.html", '{# archcheck: allow ARCH005 #}<i class="status-todo"></i>'
+                                                 '<i class="status-done"></i>\n')
+    assert [v.rule for v in check_tree(tmp_path)] == ["ARCH005"]
+
+
 def test_the_home_template_before_the_open_statuses_tag_fails(tmp_path: Path) -> None:
     """home.html as it was: the open statuses written out in each link."""
     link = '<a href="{% url \'task-list\' %}?assignee=me&amp;status=todo,in_progress,blocked">{{ c.open }}</a>\n'
