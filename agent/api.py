@@ -1,4 +1,4 @@
-"""The assistant's HTTP API (DESIGN §7): one class per operation, all through the run service."""
+"""The assistant's HTTP API (docs/DESIGN.md#http-api): one class per operation, all through the run service."""
 from __future__ import annotations
 
 from typing import get_args
@@ -72,7 +72,7 @@ class RunRequestApi(AuthenticatedApi):
         message = serializers.CharField(required=False, allow_blank=False, max_length=MESSAGE_MAX_CHARS,
                                         validators=[_message_text])
         action = serializers.CharField(required=False, allow_blank=False, max_length=40)
-        page_context = PageContextField(help_text="The PageContext of DESIGN §2 (camelCase keys).")
+        page_context = PageContextField(help_text="The PageContext of docs/DESIGN.md#page-context (camelCase keys).")
         conversation_id = serializers.UUIDField(required=False, help_text="Continue this conversation; "
                                                 "without it the run starts a new one.")
 

@@ -1,4 +1,4 @@
-"""The conversations API (DESIGN §7): the user's recent conversations, and one with its runs in order."""
+"""The conversations API (docs/DESIGN.md#http-api): the user's recent conversations, and one with its runs in order."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, inline_serializer

@@ -1,4 +1,7 @@
-"""Conversations: start one, add a run to one, read the user's recent ones and one with its runs (DESIGN §7)."""
+"""Conversations: start one, add a run to one, read the user's recent ones and one with its runs.
+
+The HTTP contract: docs/DESIGN.md#http-api.
+"""
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,4 @@
-"""A run and its trace as the HTTP API answers them (DESIGN §7): the one place their shape is written."""
+"""A run and its trace as the HTTP API answers them (docs/DESIGN.md#http-api): the one place their shape is written."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +8,7 @@ from agent.models import Run
 
 
 def run_as_dict(run: Run) -> dict[str, Any]:
-    """Return the run as the HTTP contract shapes it (DESIGN §7)."""
+    """Return the run as the HTTP contract shapes it (docs/DESIGN.md#http-api)."""
     pending = run.confirmations.filter(decided_at__isnull=True).first() \
         if run.status == Run.Status.NEEDS_CONFIRMATION else None
     return {

@@ -1,4 +1,4 @@
-"""The assistant API's Stop (DESIGN §7's runs, one more operation): the owner ends a running run."""
+"""The assistant API's Stop (one more operation on a run, docs/DESIGN.md#http-api): the owner ends a running run."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema

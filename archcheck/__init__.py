@@ -1,4 +1,4 @@
-"""Architecture rules for agent/ that import contracts cannot express (seed 003's degradation patterns).
+"""Architecture rules that import contracts cannot express: seed 003's degradation patterns, and lists declared once.
 
 Run `python -m archcheck` from the repository root; docs/ARCHITECTURE.md lists the rules.
 """

@@ -1,7 +1,7 @@
-"""The four degradation patterns of seed 003 as AST rules over agent/ (docs/ARCHITECTURE.md).
+"""The four degradation patterns of seed 003 as AST rules over agent/, and ARCH005 (docs/ARCHITECTURE.md).
 
 Each rule has a stable id, the folders it watches and a check that yields (node, message) pairs.
-ARCH001 and ARCH004 may be waived on one line with `# archcheck: allow ARCH00x <reason>`;
+ARCH001, ARCH004 and ARCH005 may be waived on one line with `# archcheck: allow ARCH00x <reason>`;
 ARCH002 and ARCH003 guard "never" cells of the allocation table and cannot be waived.
 """
 from __future__ import annotations
@@ -10,6 +10,7 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .respelled import check_respelled, check_template
 from .source import ModuleInfo, parameters
 
 Finding = tuple[ast.AST, str]
@@ -49,8 +50,14 @@ class Rule:
     scope: tuple[str, ...]  # path prefixes under the checked root, posix style
     check: Callable[[ModuleInfo], Iterator[Finding]]
     waivable: bool = False
+    # Templates under the scope: (line, column, message) for each violation in one template's text.
+    template_check: Callable[[str], Iterator[tuple[int, int, str]]] | None = None
 
     def applies_to(self, relpath: str) -> bool:
+        # A capability's own tests (agent/capabilities/<name>/tests/) are test code: only a rule that
+        # watches tests/ reads them.
+        if "/tests/" in relpath and "tests/" not in self.scope:
+            return False
         return relpath.startswith(self.scope)
 
 
@@ -284,4 +291,8 @@ RULES: tuple[Rule, ...] = (
     Rule("ARCH004", "No raw JSON or model dumps where prompts are made",
          "raw JSON filters pasted into an LLM prompt",
          PROMPT_MAKERS, check_raw_json, waivable=True),
+    Rule("ARCH005", "Status, priority and page lists are declared once (pm_assistant/vocabulary.py)",
+         "not from seed 003: one fact spelled in several places drifts",
+         ("agent/", "bench/", "pm_assistant/", "projects/", "reports/", "tasks/", "tests/", "templates/"),
+         check_respelled, waivable=True, template_check=check_template),
 )

@@ -94,10 +94,13 @@ class ModuleInfo:
     def waiver(self, node: ast.AST, rule_id: str) -> str | None:
         """Return the reason of a `# archcheck: allow <rule_id> <reason>` on the node's lines ("" if none given).
 
+        A comment line of its own right above the node counts too (a long line has no room for one).
         None means the lines carry no waiver for this rule.
         """
         first = getattr(node, "lineno", 1)
         last = getattr(node, "end_lineno", None) or first
+        if first > 1 and self.lines[first - 2].lstrip().startswith("#"):
+            first -= 1
         pattern = re.compile(rf"#\s*archcheck:\s*allow\s+{re.escape(rule_id)}\b(.*)$")
         for line in self.lines[first - 1:last]:
             match = pattern.search(line)

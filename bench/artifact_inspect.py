@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-STATUSES = ("todo", "in_progress", "blocked", "done")
+sys.path.insert(0, str(ROOT))
+
+from pm_assistant.vocabulary import STATUSES  # noqa: E402
+
 WORDS = ("login", "Überprüfung", "数据 pipeline", "naïve café", "release", "deploy", "billing", "search")
 
 
@@ -32,7 +35,7 @@ def rows_of_size(megabytes: float) -> list[dict[str, Any]]:
     while size < megabytes * 1024 * 1024:
         i += 1
         word = WORDS[i % len(WORDS)]
-        row = {"id": i, "key": f"WEB-{i}", "title": f"Task {i}: {word} work", "status": STATUSES[i % 4],
+        row = {"id": i, "key": f"WEB-{i}", "title": f"Task {i}: {word} work", "status": STATUSES[i % len(STATUSES)],
                "priority": f"P{i % 4}", "due_date": f"2026-12-{1 + i % 28:02d}", "assignee": ("alice", "bob")[i % 2],
                "progress": i % 101, "project": "Website Redesign", "description": (f"{word} " * 40)[:150]}
         rows.append(row)

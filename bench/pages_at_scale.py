@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.throwaway_db import throwaway_database  # noqa: E402
+from pm_assistant.vocabulary import STATUSES  # noqa: E402
 
-STATUSES = ("todo", "in_progress", "blocked", "done")
 BATCH = 5_000
 
 
@@ -58,8 +58,8 @@ def seed(*, owner: Any, projects: list[tuple[str, str]], count: int) -> list[Any
     def rows() -> Iterator[Task]:
         for i in range(count):
             due = None if i % 50 == 49 else today + timedelta(days=(i % 41) - 20)
-            yield Task(project=made[i % len(made)], title=f"Task {i}", status=STATUSES[i % 4], priority=f"P{i % 4}",
-                       assignee=owner if i % 3 else None, due_date=due, created_by=owner)
+            yield Task(project=made[i % len(made)], title=f"Task {i}", status=STATUSES[i % len(STATUSES)],
+                       priority=f"P{i % 4}", assignee=owner if i % 3 else None, due_date=due, created_by=owner)
 
     Task.objects.bulk_create(rows(), batch_size=BATCH)
     return made

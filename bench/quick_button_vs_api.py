@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.throwaway_db import throwaway_database  # noqa: E402
+from pm_assistant.vocabulary import STATUSES  # noqa: E402
 
-STATUSES = ("todo", "in_progress", "blocked", "done")
 BATCH = 5_000
 
 
@@ -79,8 +79,9 @@ def seed(count: int) -> Any:
 
     def rows() -> Iterator[Task]:
         for i in range(count):
-            yield Task(project=projects[i % 2], title=f"Task {i}", status=STATUSES[i % 4], priority=f"P{i % 4}",
-                       assignee=(alice, bob, None)[i % 3], due_date=today + timedelta(days=(i % 41) - 20),
+            yield Task(project=projects[i % 2], title=f"Task {i}", status=STATUSES[i % len(STATUSES)],
+                       priority=f"P{i % 4}", assignee=(alice, bob, None)[i % 3],
+                       due_date=today + timedelta(days=(i % 41) - 20),
                        created_by=alice)
 
     Task.objects.bulk_create(rows(), batch_size=BATCH)

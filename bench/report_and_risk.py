@@ -26,8 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.throwaway_db import throwaway_database  # noqa: E402
-
-STATUSES = ("todo", "in_progress", "blocked", "done")
+from pm_assistant.vocabulary import STATUSES  # noqa: E402
 
 
 def seed(owner: Any, name: str, key: str, count: int, *, now: datetime, rng: random.Random) -> Any:
@@ -42,7 +41,7 @@ def seed(owner: Any, name: str, key: str, count: int, *, now: datetime, rng: ran
     for i in range(count):
         created = now - timedelta(days=rng.randint(1, 182), minutes=rng.randint(0, 1439))
         created_at.append(created)
-        status = STATUSES[i % 4]
+        status = STATUSES[i % len(STATUSES)]
         tasks.append(Task(project=project, title=f"{key} task {i}", status=status, priority=f"P{i % 4}",
                           assignee=owner if i % 3 else None, created_by=owner,
                           due_date=today + timedelta(days=rng.randint(-30, 30))))

@@ -52,6 +52,7 @@ def main() -> None:
     for count in (0, args.ids):
         page = {
             "page": "task_list", "origin": "sidebar", "routeParams": {"projectId": 7}, "activeTab": "in_progress",
+            # archcheck: allow ARCH005 a sample filter (the recorded figures depend on it)
             "viewMode": "list", "filters": {"status": ["todo", "in_progress"], "assignee": "me",
                                             "dueBefore": "2031-05-17", "labels": ["frontend", "billing"]},
             "visibleEntityIds": list(range(100_001, 100_001 + count)), "pagination": {"page": 1, "pageSize": 100},

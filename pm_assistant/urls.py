@@ -27,5 +27,4 @@ urlpatterns = [
     path("assistant/", include("agent.urls")),
     path("", include("reports.urls")),
     path("", include("tasks.urls")),
-    path("projects/", include("projects.urls")),
 ]

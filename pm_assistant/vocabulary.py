@@ -18,16 +18,23 @@ STATUS_LABELS: Mapping[Status, str] = MappingProxyType({
 STATUS_LABELS_ZH: Mapping[Status, str] = MappingProxyType({
     "todo": "待办", "in_progress": "进行中", "blocked": "受阻", "done": "已完成",
 })
+STATUSES: tuple[Status, ...] = get_args(Status)
 OPEN_STATUSES: tuple[Status, ...] = ("todo", "in_progress", "blocked")
 
 Priority = Literal["P0", "P1", "P2", "P3"]
 PRIORITY_LABELS: Mapping[Priority, str] = MappingProxyType({
     "P0": "P0 · Critical", "P1": "P1 · High", "P2": "P2 · Normal", "P3": "P3 · Low",
 })
+PRIORITIES: tuple[Priority, ...] = get_args(Priority)
 
-# The pages that carry the assistant; each sends its own name as PageContext.page (DESIGN §2).
+# The pages that carry the assistant; each sends its own name as PageContext.page (docs/DESIGN.md#page-context).
 Page = Literal["home", "project_list", "project_detail", "task_list", "task_detail"]
 PAGES: tuple[Page, ...] = get_args(Page)
+# The pages that show a table of tasks, each row with its own buttons.
+TASK_TABLE_PAGES: tuple[Page, ...] = ("project_detail", "task_list")
+# How a project page shows its tasks (PageContext.viewMode), with the label of each.
+ViewMode = Literal["list", "board", "gantt"]
+VIEW_MODE_LABELS: Mapping[ViewMode, str] = MappingProxyType({"list": "List", "board": "Board", "gantt": "Timeline"})
 
 # Lists of tasks (the task list, a project's tasks, GET /api/tasks/): the page sizes offered, the default
 # and the largest allowed.

@@ -1,19 +1,18 @@
-"""Helpers every page view shares: 404 outside the user's projects, refusals, partial responses."""
+"""Helpers every page view shares: the request type, refusals, form errors, partial responses.
+
+They know no app: each app answers 404 for its own objects (projects.shortcuts, tasks.shortcuts).
+"""
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django_htmx.http import reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from pm_assistant.errors import ApplicationError, InvalidInput, NotFound
-from projects.models import Project
-from projects.selectors import AnyUser, membership_role, project_get_for_user, role_can_write
-from tasks.models import Task
-from tasks.selectors import task_get_for_user
+from pm_assistant.errors import ApplicationError, InvalidInput
 
 
 class PageRequest(HttpRequest):
@@ -21,27 +20,6 @@ class PageRequest(HttpRequest):
 
     user: User
     htmx: HtmxDetails
-
-
-def task_or_404(*, user: AnyUser, task_id: int) -> Task:
-    """Return the task, or raise Http404 when the user cannot see it."""
-    try:
-        return task_get_for_user(user=user, task_id=task_id)
-    except NotFound as exc:
-        raise Http404(exc.message) from exc
-
-
-def project_or_404(*, user: AnyUser, project_id: int) -> Project:
-    """Return the project, or raise Http404 when the user is not a member."""
-    try:
-        return project_get_for_user(user=user, project_id=project_id)
-    except NotFound as exc:
-        raise Http404(exc.message) from exc
-
-
-def can_write(*, user: AnyUser, project: Project) -> bool:
-    """Tell templates whether to show edit controls (viewers see none)."""
-    return role_can_write(membership_role(user=user, project=project))
 
 
 def form_error(form: Any, exc: InvalidInput, *, field: str | None) -> None:

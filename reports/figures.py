@@ -12,12 +12,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pm_assistant.vocabulary import STATUSES
+
 from .scope import Window
 
 DONE = "done"
 UNASSIGNED = "unassigned"
 # The lists of a week, in the order the report shows them.
 LISTS = ("completed", "created", "reopened", "slipped", "overdue", "in_progress", "blocked")
+# The lists named after a status: the open tasks in that status at the week's end.
+STATUS_LISTS = tuple(name for name in LISTS if name in STATUSES)
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,7 @@ def week_project(tasks: Iterable[Mapping[str, Any]], events: Iterable[Mapping[st
             continue
         open_count += 1
         per[who]["open"] += 1
-        if status in ("in_progress", "blocked"):
+        if status in STATUS_LISTS:
             lists[status].append(tid)
         if due and due < end_date:
             lists["overdue"].append(tid)

@@ -13,7 +13,8 @@ from django.views.decorators.http import require_GET
 
 from pm_assistant.errors import InvalidInput
 from pm_assistant.markdown import markdown_html
-from pm_assistant.web import PageRequest, project_or_404
+from pm_assistant.web import PageRequest
+from projects.shortcuts import project_or_404
 from tasks.page_context import page_context_for
 
 from .figures import LISTS

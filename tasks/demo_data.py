@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+from pm_assistant.vocabulary import OPEN_STATUSES
+
 USERS = ("alice", "bob", "carol")
 DEMO_PASSWORD = "demo"  # noqa: S105 - the published demo login, printed by seed_demo
 HISTORY_DAYS = 28  # the history ends at the start of today and reaches back at most this far
@@ -147,7 +149,7 @@ def plan_task(rng: random.Random, spec: ProjectSpec, *, title: str, today: date,
               slipping: bool = False, parent: PlannedTask | None = None) -> PlannedTask:
     """Plan one task and its history, ending no later than ``anchor`` (the start of today)."""
     people = (spec.owner, *spec.members)
-    status = rng.choice(("todo", "in_progress")) if slipping else _pick(rng, STATUS_WEIGHTS)
+    status = rng.choice([s for s in OPEN_STATUSES if s != "blocked"]) if slipping else _pick(rng, STATUS_WEIGHTS)
     if parent is not None and parent.status == "done":
         status = "done"
     if slipping:  # past due, little progress, nobody touched it for at least twelve days

@@ -13,15 +13,7 @@ from django_htmx.http import push_url, reswap, retarget
 
 from pm_assistant.errors import Forbidden, InvalidInput, NotFound
 from pm_assistant.vocabulary import HOME_PROJECTS_MAX, ID_MAX, PAGE_SIZES
-from pm_assistant.web import (
-    PageRequest,
-    can_write,
-    form_error,
-    project_or_404,
-    refusal,
-    render_partial,
-    task_or_404,
-)
+from pm_assistant.web import PageRequest, form_error, refusal, render_partial
 from projects.models import Project
 from projects.selectors import (
     project_ids_writable_for_user,
@@ -29,6 +21,7 @@ from projects.selectors import (
     project_progress_for_user,
     project_require_writer,
 )
+from projects.shortcuts import can_write, project_or_404
 
 from .counts import task_list_count
 from .forms import (
@@ -45,6 +38,7 @@ from .paging import LAST, task_page
 from .selectors import task_activity_for_task, task_list_for_user, task_subtask_summary, workbench_for_user
 from .services import task_create as create_task
 from .services import task_update
+from .shortcuts import task_or_404
 
 # Labels of the fields the detail page edits in place.
 _FIELD_LABELS = {name: name.replace("_", " ").capitalize() for name in INLINE_FIELDS}

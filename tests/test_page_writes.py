@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from projects.models import Project
-from projects.timeline import timeline_for
 from tasks.models import Task, TaskActivity
+from tasks.timeline import timeline_for
 from tests.page_html import HTMX, client_for, ctx_json, make_page_tasks, page_context, row_ids, tags
 
 
@@ -208,7 +208,7 @@ def test_timeline_places_bars_by_dates(website: Project) -> None:
 def test_a_page_write_to_a_task_deleted_meanwhile_is_a_404_toast(
         via: str, carol: User, tasks: dict[str, Task], monkeypatch: pytest.MonkeyPatch) -> None:
     """Another request deletes the task between the page's read and its write: a 404, not a 500."""
-    from projects import views as project_views
+    from tasks import project_views
     from tasks import views as task_views
 
     module = project_views if via == "board" else task_views

@@ -12,6 +12,7 @@ from django.core.management.base import CommandError
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+from pm_assistant.vocabulary import STATUSES
 from projects.models import Membership, Project
 from projects.selectors import project_list_for_user
 from tasks.models import Label, Task, TaskActivity
@@ -73,7 +74,7 @@ def test_tasks_look_like_real_work(seeded: str) -> None:
         tasks = Task.objects.filter(project=project)
         members = set(project.memberships.values_list("user_id", flat=True))
         assert set(tasks.exclude(assignee=None).values_list("assignee_id", flat=True)) <= members
-        assert set(tasks.values_list("status", flat=True)) == {"todo", "in_progress", "blocked", "done"}
+        assert set(tasks.values_list("status", flat=True)) == set(STATUSES)
         assert tasks.values("title").distinct().count() > 40
         assert tasks.filter(parent__isnull=False).exists()
         assert not tasks.filter(parent__isnull=False).exclude(parent__project=project).exists()

@@ -17,7 +17,7 @@ class AssembledContext:
 
 
 def context_assemble(*, context: PageContext, user_id: int, names: EntityNames) -> AssembledContext:
-    """Return RouterCtx, ExecCtx and ModelSummary for one request (DESIGN §3 allocation)."""
+    """Return RouterCtx, ExecCtx and ModelSummary for one request (docs/DESIGN.md#the-three-context-views)."""
     router = RouterCtx(
         page=context.page,
         origin=context.origin,

@@ -1,4 +1,4 @@
-"""The three context views (DESIGN §3): each consumer gets exactly its own fields.
+"""The three context views (docs/DESIGN.md#the-three-context-views): each consumer gets exactly its own fields.
 
 The types are frozen and refuse unknown fields, so a view can never grow a field that the
 allocation table does not give it. docs/ARCHITECTURE.md renders its table from these types.
@@ -56,9 +56,9 @@ class ModelSummary(_View):
 EXEC_VISIBLE_IDS_MAX = 20
 MODEL_SUMMARY_MAX_TOKENS = 200
 
-# Which PageContext fields each view field is made from, and how (DESIGN §3). A PageContext field a
-# view does not list never reaches it. tests/architecture checks context_assemble against this table
-# and docs/ARCHITECTURE.md renders its allocation table from it.
+# Which PageContext fields each view field is made from, and how (docs/DESIGN.md#the-three-context-views).
+# A PageContext field a view does not list never reaches it. tests/architecture checks context_assemble
+# against this table and docs/ARCHITECTURE.md renders its allocation table from it.
 AS_IS = "as is"
 ALLOCATION: dict[type[BaseModel], dict[str, tuple[tuple[str, ...], str]]] = {
     RouterCtx: {

@@ -6,11 +6,10 @@ import unicodedata
 from collections.abc import Mapping
 
 from agent.page_context.schema import KeyFilters
-from pm_assistant.vocabulary import Page, Status
+from pm_assistant.vocabulary import STATUS_LABELS, Page, Status
 
-STATUS_WORDS: Mapping[Status, str] = {
-    "todo": "to do", "in_progress": "in progress", "blocked": "blocked", "done": "done",
-}
+# "to do", "in progress": the labels pages show, in the running text of a sentence.
+STATUS_WORDS: Mapping[Status, str] = {status: label.lower() for status, label in STATUS_LABELS.items()}
 PAGE_WORDS: Mapping[Page, str] = {
     "home": "the home workbench", "project_list": "the project list", "project_detail": "a project's detail page",
     "task_list": "the task list", "task_detail": "a task's detail page",

@@ -49,4 +49,4 @@ def page_context_openapi_schema() -> dict[str, Any]:
     """The PageContext as the request bodies' schema names it (camelCase keys, limits, enums)."""
     schema = PageContext.model_json_schema(by_alias=True)
     rewritten: dict[str, Any] = _rewrite(schema, schema.get("$defs", {}))
-    return {**rewritten, "description": "What the page shows (DESIGN §2): camelCase keys, no others."}
+    return {**rewritten, "description": "What the page shows (docs/DESIGN.md#page-context): camelCase keys, no others."}

@@ -1,4 +1,4 @@
-"""PageContext: what the browser says about the page the user is looking at (DESIGN §2)."""
+"""PageContext: what the browser says about the page the user is looking at (docs/DESIGN.md#page-context)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,14 +8,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
-from pm_assistant.vocabulary import ID_MAX, Page, Priority, Status
+from pm_assistant.vocabulary import ID_MAX, Page, Priority, Status, ViewMode
 
 from .text import NoControlCharacters
 
 __all__ = ["Origin", "Page", "Priority", "Status", "ViewMode"]
 
 Origin = Literal["sidebar", "quick_button", "task_row", "workbench"]
-ViewMode = Literal["list", "board", "gantt"]
 EntityId = Annotated[int, Field(ge=1, le=ID_MAX, strict=True)]
 
 MAX_VISIBLE_IDS = 500

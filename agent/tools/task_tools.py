@@ -18,6 +18,7 @@ from django.utils import timezone
 from agent.assembler.views import ExecCtx
 from agent.tools.facts import values_digest
 from pm_assistant.errors import InvalidInput, NotFound
+from pm_assistant.vocabulary import OPEN_STATUSES
 from projects.selectors import project_get_for_user, project_writable_by
 from tasks.counts import task_list_count
 from tasks.filters import TaskFilters
@@ -79,7 +80,7 @@ def query_tasks(*, user: User, filters: TaskFilters, limit: int = QUERY_MAX_ROWS
 def my_overdue_filters(*, today: date | None = None) -> TaskFilters:
     """Filters for the user's open tasks whose due date has passed, by the server's clock."""
     today = today or timezone.localdate()
-    return TaskFilters(assignee="me", status=("todo", "in_progress", "blocked"),
+    return TaskFilters(assignee="me", status=OPEN_STATUSES,
                        due_before=today - timedelta(days=1))
 
 

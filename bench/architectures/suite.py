@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from pm_assistant.vocabulary import OPEN_STATUSES
+
 from .dataset import Dataset
 from .tools import TOOLS
 
@@ -209,8 +211,8 @@ def suite_build(ds: Dataset) -> list[Scenario]:
             ((("query_tasks", {"status": ["in_progress"], "assignee_me": True}),),),
             facts=(title("checkout"), title("backups"))),
         ask("OPS detail: open P1 tasks here", "query", detail(ops), "what P1 tasks are open here?",
-            _route("query", priority_filter=["P1"], status_filter=["todo", "in_progress", "blocked"], scope="project"),
-            ((("query_tasks", {"priority": ["P1"], "status": ["todo", "in_progress", "blocked"],
+            _route("query", priority_filter=["P1"], status_filter=list(OPEN_STATUSES), scope="project"),
+            ((("query_tasks", {"priority": ["P1"], "status": list(OPEN_STATUSES),
                                "project_id": ops}),),), facts=(title("tls"),)),
         ask("home: overdue in Website Redesign", "query", home_text, "what is overdue in Website Redesign?",
             _route("query", preset="my_overdue", assignee_me=True, project_name="Website Redesign"),

@@ -18,6 +18,7 @@ from django.utils import timezone
 from agent.capabilities.decompose import tools as subtask_tools
 from agent.tools import task_tools
 from pm_assistant.errors import ApplicationError
+from pm_assistant.vocabulary import PRIORITIES, STATUSES
 from reports.pipeline import weekly_report_build, windows_now
 from reports.risk.facts import risk_facts
 from reports.risk.score import risk_score
@@ -25,8 +26,6 @@ from reports.scope import scope_for_user
 from tasks.filters import TaskFilters
 from tasks.selectors import task_get_for_user
 
-STATUSES = ["todo", "in_progress", "blocked", "done"]
-PRIORITIES = ["P0", "P1", "P2", "P3"]
 # Tools that destroy or change data beyond one field: what the app gates behind a confirmation.
 DESTRUCTIVE = frozenset({"delete_task", "bulk_set_status"})
 
@@ -86,21 +85,21 @@ def _fn(name: str, description: str, properties: dict[str, Any], required: list[
 
 
 _ID = {"type": "integer"}
-_LIST = {"status": {"type": "array", "items": {"type": "string", "enum": STATUSES}},
-         "priority": {"type": "array", "items": {"type": "string", "enum": PRIORITIES}}}
+_LIST = {"status": {"type": "array", "items": {"type": "string", "enum": list(STATUSES)}},
+         "priority": {"type": "array", "items": {"type": "string", "enum": list(PRIORITIES)}}}
 TOOL_SCHEMAS: list[dict[str, Any]] = [
     _fn("query_tasks", "Find tasks the user can see.", {**_LIST, "assignee_me": {"type": "boolean"},
         "overdue": {"type": "boolean", "description": "Only the user's open tasks past their due date."},
         "project_id": _ID}, []),
     _fn("get_task", "Read one task: title, status, project, description, subtasks.", {"task_id": _ID}, ["task_id"]),
     _fn("create_task", "Create a task in a project.", {"project_id": _ID, "title": {"type": "string"},
-        "priority": {"type": "string", "enum": PRIORITIES}, "due_date": {"type": "string"}},
+        "priority": {"type": "string", "enum": list(PRIORITIES)}, "due_date": {"type": "string"}},
         ["project_id", "title"]),
     _fn("update_task", "Change the status, priority or due date of a task.", {
-        "task_id": _ID, "status": {"type": "string", "enum": STATUSES},
-        "priority": {"type": "string", "enum": PRIORITIES}, "due_date": {"type": "string"}}, ["task_id"]),
+        "task_id": _ID, "status": {"type": "string", "enum": list(STATUSES)},
+        "priority": {"type": "string", "enum": list(PRIORITIES)}, "due_date": {"type": "string"}}, ["task_id"]),
     _fn("bulk_set_status", "Set the status of several tasks.", {"task_ids": {"type": "array", "items": _ID},
-        "status": {"type": "string", "enum": STATUSES}}, ["task_ids", "status"]),
+        "status": {"type": "string", "enum": list(STATUSES)}}, ["task_ids", "status"]),
     _fn("delete_task", "Delete a task and its subtasks.", {"task_id": _ID}, ["task_id"]),
     _fn("create_subtask", "Create a subtask under a task.", {"parent_id": _ID, "title": {"type": "string"}},
         ["parent_id", "title"]),

@@ -1,5 +1,5 @@
 // The page context: read from the #page-context element and sent with every assistant request.
-// The contract (DESIGN §2) is camelCase JSON; the origin is the UI entry the request came from.
+// The contract (docs/DESIGN.md#page-context) is camelCase JSON; the origin is the UI entry the request came from.
 (function () {
   "use strict";
 

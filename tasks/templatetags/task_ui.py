@@ -6,6 +6,7 @@ from collections.abc import Collection, Iterable
 from django import template
 from django.utils.safestring import SafeString
 
+from pm_assistant.vocabulary import OPEN_STATUSES
 from tasks import bits
 from tasks.models import Task, TaskActivity
 
@@ -66,6 +67,12 @@ def task_rows(tasks: Iterable[Task], row_actions: Collection[bits.RowAction], re
 def status_label(value: str) -> str:
     """Return the label of a stored status value."""
     return str(Task.Status(value).label) if value in Task.Status.values else value
+
+
+@register.simple_tag
+def open_statuses() -> str:
+    """Return the open statuses as one task-list query value (?status=...), from pm_assistant.vocabulary."""
+    return ",".join(OPEN_STATUSES)
 
 
 @register.filter

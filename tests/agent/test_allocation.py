@@ -1,4 +1,4 @@
-"""The field allocation of DESIGN §3, field by field and view by view."""
+"""The field allocation of docs/DESIGN.md#the-three-context-views, field by field and view by view."""
 from __future__ import annotations
 
 import re
@@ -40,7 +40,7 @@ FULL: dict[str, Any] = {
 }
 NAMES = EntityNames(project_name="Website Redesign", task_title="Fix login page")
 
-# DESIGN §3: field -> (RouterCtx, ExecCtx, ModelSummary).
+# docs/DESIGN.md#the-three-context-views: field -> (RouterCtx, ExecCtx, ModelSummary).
 ALLOCATION = {
     "page": ("yes", "no", "words"),
     "origin": ("yes", "never", "no"),

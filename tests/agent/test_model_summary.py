@@ -15,6 +15,7 @@ from agent.assembler.views import MODEL_SUMMARY_MAX_TOKENS
 from agent.assembler.words import TITLE_MAX
 from agent.page_context.names import EntityNames
 from agent.page_context.schema import PageContext
+from pm_assistant.vocabulary import PAGES, PRIORITIES, STATUSES
 
 # Ids from 100000 up cannot be mistaken for a day or a year in the summary's dates.
 ids = st.integers(min_value=100_000, max_value=2**53)
@@ -46,8 +47,8 @@ visible = st.one_of(
     st.lists(ids, max_size=25, unique=True),
     st.integers(min_value=100_000, max_value=10**9).map(lambda start: list(range(start, start + 500))),
 )
-statuses = st.lists(st.sampled_from(["todo", "in_progress", "blocked", "done"]), max_size=4, unique=True)
-priorities = st.lists(st.sampled_from(["P0", "P1", "P2", "P3"]), max_size=4, unique=True)
+statuses = st.lists(st.sampled_from(STATUSES), max_size=4, unique=True)
+priorities = st.lists(st.sampled_from(PRIORITIES), max_size=4, unique=True)
 dates = st.one_of(st.none(), st.dates(min_value=date(1900, 1, 1), max_value=date(2999, 12, 31)))
 
 
@@ -64,7 +65,7 @@ def pages(draw: st.DrawFn) -> tuple[dict[str, Any], EntityNames]:
     selected = draw(st.one_of(st.none(), st.fixed_dictionaries({"type": st.sampled_from(["task", "project"]),
                                                                 "id": ids})))
     data = {
-        "page": draw(st.sampled_from(["home", "project_detail", "task_list"])),
+        "page": draw(st.sampled_from(PAGES)),
         "origin": draw(st.sampled_from(["sidebar", "quick_button", "task_row", "workbench"])),
         "selectedEntity": selected,
         "routeParams": {"projectId": draw(st.one_of(st.none(), ids)), "taskId": draw(st.one_of(st.none(), ids))},
@@ -134,7 +135,7 @@ WORST: dict[str, Any] = {
     "selectedEntity": {"type": "task", "id": 100_001},
     "routeParams": {"projectId": 100_002, "taskId": 100_003},
     "activeTab": "a" * 40, "viewMode": "gantt",
-    "filters": {"status": ["todo", "in_progress", "blocked", "done"], "priority": ["P0", "P1", "P2", "P3"],
+    "filters": {"status": list(STATUSES), "priority": list(PRIORITIES),
                 "assignee": 100_004, "dueBefore": "2999-12-30", "dueAfter": "1900-09-09",
                 "labels": ["\U0002a6d6" * 40] * 20},
     "visibleEntityIds": list(range(200_000, 200_500)), "searchKeyword": "x" * 200,

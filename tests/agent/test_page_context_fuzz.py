@@ -11,6 +11,7 @@ from django.test import Client
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from pm_assistant.vocabulary import PAGES, PRIORITIES, STATUSES
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
@@ -18,7 +19,6 @@ from tasks.services import task_create
 EXAMPLES = 1000
 KEYS = ["page", "origin", "selectedEntity", "routeParams", "activeTab", "viewMode", "filters",
         "visibleEntityIds", "searchKeyword", "pagination"]
-PAGES = ["home", "project_list", "project_detail", "task_list", "task_detail"]
 ORIGINS = ["sidebar", "quick_button", "task_row", "workbench"]
 
 ids = st.one_of(st.integers(min_value=-3, max_value=3), st.integers(min_value=1, max_value=2**63),
@@ -82,6 +82,7 @@ page_contexts = st.one_of(
 small_ids = st.integers(min_value=1, max_value=50)
 # Well-typed contexts, so that many requests get past validation into the graph (or meet stale ids).
 plausible = st.fixed_dictionaries(
+    # archcheck: allow ARCH005 two pages that need no route params
     {"page": st.sampled_from(["home", "task_list"]), "origin": st.sampled_from(["sidebar", "workbench"])},
     optional={
         "selectedEntity": st.fixed_dictionaries({"type": st.just("task"), "id": small_ids}),
@@ -89,8 +90,8 @@ plausible = st.fixed_dictionaries(
         "activeTab": st.sampled_from(["overview", "in_progress", "done"]),
         "viewMode": st.sampled_from(["list", "board", "gantt"]),
         "filters": st.fixed_dictionaries({}, optional={
-            "status": st.lists(st.sampled_from(["todo", "in_progress", "blocked", "done"]), max_size=3, unique=True),
-            "assignee": st.just("me"), "priority": st.lists(st.sampled_from(["P0", "P1"]), max_size=2, unique=True),
+            "status": st.lists(st.sampled_from(STATUSES), max_size=3, unique=True),
+            "assignee": st.just("me"), "priority": st.lists(st.sampled_from(PRIORITIES), max_size=2, unique=True),
             "dueBefore": st.dates().map(str), "labels": st.lists(text, max_size=3)}),
         "searchKeyword": text,
         "pagination": st.fixed_dictionaries({"page": small_ids, "pageSize": st.integers(1, 100)}),

@@ -8,6 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from agent.models import Alert, Confirmation, Run, TraceEvent
+from pm_assistant.vocabulary import STATUSES
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create
 from tests.clients import api_client
@@ -180,8 +181,7 @@ def test_limits_themselves_are_accepted(alice: Any, website: Any) -> None:
     visible = [t.pk for t in tasks] if tasks[0].pk else list(website.tasks.values_list("pk", flat=True))
     page = {"page": "task_list", "origin": "workbench", "visibleEntityIds": visible, "searchKeyword": "k" * 200,
             "pagination": {"page": 100_000, "pageSize": 100}, "activeTab": "a" * 40,
-            "filters": {"labels": ["x" * 40] * 20, "assignee": "me", "status": ["todo", "in_progress", "blocked",
-                                                                             "done"]},
+            "filters": {"labels": ["x" * 40] * 20, "assignee": "me", "status": list(STATUSES)},
             "routeParams": {"projectId": website.pk}}
     response = api_client(alice).post(URL, {"action": "my_overdue", "page_context": page}, format="json")
     assert response.status_code == 200, response.content

@@ -1,4 +1,7 @@
-"""Every prompt of a set of runs: no page ids, no origin, no raw context JSON (DESIGN §3, seed 003)."""
+"""Every prompt of a set of runs: no page ids, no origin, no raw context JSON (seed 003).
+
+The contract: docs/DESIGN.md#the-three-context-views.
+"""
 from __future__ import annotations
 
 import re
@@ -44,6 +47,7 @@ def page(origin: str, tasks: list[Task], **extra: Any) -> dict[str, Any]:
         "page": "task_list", "origin": origin, "selectedEntity": {"type": "task", "id": tasks[0].pk},
         "routeParams": {"projectId": tasks[0].project_id, "taskId": tasks[0].pk},
         "activeTab": "in_progress", "viewMode": "board", "visibleEntityIds": [t.pk for t in tasks],
+        # archcheck: allow ARCH005 a sample filter
         "filters": {"status": ["todo", "in_progress"], "priority": ["P2"], "assignee": "me",
                     "dueBefore": "2031-05-17", "labels": ["frontend"]},
         "pagination": {"page": 3, "pageSize": 40}, **extra,

@@ -1,4 +1,4 @@
-"""ARCH001-ARCH004: each planted degradation is reported at its line; clean code and the real tree pass."""
+"""ARCH001-ARCH005: each planted violation is reported at its line; clean code and the real tree pass."""
 from __future__ import annotations
 
 import ast
@@ -134,6 +134,35 @@ VIOLATIONS = [
     ("ARCH004", "agent/routing/raw.py", '''
         from json import dumps  # <-
     '''),
+    # ARCH005 watches every folder of code, tests and bench included.
+    ("ARCH005", "agent/tools/overdue.py", '''
+        OPEN = ("todo", "in_progress", "blocked")  # <-
+
+        def overdue_filters(today):
+            return {"status": list(OPEN), "due_before": today}
+    '''),
+    ("ARCH005", "reports/active.py", '''
+        def active(status):
+            return status in {"in_progress", "blocked"}  # <-
+    '''),
+    ("ARCH005", "tasks/open_like.py", '''
+        from tasks.models import Task
+
+        OPEN = [Task.Status.TODO, Task.Status.IN_PROGRESS, Task.Status.BLOCKED]  # <-
+    '''),
+    ("ARCH005", "tests/test_pages_like.py", '''
+        import pytest
+
+        @pytest.mark.parametrize("page", ["home", "project_list", "task_list"])  # <-
+        def test_page(page):
+            assert page
+    '''),
+    ("ARCH005", "bench/seed_like.py", '''
+        from typing import Literal
+
+        Priority = Literal["P0", "P1", "P2", "P3"]  # <-
+        QUERY = "todo,in_progress,blocked"  # <-
+    '''),
 ]
 
 CLEAN = [
@@ -199,6 +228,41 @@ CLEAN = [
         def describe(page_context):
             return f"{page_context.origin} {page_context.visible_entity_ids} {page_context.model_dump()}"
     '''),
+    # One name is a value, not a list; a record or a mixed list is not a list of statuses; a mapping attaches data.
+    ("tasks/record_like.py", '''
+        from pm_assistant.vocabulary import OPEN_STATUSES
+
+        STEP = ("status", "status", "todo", "in_progress")
+        LISTS = ("completed", "overdue", "in_progress", "blocked")
+        WEIGHTS = {"todo": 1, "done": 2}
+
+        def is_late(task, today):
+            return task.status in OPEN_STATUSES and task.status != "done" and task.due < today
+    '''),
+    # The declaring module spells its lists.
+    ("pm_assistant/vocabulary.py", '''
+        OPEN_STATUSES = ("todo", "in_progress", "blocked")
+    '''),
+    ("tests/test_sample.py", '''
+        # archcheck: allow ARCH005 a sample filter
+        FILTER = {"status": ["todo", "done"], "priority": ["P1", "P2"]}  # archcheck: allow ARCH005 the same
+    '''),
+]
+
+# Templates: (source, lines where ARCH005 must report).
+TEMPLATE_VIOLATIONS = [
+    ('<a href="{% url \'task-list\' %}?assignee=me&amp;status=todo,in_progress,blocked">Open</a>\n', {1}),
+    ('{% if s in "todo,done" %}x{% endif %}\n', {1}),
+    ('<span class="legend-swatch status-todo"></span>To do\n'
+     '<span class="legend-swatch status-done"></span>Done\n', {2}),
+    ('<option value="P0">P0</option>\n<option value="P1">P1</option>\n', {2}),
+]
+TEMPLATE_CLEAN = [
+    '<a href="?assignee=me&amp;status={% open_statuses %}">Open</a> <a href="?status=blocked">Blocked</a>\n',
+    '{% for value, label in statuses %}<span class="status-{{ value }}">{{ label }}</span>{% endfor %}\n',
+    '{% if t.status != "done" %}{{ row.done }} done, {{ row.blocked }} blocked{% endif %}\n'
+    '{% if value == "blocked" %}!{% endif %} <a href="{% url \'home\' %}">Home</a>\n',
+    '{# archcheck: allow ARCH005 a fixed legend #}<i class="status-todo"></i><i class="status-done"></i>\n',
 ]
 
 
@@ -219,6 +283,35 @@ def test_planted_violation_is_reported_at_its_line(tmp_path: Path, rule: str, re
 def test_clean_module_passes(tmp_path: Path, relpath: str, source: str) -> None:
     plant(tmp_path, relpath, source)
     assert [str(v) for v in check_tree(tmp_path)] == []
+
+
+@pytest.mark.parametrize(("source", "lines"), TEMPLATE_VIOLATIONS)
+def test_a_template_that_spells_a_list_is_reported(tmp_path: Path, source: str, lines: set[int]) -> None:
+    plant(tmp_path, "templates/tasks/page.html", source)
+    found = check_tree(tmp_path)
+    assert {(v.path, v.rule) for v in found} == {("templates/tasks/page.html", "ARCH005")}, [str(v) for v in found]
+    assert {v.line for v in found} == lines
+
+
+@pytest.mark.parametrize("source", TEMPLATE_CLEAN)
+def test_a_template_that_derives_its_lists_passes(tmp_path: Path, source: str) -> None:
+    plant(tmp_path, "templates/tasks/page.html", source)
+    assert [str(v) for v in check_tree(tmp_path)] == []
+
+
+def test_a_template_waiver_without_a_reason_does_not_count(tmp_path: Path) -> None:
+    plant(tmp_path, "templates/tasks/page.html", '{# archcheck: allow ARCH005 #}<i class="status-todo"></i>'
+                                                 '<i class="status-done"></i>\n')
+    assert [v.rule for v in check_tree(tmp_path)] == ["ARCH005"]
+
+
+def test_the_home_template_before_the_open_statuses_tag_fails(tmp_path: Path) -> None:
+    """home.html as it was: the open statuses written out in each link."""
+    link = '<a href="{% url \'task-list\' %}?assignee=me&amp;status=todo,in_progress,blocked">{{ c.open }}</a>\n'
+    plant(tmp_path, "templates/home.html", link * 6)
+    found = check_tree(tmp_path)
+    assert [v.line for v in found] == [1, 2, 3, 4, 5, 6]
+    assert all("OPEN_STATUSES" in v.message for v in found)
 
 
 def test_every_rule_has_a_planted_violation() -> None:

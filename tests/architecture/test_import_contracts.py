@@ -29,6 +29,10 @@ PLANTS = [
     ("records", "agent/models.py", "from agent.artifacts.store import artifact_open\n"),
     ("records", "agent/trace.py", "from agent.state import AgentState\n"),
     ("reports-server-only", "reports/_planted.py", "from agent.trace import TraceRecorder\n"),
+    # The cycle this contract ended: a project module reading tasks.
+    ("apps", "projects/_planted_cycle.py", "from tasks.selectors import task_list_for_user\n"),
+    ("apps", "tasks/_planted_up.py", "from reports.week import IsoWeek\n"),
+    ("shared-helpers", "pm_assistant/_planted.py", "from projects.models import Project\n"),
 ]
 
 

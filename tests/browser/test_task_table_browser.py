@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from pm_assistant.vocabulary import STATUSES
 from projects.models import Project
 from tasks.services import task_create
 
@@ -39,7 +40,7 @@ def test_rows_fit_their_table_and_their_cells_do_not_overlap(page: Page, live_se
                                                               alice: User, website: Project) -> None:
     page.set_viewport_size({"width": viewport, "height": 900})
     late = timezone.localdate() - timedelta(days=3)
-    for n, status in enumerate(["todo", "in_progress", "blocked", "done"]):
+    for n, status in enumerate(STATUSES):
         task_create(actor=alice, project=website, title=f"Check the overdue layout of row {n}", assignee=alice,
                     status=status, priority="P0", due_date=late)
     log_in(page, live_server.url, "alice")

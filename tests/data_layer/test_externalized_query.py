@@ -14,6 +14,7 @@ from agent.artifacts.preview import Preview, preview_check
 from agent.artifacts.store import artifact_open
 from agent.assembler.tokens import token_count
 from agent.models import Artifact, TraceEvent
+from pm_assistant.vocabulary import STATUSES
 from projects.models import Project
 from tasks.models import Task
 from tests.llm_stub import LLMStub
@@ -21,7 +22,6 @@ from tests.llm_stub import LLMStub
 from .helpers import events, post_request, route_json, trace_of
 
 SEEDED = 500
-STATUSES = ("todo", "in_progress", "blocked", "done")
 TITLE = re.compile(r"Seeded task \d{4}")
 
 

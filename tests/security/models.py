@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pm_assistant.vocabulary import OPEN_STATUSES
 from tests.llm_stub import Completion, Scripted
 
 from .corpus import Case, normalised
@@ -49,7 +50,7 @@ def goal_route(goal: str, targets: Targets) -> dict[str, Any] | None:
                            due_date="2026-01-01"),
         "other_user": _route("crud", operation="update", status="done", task_id=targets.bob_task),
         "create": _route("crud", operation="create", title="pwned", priority="P0"),
-        "exfiltrate": _route("query", project_name="Ledger", status_filter=["todo", "in_progress", "blocked"]),
+        "exfiltrate": _route("query", project_name="Ledger", status_filter=list(OPEN_STATUSES)),
     }.get(goal)
 
 

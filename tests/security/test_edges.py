@@ -11,9 +11,9 @@ from rest_framework.test import APIClient
 
 from pm_assistant.vocabulary import DATE_MAX, DATE_MIN, ID_MAX
 from projects.models import Project
-from projects.timeline import timeline_for
 from tasks.models import Task
 from tasks.services import task_create
+from tasks.timeline import timeline_for
 
 
 def _api(user: User) -> APIClient:

@@ -4,13 +4,12 @@ from __future__ import annotations
 from typing import Any
 
 from agent.registry import CapabilitySpec, QuickActionSpec
-from pm_assistant.vocabulary import Page
+from pm_assistant.vocabulary import TASK_TABLE_PAGES
 
 # The fields an update may change: its kind names each with the value it gets.
 _UPDATE_FIELDS = ("status", "priority", "due_date")
 _DONE = {"operation": "update", "status": "done", "scope": "selected"}
 _DELETE = {"operation": "delete", "scope": "selected"}
-_ROWS: tuple[Page, ...] = ("project_detail", "task_list")
 
 
 def _asks(slots: Any) -> bool:
@@ -44,9 +43,10 @@ SPEC = CapabilitySpec(
     "Changing tasks", writes=True, order=10, example='create task "Write release notes" due 2026-12-15 P1',
     may_interrupt=_asks, kind_of_write=_kind,
     quick_actions=(
-        QuickActionSpec("mark_done", "Done", _ROWS, _DONE, rows=True, hidden_for_status="done",
+        QuickActionSpec("mark_done", "Done", TASK_TABLE_PAGES, _DONE, rows=True, hidden_for_status="done",
                         row_name="Mark '{title}' done"),
-        QuickActionSpec("delete_task", "Delete", _ROWS, _DELETE, rows=True, row_name="Delete '{title}'", last=True),
+        QuickActionSpec("delete_task", "Delete", TASK_TABLE_PAGES, _DELETE, rows=True, row_name="Delete '{title}'",
+                        last=True),
         QuickActionSpec("mark_visible_done", "Mark visible as done", ("task_list",),
                         {"operation": "update", "status": "done", "scope": "visible"}),
         QuickActionSpec("mark_done", "Mark done", ("task_detail",), _DONE, hidden_for_status="done"),

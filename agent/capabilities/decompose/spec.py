@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from agent.registry import CapabilitySpec, QuickActionSpec
+from pm_assistant.vocabulary import TASK_TABLE_PAGES
 
 _SELECTED = {"scope": "selected"}
 
@@ -12,7 +13,7 @@ SPEC = CapabilitySpec(
     keyword_slots=_SELECTED, example="break this task down",
     quick_actions=(
         # A finished task has nothing left to break down.
-        QuickActionSpec("decompose_task", "Break down", ("project_detail", "task_list"), _SELECTED, rows=True,
+        QuickActionSpec("decompose_task", "Break down", TASK_TABLE_PAGES, _SELECTED, rows=True,
                         hidden_for_status="done", row_name="Break down '{title}'"),
         QuickActionSpec("decompose_task", "Break down", ("task_detail",), _SELECTED, hidden_for_status="done"),
     ))

@@ -12,14 +12,13 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from agent.tools.task_tools import task_facts, task_row
 from pm_assistant.errors import InvalidInput
 from projects.models import Project
 from projects.selectors import project_members
 from tasks.models import Task
 from tasks.selectors import task_get_for_user
 from tasks.services import task_create, task_update
-
-from agent.tools.task_tools import task_facts, task_row
 
 
 def _display(user: User) -> str:

@@ -97,7 +97,7 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
     """
     llm = runtime.context.llm
     summary, route = state["model_summary"], state["route"]
-    # A quick action takes the fast path end to end: no LLM call, the template answer (DESIGN §4).
+    # A quick action takes the fast path end to end: no LLM call, the template answer (docs/DESIGN.md#routing).
     if llm.offline or route.via == "fast_path":
         return fallback
 

@@ -9,10 +9,9 @@ from django.contrib.auth.models import User
 
 from agent.artifacts.classify import Classified, result_classify
 from agent.models import Artifact
+from pm_assistant.vocabulary import PRIORITIES, STATUSES
 from projects.models import Project
 
-STATUSES = ("todo", "in_progress", "blocked", "done")
-PRIORITIES = ("P0", "P1", "P2", "P3")
 # Non-ASCII text so that byte offsets and character offsets differ.
 WORDS = ("login", "Überprüfung", "数据 pipeline", "naïve café", "release", "needle-free", "résumé", "deploy")
 

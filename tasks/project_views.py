@@ -1,6 +1,10 @@
-"""Project pages: the project list and a project's tasks as a list, a board or a timeline."""
+"""Project pages: the project list and a project's tasks as a list, a board or a timeline.
+
+They live in tasks because they show tasks: projects sits below tasks and imports none of it.
+"""
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, cast
 from urllib.parse import urlencode
 
@@ -12,19 +16,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import Forbidden, InvalidInput, NotFound
-from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT
-from pm_assistant.web import PageRequest, project_or_404, refusal, render_partial, task_or_404
-from tasks.counts import task_list_count
-from tasks.filters import TaskFilters
-from tasks.models import Task
-from tasks.page_context import page_context_for
-from tasks.paging import LAST, Cursor, task_page
-from tasks.selectors import task_counts_for_project, task_list_for_user
-from tasks.serializers import PageParamsSerializer
-from tasks.services import task_update
-
-from .models import Project
-from .selectors import (
+from pm_assistant.vocabulary import PAGE_SIZE_DEFAULT, STATUS_LABELS, VIEW_MODE_LABELS
+from pm_assistant.web import PageRequest, refusal, render_partial
+from projects.models import Project
+from projects.selectors import (
     membership_role,
     membership_roles,
     project_members,
@@ -33,14 +28,25 @@ from .selectors import (
     project_require_writer,
     role_can_write,
 )
+from projects.shortcuts import project_or_404
+
+from .counts import task_list_count
+from .filters import TaskFilters
+from .models import Task
+from .page_context import page_context_for
+from .paging import LAST, Cursor, task_page
+from .selectors import task_counts_for_project, task_list_for_user
+from .serializers import PageParamsSerializer
+from .services import task_update
+from .shortcuts import task_or_404
 from .timeline import timeline_for
 
 TABS: dict[str, tuple[str, tuple[str, ...]]] = {
     "overview": ("Overview", ()),
-    "in_progress": ("In progress", (Task.Status.IN_PROGRESS,)),
-    "done": ("Done", (Task.Status.DONE,)),
+    "in_progress": (STATUS_LABELS["in_progress"], (Task.Status.IN_PROGRESS,)),
+    "done": (STATUS_LABELS["done"], (Task.Status.DONE,)),
 }
-VIEW_MODES = {"list": "List", "board": "Board", "gantt": "Timeline"}
+VIEW_MODES = VIEW_MODE_LABELS
 # The board and the timeline draw at most this many tasks; the list pages through all of them.
 TASK_CAP = 200
 
@@ -57,7 +63,7 @@ def project_list(request: PageRequest) -> HttpResponse:
     return render(request, "projects/list.html", context)
 
 
-def _choice(request: PageRequest, name: str, allowed: dict[str, Any], default: str) -> tuple[str, str]:
+def _choice(request: PageRequest, name: str, allowed: Collection[str], default: str) -> tuple[str, str]:
     raw = request.GET.get(name, "").strip()
     if not raw:
         return default, ""
@@ -90,7 +96,8 @@ def _summary(*, user: Any, project: Project, tab: str) -> dict[str, Any]:
     # Both count in the database, over this project's tasks only: the page shows one page of them.
     progress = project_progress([project])[0]  # the project: project_or_404 checked it is the user's
     stats = task_counts_for_project(user=user, project_id=project.pk) if tab == "overview" else None
-    return {"progress": progress, "stats": stats}
+    status_counts = [(value, label, stats[value]) for value, label in Task.Status.choices] if stats else []
+    return {"progress": progress, "stats": stats, "status_counts": status_counts}
 
 
 def _board_context(*, user: Any, project: Project, tab: str, view: str,
