@@ -7,7 +7,7 @@ openai provider pointed at the scripted OpenAI-compatible stub (tests/llm_stub.p
 in-process, and counts the o200k_base tokens of the messages the explanation request really
 carried: the result is an artifact, so the prompt holds its ref and bounded summary. For
 comparison it assembles the same prompt with the result inlined as words
-(``agent.capabilities.query.row_words`` over every matching row) and counts that.
+(``agent.capabilities.query.node.row_words`` over every matching row) and counts that.
 
     .venv/bin/python bench/prompt_tokens_100k.py [--tasks 100000] [--db PATH]
 """
@@ -84,7 +84,7 @@ def seed(tasks: int) -> None:
 
 def matching_rows(user: Any) -> list[dict[str, Any]]:
     """Every task the query matches (the tool itself stops at QUERY_MAX_ROWS), as the tool's rows."""
-    from agent.capabilities.query import query_filters
+    from agent.capabilities.query.node import query_filters
     from agent.routing.decision import Slots
     from agent.tools.task_tools import task_row
     from tasks.selectors import task_list_for_user
@@ -106,7 +106,7 @@ def inlined_messages(user: Any, rows: list[dict[str, Any]]) -> list[dict[str, st
     """The explanation prompt as the query capability builds it for an inline result, over these rows."""
     from agent.artifacts.classify import Classified
     from agent.artifacts.refs import canonical_json, inline_ref, sha256_hex
-    from agent.capabilities.query import result_part
+    from agent.capabilities.query.node import result_part
     from agent.prompting.assembler import PromptPart, prompt_assemble
     from agent.prompting.templates import EXPLAIN_INSTRUCTIONS
 

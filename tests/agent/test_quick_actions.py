@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from agent.assembler.views import RouterCtx
-from agent.capabilities.clarify import clarify
+from agent.capabilities.clarify.node import clarify
 from agent.graph.graph import CAPABILITY_NODES
 from agent.models import Run
 from agent.registry import BY_NAME

@@ -61,7 +61,7 @@ def test_a_query_whose_result_repeats_a_ref_stops_before_the_explanation(
     def colliding(classified: Classified, rows: list[dict[str, Any]], count: int) -> PromptPart:
         return PromptPart(ref=ref, form=form, role="user", text=f"{count} tasks found.")  # type: ignore[arg-type]
 
-    monkeypatch.setattr("agent.capabilities.query.result_part", colliding)
+    monkeypatch.setattr("agent.capabilities.query.node.result_part", colliding)
     make_tasks(alice, website, 2, assignee=alice)
     openai_settings.push_json(route_json("query", assignee_me=True))
     body = post_request(alice, {"page": "home", "origin": "sidebar"}, message="what is on my plate?")
