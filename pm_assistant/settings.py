@@ -268,7 +268,7 @@ UNDO_WINDOW_SECONDS = env.int("UNDO_WINDOW_SECONDS", default=600)
 REPORT_SYNC_MAX_TASKS = env.int("REPORT_SYNC_MAX_TASKS", default=2000)
 # A background run silent for longer than this (no progress) is ended as an error by the sweeper.
 RUN_STALE_AFTER_SECONDS = env.int("RUN_STALE_AFTER_SECONDS", default=CELERY_TASK_TIME_LIMIT + 60)
-# Delay-risk scoring (reports/risk/score.py); the README's "Delay risk" table lists every one.
+# Delay-risk scoring (reports/risk/score.py); docs/USAGE.md's "Delay risk" table lists every one.
 RISK_WEIGHTS = {
     "overdue_per_day": 5, "overdue_max": 40, "due_soon_open_subtasks": 20, "inactive": 15, "blocked": 30,
     "parent_at_risk": 10, "assignee_load": 10, "due_slip": 5, "due_slips_max": 15,

@@ -2,7 +2,7 @@
 
 Built here with `format_html` rather than in a template because a list page renders 25 rows of
 about sixty variable lookups, filters and `{% url %}` tags each, and the template engine spent
-most of the page's time on them (`bench/template_ab.py`, "Task rows from Python" in the README).
+most of the page's time on them (`bench/template_ab.py`, "Task rows from Python" in docs/PERFORMANCE.md).
 Every value reaches the HTML through `format_html`, which escapes it; the templates call these
 through the tags of `tasks.templatetags.task_ui`.
 """

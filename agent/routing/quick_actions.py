@@ -2,7 +2,7 @@
 it, the UI entry that sends it, its label, and the capability and slots it routes to.
 
 The fast path (fast_path.FAST_PATH), the sidebar's buttons, the row buttons, clarify's suggestions,
-the tests' expected buttons and the README's button table are all derived from QUICK_ACTIONS.
+the tests' expected buttons and docs/USAGE.md's button table are all derived from QUICK_ACTIONS.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Score delay risk 0-100 from facts only: each factor has its points, its value and where the value came from.
 
-The weights and thresholds are settings (``RISK_WEIGHTS`` and friends, listed in the README);
+The weights and thresholds are settings (``RISK_WEIGHTS`` and friends, listed in docs/USAGE.md);
 the scoring itself is a pure function of the collected rows and the server's date.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""docs/ARCHITECTURE.md and README.md: their generated sections agree with the code."""
+"""docs/ARCHITECTURE.md and docs/USAGE.md: their generated sections agree with the code."""
 from __future__ import annotations
 
 import shutil
@@ -14,8 +14,8 @@ from agent.management.commands.architecture_doc import (
     RENDERERS,
     document_path,
     document_render,
-    readme_path,
     render_graph,
+    usage_path,
 )
 
 from .conftest import REPOSITORY
@@ -28,10 +28,10 @@ def test_document_matches_the_code() -> None:
         f"run `{COMMAND}` and commit the result.")
 
 
-def test_readme_button_table_matches_the_quick_actions() -> None:
-    text = readme_path().read_text(encoding="utf-8")
-    assert document_render(text, name="README.md") == text, (
-        f"README.md's button table disagrees with agent/routing/quick_actions.py; run `{COMMAND}` and commit.")
+def test_the_usage_button_table_matches_the_quick_actions() -> None:
+    text = usage_path().read_text(encoding="utf-8")
+    assert document_render(text, name="USAGE.md") == text, (
+        f"docs/USAGE.md's button table disagrees with the capabilities' buttons; run `{COMMAND}` and commit.")
     assert "| task_detail | **Break down** (sidebar) | `quick_button` · `decompose_task` | `decompose` | 0 |" in text
 
 
@@ -63,7 +63,7 @@ def test_the_node_table_sees_through_the_tracing_wrapper() -> None:
 def doc_copy(settings: Any, tmp_path: Path) -> Path:
     (tmp_path / "docs").mkdir()
     shutil.copy(REPOSITORY / "docs" / "ARCHITECTURE.md", tmp_path / "docs" / "ARCHITECTURE.md")
-    shutil.copy(REPOSITORY / "README.md", tmp_path / "README.md")
+    shutil.copy(REPOSITORY / "docs" / "USAGE.md", tmp_path / "docs" / "USAGE.md")
     shutil.copy(REPOSITORY / ".importlinter", tmp_path / ".importlinter")
     settings.BASE_DIR = tmp_path
     return tmp_path / "docs" / "ARCHITECTURE.md"
@@ -75,9 +75,9 @@ def test_check_fails_on_a_stale_section_and_the_command_repairs_it(doc_copy: Pat
     start = fresh.index(f"<!-- generated:{block} -->\n") + len(f"<!-- generated:{block} -->\n")
     end = fresh.index(f"<!-- /generated:{block} -->")
     doc_copy.write_text(fresh[:start] + "| stale | table |\n" + fresh[end:], encoding="utf-8")
-    readme = doc_copy.parent.parent / "README.md"
+    readme = doc_copy.parent / "USAGE.md"
     readme_fresh = readme.read_text(encoding="utf-8")
-    if f"<!-- generated:{block} -->" in readme_fresh:  # a stale README table fails the check as well
+    if f"<!-- generated:{block} -->" in readme_fresh:  # a stale USAGE table fails the check as well
         readme.write_text(readme_fresh.replace("| 0 |\n", "| 1 |\n", 1), encoding="utf-8")
 
     with pytest.raises(CommandError, match="run `.venv/bin/python manage.py architecture_doc`"):

@@ -33,6 +33,9 @@ PLANTS = [
     ("apps", "projects/_planted_cycle.py", "from tasks.selectors import task_list_for_user\n"),
     ("apps", "tasks/_planted_up.py", "from reports.week import IsoWeek\n"),
     ("shared-helpers", "pm_assistant/_planted.py", "from projects.models import Project\n"),
+    # A capability's spec that reaches into the agent, and a capability's own tool that reads the state.
+    ("capability-specs", "agent/capabilities/crud/spec.py", "from agent.tools import task_tools\n"),
+    ("capability-tools", "agent/capabilities/decompose/tools.py", "from agent.state import AgentState\n"),
 ]
 
 

@@ -1,4 +1,4 @@
-"""The README's delay-risk table names every weight and its default, so the documented scoring cannot drift."""
+"""docs/USAGE.md's delay-risk table names every weight and its default, so the documented scoring cannot drift."""
 from __future__ import annotations
 
 import re
@@ -6,12 +6,12 @@ from pathlib import Path
 
 from django.conf import settings
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "USAGE.md"
 
 
 def test_every_weight_is_documented_with_its_default() -> None:
     text = README.read_text()
-    table = text.split("### Delay risk", 1)[1].split("Levels:", 1)[0]
+    table = text.split("## Delay risk", 1)[1].split("Levels:", 1)[0]
     documented = set(re.findall(r'RISK_WEIGHTS\["(\w+)"\]', table))
     assert documented == set(settings.RISK_WEIGHTS)
     rows = {row.split("|")[1].strip(" `"): row for row in table.splitlines() if row.startswith("| `")}

@@ -1,4 +1,4 @@
-"""Regenerate the generated parts of docs/ARCHITECTURE.md and README.md from the code; --check only compares."""
+"""Regenerate the generated parts of docs/ARCHITECTURE.md and docs/USAGE.md from the code; --check only compares."""
 from __future__ import annotations
 
 import ast
@@ -30,8 +30,8 @@ def document_path() -> Path:
     return Path(settings.BASE_DIR) / "docs" / "ARCHITECTURE.md"
 
 
-def readme_path() -> Path:
-    return Path(settings.BASE_DIR) / "README.md"
+def usage_path() -> Path:
+    return Path(settings.BASE_DIR) / "docs" / "USAGE.md"
 
 
 def _type_name(annotation: Any) -> str:
@@ -161,7 +161,7 @@ RENDERERS: dict[str, Callable[[], str]] = {
 # Which generated blocks each document must carry.
 REQUIRED: dict[str, frozenset[str]] = {
     "ARCHITECTURE.md": frozenset({"graph", "allocation", "rules", "contracts", "capabilities", "quickactions"}),
-    "README.md": frozenset({"quickactions"}),
+    "USAGE.md": frozenset({"quickactions"}),
 }
 
 
@@ -180,13 +180,13 @@ def document_render(text: str, *, name: str = "ARCHITECTURE.md") -> str:
 
 
 class Command(BaseCommand):
-    help = "Regenerate the generated sections of docs/ARCHITECTURE.md and README.md (graph, tables, rules)."
+    help = "Regenerate the generated sections of docs/ARCHITECTURE.md and docs/USAGE.md (graph, tables, rules)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--check", action="store_true", help="Fail if the document differs from the code.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        for path in (document_path(), readme_path()):
+        for path in (document_path(), usage_path()):
             current = path.read_text(encoding="utf-8")
             fresh = document_render(current, name=path.name)
             if options["check"]:
