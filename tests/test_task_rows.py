@@ -57,7 +57,7 @@ def test_a_done_row_has_no_done_button_and_a_viewer_has_none(website: Project, a
     done = task_create(actor=alice, project=website, title="Shipped", status=Task.Status.DONE)
     todo = task_create(actor=alice, project=website, title="Open")
     html = client_for(alice).get(reverse("task-list")).content.decode()
-    assert set(_buttons(html, done)) == {"decompose_task", "delete_task"}
+    assert set(_buttons(html, done)) == {"delete_task"}  # nothing left to mark done or break down
     assert set(_buttons(html, todo)) == {"mark_done", "decompose_task", "delete_task"}
     delete = next(a for tag, a in _row_tags(html, todo)
                   if tag == "button" and a["data-assistant-action"] == "delete_task")
