@@ -20,7 +20,10 @@ from .mood import Mood, mood_of
 _TASK_REF = re.compile(r"(?:#|\btask\s+#?|任务\s*#?|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{0,9}-)(\d{1,12})(?!\d)",
                        re.IGNORECASE)
 _PASTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』")
-_QUOTED = re.compile(r"[\"“'‘「『]([^\"”'’」』]{1,300})[\"”'’」』]")
+# Each opening quote with its own closing one, so "Don't panic" keeps its apostrophe; a straight single
+# quote counts only outside a word (not the one in "don't").
+_QUOTED = re.compile(r"\"([^\"]{1,300})\"|“([^”]{1,300})”|‘([^’]{1,300})’|「([^」]{1,300})」|『([^』]{1,300})』"
+                     r"|(?<![A-Za-z])'([^']{1,300})'(?![A-Za-z])")
 _DATE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 # Not \b: in "P1任务" the Han character is a word character too.
 _PRIORITY = re.compile(r"(?<![A-Za-z0-9])(P[0-3])(?![A-Za-z0-9])", re.IGNORECASE)
@@ -102,7 +105,7 @@ def _title(message: str) -> str | None:
     """A new task's title: the quoted text, else what follows the create word."""
     quoted = _QUOTED.search(message)
     if quoted:
-        return quoted.group(1).strip()
+        return next(part for part in quoted.groups() if part is not None).strip()
     rest = re.sub(r"(?i)^.*?(?:(?:\b(?:a|an|new|task|create|add)\b|任务|创建|新建|添加|新增|一个)[:：\s]*)+", "",
                   message).strip()
     return rest or None
@@ -166,12 +169,22 @@ def rules_read(message: str) -> dict[str, Any]:
     return route("clarify", confidence=0.2)
 
 
+def request_mood(message: str, reading: dict[str, Any] | None = None) -> Mood:
+    """Whether the message asks for what it names: its mood, read without a new task's title.
+
+    A title is the user's data: "create a task: don't forget the milk" asks for a task.
+    """
+    reading = reading or rules_read(message)
+    title = reading["slots"].get("title") if reading["slots"].get("operation") == "create" else None
+    return mood_of(message.replace(title, " ") if title else message)
+
+
 def unasked_write(message: str) -> tuple[Mood, dict[str, Any]] | None:
     """The write the message names without asking for it ("don't mark task 5 done"), with its mood; else None."""
     reading = rules_read(message)
     if not BY_NAME[reading["capability"]].writes:
         return None
-    mood = mood_of(message)
+    mood = request_mood(message, reading)
     return None if mood == "request" else (mood, reading)
 
 

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from agent.llm.mood import mood_of
-from agent.llm.offline import rules_read
+from agent.llm.offline import request_mood, rules_read
 from agent.registry import BY_NAME
 
 from .decision import IntentCheck, Route, Slots
@@ -40,7 +39,7 @@ def intent_check(*, message: str, route: Route) -> IntentCheck:
     model_kind = BY_NAME[route.capability].write_kind(route.slots)
     if model_kind is None:
         return IntentCheck(verdict="not_a_write")
-    mood, rules_kind = mood_of(message), rules_write_kind(message)
+    mood, rules_kind = request_mood(message), rules_write_kind(message)
     if mood != "request" and rules_kind is not None:
         return IntentCheck(verdict="declined", model_kind=model_kind, rules_kind=rules_kind, mood=mood)
     agrees = mood == "request" and rules_kind == model_kind

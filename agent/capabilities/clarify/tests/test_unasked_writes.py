@@ -97,3 +97,19 @@ def test_the_sidebar_shows_the_answer(alice: Any, task: Task) -> None:
     assert response.status_code == 200
     assert f"<p>Understood: I won't mark task {task.pk} as done. Nothing was changed.</p>" in response.content.decode()
     assert _unchanged(task)
+
+
+@pytest.mark.parametrize(("message", "title"), [("create a task: don't forget the milk", "don't forget the milk"),
+                                                ("add task never deploy on fridays", "never deploy on fridays"),
+                                                ('create task "Don\'t panic"', "Don't panic")])
+def test_a_new_tasks_title_is_data_not_a_negation(alice: Any, website: Any, message: str, title: str) -> None:
+    page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
+    body = ask(alice, message, page)
+    assert body["status"] == "done", body
+    assert list(Task.objects.values_list("title", flat=True)) == [title]
+
+
+def test_a_negated_create_creates_nothing(alice: Any, website: Any) -> None:
+    page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
+    body = ask(alice, "don't create a task called Release notes", page)
+    assert body["data"]["unasked"] == "negated" and not Task.objects.exists()
