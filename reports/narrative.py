@@ -60,19 +60,22 @@ def report_recomputed(report: WeeklyReport) -> str:
             "in this week's figures.")
 
 
-def report_text(report: WeeklyReport) -> str:
-    """The report as a short paragraph: the week's flow, then how it ended (or stands, while it goes on)."""
+def report_body(report: WeeklyReport) -> str:
+    """The week's flow, then how it ended (or stands, while it goes on): the report without its headline."""
     f, p = report.current, report.previous
     flow = (f"{_n(len(f.completed), 'task')} completed{_versus(len(f.completed), len(p.completed))}, "
             f"{len(f.created)} created{_versus(len(f.created), len(p.created))}, "
             f"{len(f.reopened)} reopened, {_n(len(f.slipped), 'due date')} slipped and {f.deleted} deleted.")
     states = f"{len(f.in_progress)} in progress, {len(f.blocked)} blocked and {len(f.overdue)} overdue."
     if report.finished:
-        state = f"At the end of the week {_n(f.open, 'task was', 'tasks were')} open: {states}"
-    else:
-        state = f"Now {_n(f.open, 'task is', 'tasks are')} open: {states}"
+        return f"{flow} At the end of the week {_n(f.open, 'task was', 'tasks were')} open: {states}"
+    return f"{flow} Now {_n(f.open, 'task is', 'tasks are')} open: {states}"
+
+
+def report_text(report: WeeklyReport) -> str:
+    """The report as a short paragraph: which week, its figures, and whether later deletions changed them."""
     recomputed = report_recomputed(report)
-    return f"{report_headline(report)}: {flow} {state}" + (f" {recomputed}" if recomputed else "")
+    return f"{report_headline(report)}: {report_body(report)}" + (f" {recomputed}" if recomputed else "")
 
 
 def figures_words(f: WeekFigures) -> list[str]:
