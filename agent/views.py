@@ -32,7 +32,12 @@ def _render_run(request: HttpRequest, run: Run, *, status: int = 200, undo_refus
     changed = run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected")
     # Rows of deleted tasks were dropped from the request: the page refreshes its list too.
     if changed or data.get("stale_task_ids"):
-        response["HX-Trigger"] = json.dumps({"tasks-changed": {"run": str(run.pk)}})
+        detail: dict[str, Any] = {"run": str(run.pk)}
+        deleted = data.get("deleted") if changed else None
+        if isinstance(deleted, dict):
+            # The page of the deleted task goes to the task list and says so, rather than asking for a 404.
+            detail.update(deleted_task_id=deleted.get("id"), message=run.reply)
+        response["HX-Trigger"] = json.dumps({"tasks-changed": detail})
     return response
 
 

@@ -3,6 +3,8 @@
 A task's status (and due date) at an instant is the value before the first change recorded at or
 after that instant, else its current value; so a past week is reported as it ended, not as the
 tasks are today. Tasks deleted since appear only in the deleted count: they have no page to link.
+A task deleted after a finished week leaves that week's figures (its rows are gone), so the report
+says how many were deleted since and when the last was: its figures were recomputed after them.
 """
 from __future__ import annotations
 
@@ -12,9 +14,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
+
 from pm_assistant.vocabulary import STATUSES
 
 from .scope import Window
+from .week import IsoWeek
 
 DONE = "done"
 UNASSIGNED = "unassigned"
@@ -74,6 +79,13 @@ class WeeklyReport:
     current: WeekFigures
     previous: WeekFigures
     tasks: Mapping[int, TaskLine]
+    # False while the reported week is still going: its states are "now", not "at the end of the week".
+    finished: bool = True
+    # "this week", "last week" or "" (an older week): which week it is, said as the reader would.
+    relation: str = ""
+    # Deletions in the scope after a finished week ended: their tasks no longer count in its figures.
+    later_deleted: int = 0
+    later_deleted_on: str | None = None  # the day of the latest of them, ISO
 
     def lines(self, name: str) -> list[TaskLine]:
         return [self.tasks[i] for i in getattr(self.current, name)]
@@ -153,12 +165,25 @@ def week_project(tasks: Iterable[Mapping[str, Any]], events: Iterable[Mapping[st
         in_progress=tuple(lists["in_progress"]), blocked=tuple(lists["blocked"]), per_assignee=assignees)
 
 
+def week_relation(week: IsoWeek, *, now: datetime) -> str:
+    """"this week", "last week", or "" for an older week, as of now in the site's zone."""
+    current = IsoWeek.containing(timezone.localtime(now).date())
+    return {current: "this week", current.previous: "last week"}.get(week, "")
+
+
 def report_project(*, scope_label: str, project_id: int | None, tasks: Sequence[Mapping[str, Any]],
-                   events: Sequence[Mapping[str, Any]], current: Window, previous: Window) -> WeeklyReport:
+                   events: Sequence[Mapping[str, Any]], current: Window, previous: Window,
+                   now: datetime | None = None) -> WeeklyReport:
     """Project both weeks from one collection and keep the lines of the tasks the lists name."""
     this_week = week_project(tasks, events, current)
     named = {i for name in LISTS for i in getattr(this_week, name)}
     lines = {t["id"]: TaskLine(id=t["id"], key=t["key"], title=t["title"], status=t["status"],
                                due_date=t["due_date"], assignee=t["assignee"]) for t in tasks if t["id"] in named}
+    finished = current.finished
+    # The collection reaches until now, so it holds every deletion since the week ended.
+    later = sorted(at for e in events if e["kind"] == "deleted" and (at := _at(e["created_at"])) >= current.end)
+    later_on = timezone.localtime(later[-1]).date().isoformat() if finished and later else None
     return WeeklyReport(scope_label=scope_label, project_id=project_id, current=this_week,
-                        previous=week_project(tasks, events, previous), tasks=lines)
+                        previous=week_project(tasks, events, previous), tasks=lines, finished=finished,
+                        relation=week_relation(current.week, now=now) if now else "",
+                        later_deleted=len(later) if finished else 0, later_deleted_on=later_on)

@@ -43,7 +43,7 @@ def weekly_report_build(*, scope: ReportScope, windows: ReportWindows) -> Weekly
     tasks = report_tasks(scope=scope, windows=windows)["items"]
     events = report_events(scope=scope, windows=windows)["items"]
     report = report_project(scope_label=scope.label, project_id=scope.project_id, tasks=tasks, events=events,
-                            current=windows.current, previous=windows.previous)
+                            current=windows.current, previous=windows.previous, now=windows.now)
     report_verify(report, scope=scope, windows=windows)
     return report
 

@@ -41,6 +41,11 @@ class Window:
     end: datetime
 
     @property
+    def finished(self) -> bool:
+        """The week is over: the window reaches its Sunday midnight, not only until now."""
+        return self.end >= self.week.end(timezone.get_current_timezone())
+
+    @property
     def end_date(self) -> date:
         """The first day after the window: a task due before it and still open is overdue."""
         local = timezone.localtime(self.end)

@@ -18,7 +18,7 @@ from projects.shortcuts import project_or_404
 from tasks.page_context import page_context_for
 
 from .figures import LISTS
-from .narrative import HEADINGS, report_markdown, report_text
+from .narrative import report_body, report_headings, report_markdown, report_recomputed, report_week_words
 from .pipeline import FiguresDisagree, weekly_report_build
 from .risk.assess import risk_assess, risk_data
 from .risk.text import risk_text
@@ -80,9 +80,10 @@ def _page(request: PageRequest, project_id: int | None) -> HttpResponse:
         return response
     now, before = report.current.counts(), report.previous.counts()
     context.update({
-        "report": report, "text": report_text(report),
+        "report": report, "text": report_body(report),
         "figures": [(name.replace("_", " "), now[name], before[name]) for name in now],
-        "lists": [(name, HEADINGS[name], report.lines(name)) for name in LISTS],
+        "lists": [(name, report_headings(report)[name], report.lines(name)) for name in LISTS],
+        "week_words": report_week_words(report), "recomputed": report_recomputed(report),
     })
     return render(request, "reports/weekly.html", context, status=400 if problem else 200)
 

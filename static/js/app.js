@@ -127,25 +127,6 @@
     if (id && focusLost()) focusEditedRow(id);
   });
 
-  // On a plan card, unchecking a step also unchecks the steps built on it, as the server will drop them.
-  document.addEventListener("change", function (event) {
-    var box = event.target;
-    var card = box.closest && box.closest("[data-plan-card]");
-    if (!card || box.name !== "keep_steps" || box.checked) return;
-    var dropped = [box.value];
-    while (dropped.length) {
-      var id = dropped.pop();
-      card.querySelectorAll(".plan-step").forEach(function (step) {
-        var needs = (step.dataset.needs || "").split(" ");
-        var other = step.querySelector("input[name=keep_steps]");
-        if (other && other.checked && needs.indexOf(id) >= 0) {
-          other.checked = false;
-          dropped.push(other.value);
-        }
-      });
-    }
-  });
-
   // A refused board move leaves the card where it was: put its status control back too. A moved card
   // is a new element in its new column; one that left this tab's board is gone: focus goes to its
   // status control again, else to the next card's (or the column), so the keyboard carries on.

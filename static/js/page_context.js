@@ -59,7 +59,49 @@
     });
   }
 
-  document.body.addEventListener("tasks-changed", function () {
+  // A message carried to the next page (the task list, after the page's own task was deleted).
+  var FLASH_KEY = "pm.flash";
+
+  function showFlash() {
+    var text = null;
+    try { text = window.sessionStorage.getItem(FLASH_KEY); window.sessionStorage.removeItem(FLASH_KEY); }
+    catch (e) { return; }
+    var box = document.getElementById("toasts");
+    if (!text || !box) return;
+    var toast = document.createElement("div");
+    toast.className = "toast toast-done";
+    toast.setAttribute("role", "status");
+    toast.setAttribute("data-flash", "");
+    var strong = document.createElement("strong");
+    strong.textContent = "Deleted";
+    var span = document.createElement("span");
+    span.textContent = text;
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "toast-close";
+    close.setAttribute("aria-label", "Dismiss");
+    close.setAttribute("data-dismiss", "");
+    close.textContent = "\u00d7";
+    toast.append(strong, span, close);
+    box.appendChild(toast);
+    window.setTimeout(function () { toast.remove(); }, 10000);
+  }
+
+  function pageTaskId() {
+    var ctx = readPageContext();
+    return ctx && ctx.routeParams && ctx.page === "task_detail" ? ctx.routeParams.taskId : null;
+  }
+
+  document.body.addEventListener("tasks-changed", function (event) {
+    var detail = event.detail || {};
+    var own = pageTaskId();
+    if (own && detail.deleted_task_id === own) {
+      // This page's task is gone: asking for the page again would only answer 404.
+      try { window.sessionStorage.setItem(FLASH_KEY, detail.message || "The task was deleted."); } catch (e) { /* no storage */ }
+      window.location.assign("/tasks/");
+      document.dispatchEvent(new CustomEvent("pm:content-refreshed"));
+      return;
+    }
     fetch(window.location.href, { headers: { "HX-Request": "false" }, credentials: "same-origin" })
       .then(function (response) {
         // The page's own object is gone (a deleted task): go to the task list instead.
@@ -86,6 +128,9 @@
       // Also when the refresh failed: whoever waits for it (focus, in assistant_shell.js) stops waiting.
       .then(function () { document.dispatchEvent(new CustomEvent("pm:content-refreshed")); });
   });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showFlash);
+  else showFlash();
 
   window.pmPageContext = { read: readPageContext, forElement: contextFor };
 })();

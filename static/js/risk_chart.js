@@ -19,20 +19,61 @@
     return loading;
   }
 
+  // Each bar ends with its task's score and level, so the value is read without the axis.
+  function scoreLabels(data) {
+    return {
+      id: "scoreLabels",
+      afterDatasetsDraw: function (chart) {
+        var last = chart.getDatasetMeta(chart.data.datasets.length - 1);
+        var ctx = chart.ctx;
+        ctx.save();
+        ctx.font = "600 12px system-ui, sans-serif";
+        ctx.fillStyle = "#101828";
+        ctx.textBaseline = "middle";
+        last.data.forEach(function (bar, i) {
+          var text = data.scores[i] + " " + data.levels[i];
+          ctx.fillText(text, Math.min(bar.x + 6, chart.width - ctx.measureText(text).width - 2), bar.y);
+        });
+        ctx.restore();
+      },
+    };
+  }
+
   function draw(canvas) {
     if (canvas.dataset.drawn) return;
     canvas.dataset.drawn = "1";
     var data = JSON.parse(document.getElementById(canvas.dataset.riskChart).textContent);
     chartLibrary().then(function (Chart) {
+      var longest = Math.max.apply(null, data.factors[0].points.map(function (_, i) {
+        return data.factors.reduce(function (sum, f) { return sum + f.points[i]; }, 0);
+      }));
       new Chart(canvas, {
         type: "bar",
-        data: {labels: data.labels, datasets: [{label: "Risk score", data: data.scores, backgroundColor: data.colours,
-                                                  borderRadius: 4, barThickness: 14}]},
+        data: {labels: data.labels, datasets: data.factors.map(function (f) {
+          return {label: f.label, data: f.points, backgroundColor: f.colour, barThickness: 14};
+        })},
         options: {
           indexAxis: "y", responsive: true, maintainAspectRatio: false, animation: false,
-          scales: {x: {min: 0, max: 100, ticks: {stepSize: 25}}, y: {ticks: {autoSkip: false}}},
-          plugins: {legend: {display: false}},
+          // Room at the right of the longest bar for its score.
+          layout: {padding: {left: 4, right: 64}},
+          scales: {
+            x: {stacked: true, min: 0, max: Math.max(100, longest), ticks: {stepSize: 25},
+                title: {display: true, color: "#344054", text: canvas.clientWidth < 500
+                  ? "Risk score: points per factor" : "Risk score (0\u2013100): points from each factor"}},
+            // A label fits the room the chart has: a phone shows the key and the title's start.
+            y: {stacked: true, ticks: {autoSkip: false, color: "#344054", callback: function (value) {
+              var label = this.getLabelForValue(value);
+              var room = this.chart.width < 500 ? 14 : 30;
+              return label.length > room ? label.slice(0, room - 1) + "\u2026" : label;
+            }}},
+          },
+          plugins: {
+            legend: {display: true, position: "top", align: "start",
+                     labels: {boxWidth: 12, boxHeight: 12, color: "#344054"}},
+            tooltip: {callbacks: {label: function (item) { return item.dataset.label + ": +" + item.raw; }}},
+          },
         },
+        plugins: [scoreLabels(data)],
       });
       canvas.dataset.rendered = "1";
     });

@@ -1,13 +1,16 @@
 """The full report page and its Markdown download show the same verified figures."""
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from .fixture import NOW, Seeded, clock_at
+from tasks.services import task_delete
+
+from .fixture import NOW, Seeded, clock_at, local
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +85,32 @@ def test_the_current_week_links_no_week_after_it(seeded: Seeded, alice: User, mo
         last = _client(alice).get("/reports/weekly/?week=2026-W48").content.decode()
     assert 'rel="next"' not in current and 'max="2026-W49"' in current
     assert 'href="/reports/weekly/?week=2026-W49" rel="next"' in last
+
+
+def test_a_finished_week_says_its_figures_were_recomputed_after_a_later_deletion(
+        seeded: Seeded, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"/projects/{seeded.website.pk}/reports/weekly/?week=2026-W48"
+    with clock_at(monkeypatch, NOW):
+        before = _client(alice).get(url).content.decode()
+    with clock_at(monkeypatch, local(12, 1, 15)):  # Tuesday of W49: W48 is over
+        task_delete(actor=alice, task=seeded.tasks["slipped"])
+    with clock_at(monkeypatch, NOW):
+        after = html.unescape(_client(alice).get(url).content.decode())
+        markdown = _client(alice).get(url + "&format=md").content.decode()
+
+    assert "Recomputed" not in before
+    assert "1 created" in before and "0 created" in after  # the deleted task was W48's one new task
+    note = ("Recomputed after later deletions: 1 task was deleted after the week ended (the last on 2026-12-01); "
+            "deleted tasks no longer count in this week's figures.")
+    assert note in after and note in markdown
+    assert "Last week, 2026-W48 (2026-11-23 to 2026-11-29)" in after
+
+
+def test_the_week_still_going_is_reported_so_far_not_as_ended(
+        seeded: Seeded, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    with clock_at(monkeypatch, NOW):
+        page = _client(alice).get(f"/projects/{seeded.website.pk}/reports/weekly/?week=this").content.decode()
+
+    assert "This week so far, 2026-W49 (from 2026-11-30)" in page
+    assert re.search(r"Now \d+ tasks? (is|are) open", page)
+    assert "At the end of the week" not in page and "Overdue now" in page and "Overdue at week end" not in page

@@ -26,7 +26,7 @@ from agent.tools.report_tools import report_scope, report_size, weekly_report_ev
 from agent.tools.runner import ToolRunner
 from pm_assistant.errors import ApplicationError
 from reports.figures import WeeklyReport, report_project
-from reports.narrative import figures_words, report_headline, report_text
+from reports.narrative import figures_words, report_headline, report_text, report_week_words
 from reports.pipeline import FiguresDisagree, report_verify, windows_now
 
 
@@ -44,7 +44,9 @@ def report_allowed(report: WeeklyReport) -> Allowed:
     numbers |= {n for a in report.current.per_assignee for n in (a.completed, a.open, a.overdue)}
     weeks = (report.current, report.previous)
     numbers |= {int(part) for f in weeks for part in f.week.split("-W")}
-    return Allowed.of(numbers, [d for f in weeks for d in (f.monday, f.sunday)])
+    numbers.add(report.later_deleted)
+    dates = [d for f in weeks for d in (f.monday, f.sunday)] + [d for d in (report.later_deleted_on,) if d]
+    return Allowed.of(numbers, dates)
 
 
 def _rows(steps: ToolRunner, step: str, name: str) -> list[dict[str, Any]]:
@@ -59,6 +61,8 @@ def report_data(report: WeeklyReport) -> dict[str, Any]:
     """What the run hands the sidebar and the API: the figures of both weeks and where the full report is."""
     f = report.current
     return {"headline": report_headline(report), "week": f.week, "monday": f.monday, "sunday": f.sunday,
+            "week_words": report_week_words(report), "finished": report.finished,
+            "later_deleted": report.later_deleted, "later_deleted_on": report.later_deleted_on,
             "scope": report.scope_label, "project_id": report.project_id, "counts": f.counts(),
             "previous": {"week": report.previous.week, "counts": report.previous.counts()},
             "url": report_url(report)}
@@ -108,7 +112,7 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
     recorder.node("report_project", week=week)
     report = report_project(scope_label=scope.label, project_id=scope.project_id,
                             tasks=_rows(steps, "s1", "tasks"), events=_rows(steps, "s2", "events"),
-                            current=windows.current, previous=windows.previous)
+                            current=windows.current, previous=windows.previous, now=windows.now)
 
     stage("verify")
     recorder.node("report_verify", week=week, figures=report.current.counts())
@@ -124,8 +128,9 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
     template = report_text(report)
     recorder.node("report_polish", week=week)
     reply = polish(runtime, state, what="weekly report", template=template, allowed=report_allowed(report),
-                   figures=[f"Week {week} ({report.current.monday} to {report.current.sunday}) of "
-                            f"{quote_user_text(report.scope_label, 80)}.", *figures_words(report.current),
+                   figures=[f"{report_week_words(report)} of {quote_user_text(report.scope_label, 80)}"
+                            f"{'' if report.finished else ' (the week is not over: its states are as of now)'}.",
+                            *figures_words(report.current),
                             f"the week before ({report.previous.week}):",
                             *figures_words(report.previous)])
     if background:

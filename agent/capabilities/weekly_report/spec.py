@@ -9,5 +9,7 @@ SPEC = CapabilitySpec(
     keywords=("weekly report", "week report", "status report", "report", "周报", "报告"),
     example="weekly report for last week",
     quick_actions=(
-        QuickActionSpec("weekly_report", "Weekly report", ("home", "project_list", "project_detail")),
+        # The button names its week, as its label does: the last full one ("this week" is asked in words).
+        QuickActionSpec("weekly_report", "Last week's report", ("home", "project_list", "project_detail"),
+                        {"week": "last"}),
     ))

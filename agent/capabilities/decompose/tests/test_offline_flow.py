@@ -70,6 +70,11 @@ def test_the_row_action_breaks_down_the_row_task(alice: Any, website: Any) -> No
      ["Write the copy", "Design the banner", "Ship it"]),
     ("Translate the docs and review them", "", ["Translate the docs", "Review them"]),
     ("整理需求", "收集反馈、整理需求以及排期", ["收集反馈", "整理需求", "排期"]),
+    # Clauses without "and": semicolons after a lead-in, and plain sentences, each one a step.
+    ("Pricing page", "The page must: load in 2 s; show the prices; link to support.",
+     ["Load in 2 s", "Show the prices", "Link to support"]),
+    ("Pricing page", "Write the copy. Design the hero image.\nShip it to production!",
+     ["Write the copy", "Design the hero image", "Ship it to production"]),
     ("Refactor billing", "Just one thing.", ["Plan: Refactor billing", "Build: Refactor billing",
                                              "Review: Refactor billing"]),
 ])

@@ -39,7 +39,8 @@ def test_the_quick_button_reports_last_full_week_with_every_stage_on_the_trace(
                                 "in_progress": 1, "blocked": 1, "deleted": 1, "open": 4}
     assert report["previous"]["counts"]["completed"] == 2
     assert report["url"] == f"/projects/{seeded.website.pk}/reports/weekly/?week=2026-W48"
-    assert run["reply"].startswith("Week 2026-W48 (2026-11-23 to 2026-11-29), Website Redesign: 2 tasks completed")
+    assert run["reply"].startswith(
+        "Last week, 2026-W48 (2026-11-23 to 2026-11-29), Website Redesign: 2 tasks completed")
     assert run["usage"]["llm_calls"] == 0
     nodes = [n["name"] for n in trace_of(alice, run["run_id"])["nodes"]]
     assert [n for n in nodes if n.startswith("report_")] == STAGES
@@ -75,7 +76,7 @@ def test_a_polish_that_changes_one_number_falls_back_to_the_template_with_an_ale
         run = post_request(alice, _page(seeded.website.pk), message="weekly report")
 
     assert run["status"] == "done"
-    assert run["reply"].startswith("Week 2026-W48")
+    assert run["reply"].startswith("Last week, 2026-W48")
     assert run["data"]["polished"] is False
     alert = Alert.objects.get(run_id=run["run_id"])
     assert alert.kind == "number_mismatch" and "7" in alert.message

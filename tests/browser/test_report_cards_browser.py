@@ -1,0 +1,133 @@
+"""The weekly report and risk answers in a real Chromium, at the phone and the desktop size.
+
+Which week an answer reports is said on it, the week still going says "now", a finished week says
+when later deletions changed its figures, the report page and the answer cards pass axe, and the
+risk chart has a legend, an axis title and each bar's score, and shows the points of each factor.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from projects.models import Project
+from tasks.models import Task
+from tasks.services import task_create, task_delete, task_update
+from tests.reports.fixture import clock_at
+
+from .shell import assert_accessible, open_assistant, shot
+from .test_pages_browser import log_in
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def last_week(monkeypatch: pytest.MonkeyPatch, alice: User, carol: User, website: Project) -> list[Task]:
+    """Last week's work: tasks completed and created, short and long titles, so list lines wrap on a phone."""
+    then = timezone.now() - timedelta(days=7)
+    today = timezone.localdate()
+    with clock_at(monkeypatch, then):
+        # A short title is a short link in a line of key and assignee: it must stand out by more than colour.
+        done = [task_create(actor=alice, project=website, assignee=carol, title=title)
+                for title in ("QA pass", "Rewrite the onboarding checklist for the new support hires", "Proofread")]
+        for task in done:
+            task_update(actor=alice, task=task, status="done")
+        late = task_create(actor=alice, project=website, assignee=alice, due_date=today - timedelta(days=12),
+                           title="Review the data retention policy with the legal team before the audit")
+    return [*done, late]
+
+
+def _ask(page: Page, text: str) -> Any:
+    open_assistant(page)
+    page.fill("#assistant-message", text)
+    page.click("#assistant .assistant-form button[type=submit]")
+    run = page.locator("#assistant-transcript .run-done").last
+    expect(run.locator(".run-reply")).to_be_visible()
+    return run
+
+
+def test_the_report_button_and_the_typed_request_each_say_which_week(
+        page: Page, live_server: Any, width: str, alice: User, last_week: list[Task]) -> None:
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    button = page.locator("#assistant [data-assistant-action=weekly_report]")
+    expect(button).to_have_text("Last week's report")
+    button.click()
+    run = page.locator("#assistant-transcript .run-done").last
+    expect(run.locator("[data-report-week]")).to_contain_text("Last week, ")
+    expect(run.locator(".run-reply")).to_contain_text("At the end of the week")
+    assert_accessible(page)
+    shot(page, f"report-last-week-{width}")
+
+    run = _ask(page, "本周周报")
+    expect(run.locator("[data-report-week]")).to_contain_text("This week so far, ")
+    expect(run.locator(".run-reply")).not_to_contain_text("At the end of the week")
+    expect(run.locator(".run-reply")).to_contain_text("open")
+    assert_accessible(page)
+    shot(page, f"report-this-week-{width}")
+    run.locator("[data-report-link]").click()
+    expect(page.locator("main [data-report-week]")).to_contain_text("This week so far")
+    expect(page.locator("#h-overdue")).to_have_text("Overdue now")
+    expect(page.locator(".report-text")).not_to_contain_text("At the end of the week")
+    expect(page.locator(".report-text")).to_contain_text("Now ")
+
+
+def test_a_finished_week_says_its_figures_changed_after_a_later_deletion_and_passes_axe(
+        page: Page, live_server: Any, width: str, alice: User, last_week: list[Task]) -> None:
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/reports/weekly/")
+    expect(page.locator("main [data-report-week]")).to_contain_text("Last week, ")
+    expect(page.locator("main [data-report-recomputed]")).to_have_count(0)
+    expect(page.locator("#list-completed li")).to_have_count(3)
+    # The task lines wrap on a phone: their links must stand out by more than colour.
+    assert_accessible(page)
+
+    task_delete(actor=alice, task=last_week[0])
+    today = timezone.localdate().isoformat()
+    page.reload()
+    note = page.locator("main [data-report-recomputed]")
+    expect(note).to_contain_text("Recomputed after later deletions: 1 task was deleted after the week ended")
+    expect(note).to_contain_text(f"the last on {today}")
+    expect(page.locator("#list-completed li")).to_have_count(2)
+    assert_accessible(page)
+    shot(page, f"report-recomputed-{width}")
+
+    open_assistant(page)
+    page.click("#assistant [data-assistant-action=weekly_report]")
+    run = page.locator("#assistant-transcript .run-done").last
+    expect(run.locator("[data-report-recomputed]")).to_contain_text("1 task was deleted after the week ended")
+    assert_accessible(page)
+
+
+def test_the_risk_chart_explains_its_colours_axis_and_values_and_adds_the_factors_points(
+        page: Page, live_server: Any, width: str, alice: User, website: Project, last_week: list[Task]) -> None:
+    blocked = task_create(actor=alice, project=website, title="Waiting on legal", status="blocked",
+                          due_date=timezone.localdate() - timedelta(days=3))
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/projects/{website.pk}/")
+    open_assistant(page)
+    page.click("#assistant [data-assistant-action=risk_analysis]")
+    run = page.locator("#assistant-transcript .run-done").last
+    canvas = run.locator("canvas[data-rendered='1']")
+    expect(canvas).to_have_count(1)
+    chart = canvas.evaluate("""c => { const ch = Chart.getChart(c); return {
+        legend: ch.options.plugins.legend.display, title: ch.options.scales.x.title.text,
+        stacked: ch.options.scales.x.stacked, series: ch.data.datasets.map(d => d.label),
+        plugins: ch.config.plugins.map(p => p.id), labels: ch.data.labels}; }""")
+    assert chart["legend"] is True
+    assert chart["title"].startswith("Risk score")
+    assert chart["stacked"] is True and "scoreLabels" in chart["plugins"]
+    assert set(chart["series"]) >= {"Overdue", "Blocked"}  # one series per factor, named in the legend
+    assert any("Waiting on legal" in label for label in chart["labels"])  # not the key alone
+    table = run.locator("figure.risk-chart table")
+    row = table.locator("tbody tr", has_text="Waiting on legal")
+    expect(row.locator("td").nth(2)).to_contain_text("Overdue +")
+    expect(row.locator("td").nth(2)).to_contain_text("Blocked +")
+    assert blocked.pk
+    run.locator("figure.risk-chart").scroll_into_view_if_needed()
+    assert_accessible(page)
+    shot(page, f"risk-chart-{width}")
