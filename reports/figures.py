@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from pm_assistant.vocabulary import STATUSES
 
@@ -55,9 +55,8 @@ class WeekFigures:
         return {**{name: len(getattr(self, name)) for name in LISTS}, "deleted": self.deleted, "open": self.open}
 
 
-@dataclass(frozen=True)
-class TaskLine:
-    """A task as a report lists it: its key and title, linked by id."""
+class TaskLine(NamedTuple):
+    """A task as a report lists it: its key and title, linked by id (a tuple: one per listed task)."""
 
     id: int
     key: str
@@ -109,56 +108,84 @@ class _History:
         return bool(event["kind"] == kind)
 
 
-def week_project(tasks: Iterable[Mapping[str, Any]], events: Iterable[Mapping[str, Any]],
-                 window: Window) -> WeekFigures:
-    """Compute one week's figures from the collected task and history rows."""
-    history = _History(events)
-    lists: dict[str, list[int]] = {name: [] for name in LISTS}
-    per: dict[str, dict[str, int]] = defaultdict(lambda: {"completed": 0, "open": 0, "overdue": 0})
-    open_count = 0
-    end_date = window.end_date.isoformat()
-    for task in tasks:
-        tid = task["id"]
-        if _at(task["created_at"]) >= window.end:
-            continue
+class _Week:
+    """One week's lists and counts, filled task by task."""
+
+    def __init__(self, window: Window, history: _History) -> None:
+        self.window, self.history = window, history
+        self.end_date = window.end_date.isoformat()
+        self.lists: dict[str, list[int]] = {name: [] for name in LISTS}
+        self.per: dict[str, dict[str, int]] = defaultdict(lambda: {"completed": 0, "open": 0, "overdue": 0})
+        self.open = 0
+
+    def add(self, task: Mapping[str, Any], made: datetime) -> None:
+        """Count one task into the week: its flows within the week and its state at the week's end."""
+        window, lists, tid = self.window, self.lists, task["id"]
+        if made >= window.end:
+            return
         who = task["assignee"] or UNASSIGNED
-        status = history.value_at(tid, window.end, kind="status", current=task["status"])
-        due = history.value_at(tid, window.end, kind="due_date", current=task["due_date"] or "")
-        status_changes = history.changed_in(tid, window, "status")
-        if window.start <= _at(task["created_at"]):
+        if window.start <= made:
             lists["created"].append(tid)
-        if status == DONE and any(e["to_value"] == DONE for e in status_changes):
-            lists["completed"].append(tid)
-            per[who]["completed"] += 1
-        if any(e["from_value"] == DONE for e in status_changes):
-            lists["reopened"].append(tid)
-        if any(e["from_value"] and e["to_value"] and e["to_value"] > e["from_value"]
-               for e in history.changed_in(tid, window, "due_date")):
-            lists["slipped"].append(tid)
+        if tid in self.history.by_task:
+            status, due = self._changed(task, who)
+        else:  # no history since the previous week began: its state is its row
+            status, due = task["status"], task["due_date"] or ""
         if status == DONE:
-            continue
-        open_count += 1
-        per[who]["open"] += 1
+            return
+        self.open += 1
+        mine = self.per[who]
+        mine["open"] += 1
         if status in STATUS_LISTS:
             lists[status].append(tid)
-        if due and due < end_date:
+        if due and due < self.end_date:
             lists["overdue"].append(tid)
-            per[who]["overdue"] += 1
-    deleted = sum(1 for e in history.events if e["kind"] == "deleted" and window.start <= e["at"] < window.end)
-    assignees = tuple(AssigneeFigures(assignee=name, **counts) for name, counts in sorted(per.items()))
-    return WeekFigures(
-        week=window.week.label, monday=window.week.monday.isoformat(), sunday=window.week.sunday.isoformat(),
-        completed=tuple(lists["completed"]), created=tuple(lists["created"]), reopened=tuple(lists["reopened"]),
-        slipped=tuple(lists["slipped"]), deleted=deleted, open=open_count, overdue=tuple(lists["overdue"]),
-        in_progress=tuple(lists["in_progress"]), blocked=tuple(lists["blocked"]), per_assignee=assignees)
+            mine["overdue"] += 1
+
+    def _changed(self, task: Mapping[str, Any], who: str) -> tuple[str, str]:
+        """Count the week's changes of a task with history; return its status and due date at the week's end."""
+        history, window, tid = self.history, self.window, task["id"]
+        status = history.value_at(tid, window.end, kind="status", current=task["status"])
+        status_changes = history.changed_in(tid, window, "status")
+        if status == DONE and any(e["to_value"] == DONE for e in status_changes):
+            self.lists["completed"].append(tid)
+            self.per[who]["completed"] += 1
+        if any(e["from_value"] == DONE for e in status_changes):
+            self.lists["reopened"].append(tid)
+        if any(e["from_value"] and e["to_value"] and e["to_value"] > e["from_value"]
+               for e in history.changed_in(tid, window, "due_date")):
+            self.lists["slipped"].append(tid)
+        return status, history.value_at(tid, window.end, kind="due_date", current=task["due_date"] or "")
+
+    def figures(self) -> WeekFigures:
+        window, lists = self.window, self.lists
+        deleted = sum(1 for e in self.history.events
+                      if e["kind"] == "deleted" and window.start <= e["at"] < window.end)
+        assignees = tuple(AssigneeFigures(assignee=name, **counts) for name, counts in sorted(self.per.items()))
+        return WeekFigures(
+            week=window.week.label, monday=window.week.monday.isoformat(), sunday=window.week.sunday.isoformat(),
+            completed=tuple(lists["completed"]), created=tuple(lists["created"]), reopened=tuple(lists["reopened"]),
+            slipped=tuple(lists["slipped"]), deleted=deleted, open=self.open, overdue=tuple(lists["overdue"]),
+            in_progress=tuple(lists["in_progress"]), blocked=tuple(lists["blocked"]), per_assignee=assignees)
+
+
+def weeks_project(tasks: Iterable[Mapping[str, Any]], events: Iterable[Mapping[str, Any]],
+                  windows: Sequence[Window]) -> list[WeekFigures]:
+    """Compute each week's figures from the collected task and history rows, in one pass over the tasks."""
+    history = _History(events)
+    weeks = [_Week(window, history) for window in windows]
+    for task in tasks:
+        made = _at(task["created_at"])
+        for week in weeks:
+            week.add(task, made)
+    return [week.figures() for week in weeks]
 
 
 def report_project(*, scope_label: str, project_id: int | None, tasks: Sequence[Mapping[str, Any]],
                    events: Sequence[Mapping[str, Any]], current: Window, previous: Window) -> WeeklyReport:
     """Project both weeks from one collection and keep the lines of the tasks the lists name."""
-    this_week = week_project(tasks, events, current)
+    this_week, week_before = weeks_project(tasks, events, [current, previous])
     named = {i for name in LISTS for i in getattr(this_week, name)}
     lines = {t["id"]: TaskLine(id=t["id"], key=t["key"], title=t["title"], status=t["status"],
                                due_date=t["due_date"], assignee=t["assignee"]) for t in tasks if t["id"] in named}
     return WeeklyReport(scope_label=scope_label, project_id=project_id, current=this_week,
-                        previous=week_project(tasks, events, previous), tasks=lines)
+                        previous=week_before, tasks=lines)
