@@ -6,8 +6,8 @@ tasks are today. Tasks deleted since appear only in the deleted count: they have
 """
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -78,6 +78,24 @@ class WeeklyReport:
         return [self.tasks[i] for i in getattr(self.current, name)]
 
 
+class _Lines(Mapping[int, TaskLine]):
+    """The collected tasks by id, each made a TaskLine when a list is read (most reports read few)."""
+
+    def __init__(self, tasks: Iterable[Mapping[str, Any]]) -> None:
+        self._rows = {t["id"]: t for t in tasks}
+
+    def __getitem__(self, task_id: int) -> TaskLine:
+        t = self._rows[task_id]
+        return TaskLine(id=t["id"], key=t["key"], title=t["title"], status=t["status"], due_date=t["due_date"],
+                        assignee=t["assignee"])
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 def _at(value: str) -> datetime:
     return datetime.fromisoformat(value)
 
@@ -108,84 +126,72 @@ class _History:
         return bool(event["kind"] == kind)
 
 
-class _Week:
-    """One week's lists and counts, filled task by task."""
+class _Row(NamedTuple):
+    """A collected task as the projection reads it: creation parsed, no assignee as UNASSIGNED."""
 
-    def __init__(self, window: Window, history: _History) -> None:
-        self.window, self.history = window, history
-        self.end_date = window.end_date.isoformat()
-        self.lists: dict[str, list[int]] = {name: [] for name in LISTS}
-        self.per: dict[str, dict[str, int]] = defaultdict(lambda: {"completed": 0, "open": 0, "overdue": 0})
-        self.open = 0
+    id: int
+    made: float  # POSIX seconds: comparing aware datetimes in two zones costs ~1 µs each, floats ~30 ns
+    who: str
+    status: str
+    due: str
 
-    def add(self, task: Mapping[str, Any], made: datetime) -> None:
-        """Count one task into the week: its flows within the week and its state at the week's end."""
-        window, lists, tid = self.window, self.lists, task["id"]
-        if made >= window.end:
-            return
-        who = task["assignee"] or UNASSIGNED
-        if window.start <= made:
-            lists["created"].append(tid)
-        if tid in self.history.by_task:
-            status, due = self._changed(task, who)
-        else:  # no history since the previous week began: its state is its row
-            status, due = task["status"], task["due_date"] or ""
-        if status == DONE:
-            return
-        self.open += 1
-        mine = self.per[who]
-        mine["open"] += 1
-        if status in STATUS_LISTS:
-            lists[status].append(tid)
-        if due and due < self.end_date:
-            lists["overdue"].append(tid)
-            mine["overdue"] += 1
 
-    def _changed(self, task: Mapping[str, Any], who: str) -> tuple[str, str]:
-        """Count the week's changes of a task with history; return its status and due date at the week's end."""
-        history, window, tid = self.history, self.window, task["id"]
-        status = history.value_at(tid, window.end, kind="status", current=task["status"])
-        status_changes = history.changed_in(tid, window, "status")
-        if status == DONE and any(e["to_value"] == DONE for e in status_changes):
-            self.lists["completed"].append(tid)
-            self.per[who]["completed"] += 1
+def _state_at_end(row: _Row, history: _History, window: Window) -> tuple[int, str, str, str]:
+    """A task with history: its id, assignee, status and due date as the week ended."""
+    return (row.id, row.who, history.value_at(row.id, window.end, kind="status", current=row.status),
+            history.value_at(row.id, window.end, kind="due_date", current=row.due))
+
+
+def _week_figures(rows: Sequence[_Row], history: _History, window: Window) -> WeekFigures:
+    """One week's lists and counts; each list a comprehension over the rows, in id order."""
+    start, end, changed = window.start.timestamp(), window.end.timestamp(), history.by_task
+    end_date = window.end_date.isoformat()
+    alive = [r for r in rows if r.made < end]
+    # Most tasks have no history since the previous week began: their state is their row, read
+    # without a lookup; a list at a time, not a method call per task (which cost ~45 ms a week at
+    # 20 000 tasks).
+    states = [_state_at_end(r, history, window) if r.id in changed else (r.id, r.who, r.status, r.due)
+              for r in alive]
+    still_open = [s for s in states if s[2] != DONE]
+    overdue = [s for s in still_open if s[3] and s[3] < end_date]
+    done_at_end = {s[0] for s in states if s[2] == DONE and s[0] in changed}
+    completed, reopened, slipped = [], [], []
+    for r in alive:
+        if r.id not in changed:
+            continue
+        status_changes = history.changed_in(r.id, window, "status")
+        if r.id in done_at_end and any(e["to_value"] == DONE for e in status_changes):
+            completed.append(r)
         if any(e["from_value"] == DONE for e in status_changes):
-            self.lists["reopened"].append(tid)
+            reopened.append(r.id)
         if any(e["from_value"] and e["to_value"] and e["to_value"] > e["from_value"]
-               for e in history.changed_in(tid, window, "due_date")):
-            self.lists["slipped"].append(tid)
-        return status, history.value_at(tid, window.end, kind="due_date", current=task["due_date"] or "")
-
-    def figures(self) -> WeekFigures:
-        window, lists = self.window, self.lists
-        deleted = sum(1 for e in self.history.events
-                      if e["kind"] == "deleted" and window.start <= e["at"] < window.end)
-        assignees = tuple(AssigneeFigures(assignee=name, **counts) for name, counts in sorted(self.per.items()))
-        return WeekFigures(
-            week=window.week.label, monday=window.week.monday.isoformat(), sunday=window.week.sunday.isoformat(),
-            completed=tuple(lists["completed"]), created=tuple(lists["created"]), reopened=tuple(lists["reopened"]),
-            slipped=tuple(lists["slipped"]), deleted=deleted, open=self.open, overdue=tuple(lists["overdue"]),
-            in_progress=tuple(lists["in_progress"]), blocked=tuple(lists["blocked"]), per_assignee=assignees)
+               for e in history.changed_in(r.id, window, "due_date")):
+            slipped.append(r.id)
+    counts = {"completed": Counter(r.who for r in completed), "open": Counter(s[1] for s in still_open),
+              "overdue": Counter(s[1] for s in overdue)}
+    assignees = tuple(AssigneeFigures(assignee=who, **{k: c[who] for k, c in counts.items()})
+                      for who in sorted(set(counts["completed"]) | set(counts["open"])))
+    deleted = sum(1 for e in history.events if e["kind"] == "deleted" and window.start <= e["at"] < window.end)
+    return WeekFigures(
+        week=window.week.label, monday=window.week.monday.isoformat(), sunday=window.week.sunday.isoformat(),
+        completed=tuple(r.id for r in completed), created=tuple(r.id for r in alive if r.made >= start),
+        reopened=tuple(reopened), slipped=tuple(slipped), deleted=deleted, open=len(still_open),
+        overdue=tuple(s[0] for s in overdue), per_assignee=assignees,
+        **{name: tuple(s[0] for s in still_open if s[2] == name) for name in STATUS_LISTS})
 
 
 def weeks_project(tasks: Iterable[Mapping[str, Any]], events: Iterable[Mapping[str, Any]],
                   windows: Sequence[Window]) -> list[WeekFigures]:
-    """Compute each week's figures from the collected task and history rows, in one pass over the tasks."""
+    """Compute each week's figures from the collected task and history rows (read once for all weeks)."""
     history = _History(events)
-    weeks = [_Week(window, history) for window in windows]
-    for task in tasks:
-        made = _at(task["created_at"])
-        for week in weeks:
-            week.add(task, made)
-    return [week.figures() for week in weeks]
+    rows = [_Row(t["id"], _at(t["created_at"]).timestamp(), t["assignee"] or UNASSIGNED, t["status"],
+                 t["due_date"] or "") for t in tasks]
+    return [_week_figures(rows, history, window) for window in windows]
 
 
 def report_project(*, scope_label: str, project_id: int | None, tasks: Sequence[Mapping[str, Any]],
                    events: Sequence[Mapping[str, Any]], current: Window, previous: Window) -> WeeklyReport:
     """Project both weeks from one collection and keep the lines of the tasks the lists name."""
     this_week, week_before = weeks_project(tasks, events, [current, previous])
-    named = {i for name in LISTS for i in getattr(this_week, name)}
-    lines = {t["id"]: TaskLine(id=t["id"], key=t["key"], title=t["title"], status=t["status"],
-                               due_date=t["due_date"], assignee=t["assignee"]) for t in tasks if t["id"] in named}
     return WeeklyReport(scope_label=scope_label, project_id=project_id, current=this_week,
-                        previous=week_before, tasks=lines)
+                        previous=week_before, tasks=_Lines(tasks))
