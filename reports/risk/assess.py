@@ -6,16 +6,15 @@ from typing import Any
 
 from reports.scope import ReportScope
 
-from .facts import risk_facts
-from .score import RiskReport, risk_score
+from .facts import risk_fact_rows
+from .score import RiskReport, risk_rank
 
 LEVEL_COLOURS = {"high": "#d92d20", "medium": "#f79009", "low": "#98a2b3"}
 
 
 def risk_assess(*, scope: ReportScope, today: date) -> RiskReport:
     """Score every open task of the scope as of the server's date."""
-    return risk_score(risk_facts(scope=scope)["items"], today=today, scope_label=scope.label,
-                      project_id=scope.project_id)
+    return risk_rank(risk_fact_rows(scope=scope), today=today, scope_label=scope.label, project_id=scope.project_id)
 
 
 def risk_data(report: RiskReport) -> dict[str, Any]:
