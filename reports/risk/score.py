@@ -150,8 +150,9 @@ def _times(n: int) -> str:
 def risk_rank(facts: Iterable[RiskFacts], *, today: date, scope_label: str, project_id: int | None) -> RiskReport:
     """Score every open task; keep the RISK_TOP riskiest (highest score, then earliest due, then id) explained.
 
-    Every task is scored as a number only (~2 µs a task: 30 ms for 15 000 open tasks); the words
-    and Factor objects are made for the kept tasks alone.
+    Every task is scored as a number only (25.6 ms for 15 000 open tasks, best of ten on a loaded
+    machine, against ~400 ms for the facts statement); the words and Factor objects are made for the
+    kept tasks alone.
     """
     no_due, policy = date.max, _Policy.now()
     scored: list[tuple[int, date, int, RiskFacts]] = []
