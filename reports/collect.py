@@ -52,7 +52,7 @@ def report_tasks(*, scope: ReportScope, windows: ReportWindows) -> dict[str, Any
             .order_by("id")
             .values_list("id", "project_id", "project__key", "title", "status", "due_date", "assignee__username",
                          "created_at"))
-    # Tuples, not the ORM's dicts: one dict per row is built here, not two (at 20 000 tasks ~20 ms less).
+    # Tuples, not the ORM's dicts: one dict per row is built here, not two.
     items = [{"id": pk, "project_id": project_id, "key": f"{key}-{pk}", "title": title, "status": status,
               "due_date": due.isoformat() if due else None, "assignee": assignee, "created_at": created.isoformat()}
              for pk, project_id, key, title, status, due, assignee, created in rows]
