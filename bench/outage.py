@@ -12,6 +12,7 @@ through Redis when REDIS_URL is set) must keep the pages answering.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import sys
@@ -46,9 +47,10 @@ ROUTE = ('{"capability": "clarify", "confidence": 0.9, "slots": {"operation": nu
 
 @contextmanager
 def database() -> Iterator[str]:
+    """A fresh database for one run: on DATABASE_URL's server, named after its database, else SQLite."""
     server = postgres_server_url()
     if server is not None:
-        with fresh_postgres_database(server, prefix="pm_bench") as url:
+        with fresh_postgres_database(server, prefix=f"{os.environ['DATABASE_URL'].rsplit('/', 1)[1]}_bench") as url:
             yield url
         return
     with tempfile.TemporaryDirectory() as folder:

@@ -1,7 +1,7 @@
 """Benchmark the pages at scale: the task list's last page against its first, home at 100k against 1k.
 
-Creates a throwaway database (bench/throwaway_db.py: SQLite in a temp dir, or bench_pm_pages on
-DATABASE_URL's server), seeds alice with two projects and `--tasks` tasks (41 due dates, so many
+Creates a throwaway database (bench/throwaway_db.py: SQLite in a temp dir, or <DATABASE_URL's name>_bench_pages
+on DATABASE_URL's server), seeds alice with two projects and `--tasks` tasks (41 due dates, so many
 ties, and one task in 50 without a due date) and sam with one project and `--small` tasks, then times in one process,
 in alternating rounds A B A B … (django.test.Client, logged in):
 

@@ -1,6 +1,6 @@
 """Benchmark quick buttons against the plain task API doing the same work, interleaved.
 
-Creates a throwaway database (bench/throwaway_db.py: SQLite in a temp dir, or bench_pm_quick on
+Creates a throwaway database (bench/throwaway_db.py: SQLite in a temp dir, or <DATABASE_URL name>_bench_quick on
 DATABASE_URL's server), seeds `--tasks` tasks, then times in one process, in alternating rounds A B A B …:
 
 - my_overdue: POST /api/assistant/requests/ {"action": "my_overdue"} (page context, views,

@@ -1,21 +1,25 @@
-"""Benchmark the weekly report and the risk scoring on a large project against a small one.
+"""Benchmark the weekly report and the delay risk at several project sizes, side by side.
 
-Creates a throwaway database (SQLite in a temp dir, or a test database next to DATABASE_URL),
-seeds a project of --large tasks and one of --small tasks, each with half a year of history,
-and prints:
+Creates a throwaway database (SQLite in a temp dir, or <DATABASE_URL's name>_bench_reports next to
+DATABASE_URL), seeds one project per size (default 200, 20 000 and 100 000 tasks), each with half a
+year of history, analyzes the tables as autovacuum would (VACUUM ANALYZE on PostgreSQL: the plans a
+production database uses), then for `--rounds` rounds times each project in turn, A B C A B C ...:
 
-- the SQL queries of one weekly report (collect, project, verify) on each project: must be equal;
-- the report's wall time on the large project as a ratio to its single largest query;
-- the prompt tokens of the polish call against inlining the week's rows instead of the figures;
-- the risk scoring's wall time and query count on the large project (and on the small one).
+- the SQL statements of one weekly report (collect, project, verify): must be equal at every size;
+- the report's wall time and its single largest statement (run again right after, every row
+  fetched), and the median of the per-round ratios report / largest statement;
+- the same for the delay risk (facts, scoring, the top tasks);
+- the prompt tokens of the polish call against inlining the week's rows instead of the figures.
 
-    .venv/bin/python bench/report_and_risk.py [--large 20000] [--small 200]
+    .venv/bin/python bench/report_and_risk.py [--sizes 200 20000 100000] [--rounds 7]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/pm_bench .venv/bin/python bench/report_and_risk.py
 """
 from __future__ import annotations
 
 import argparse
 import json
 import random
+import statistics
 import sys
 import time
 from datetime import datetime, timedelta
@@ -98,10 +102,30 @@ def slowest_query(queries: list[dict[str, Any]]) -> float:
     return slowest
 
 
+def analyze() -> None:
+    """Give the planner statistics, as autovacuum does within a minute of a bulk load."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
+
+
+def timed_against_largest(fn: Any) -> dict[str, Any]:
+    """One run of fn: its result, wall time, statements, largest statement and the ratio of the two."""
+    result, ms, queries = measured(fn)
+    largest = slowest_query(queries)
+    return {"result": result, "ms": ms, "queries": len(queries), "largest": largest, "ratio": ms / largest}
+
+
+def medians(runs: list[dict[str, Any]]) -> dict[str, float]:
+    """The median of each figure over the rounds (the ratio: of the per-round ratios)."""
+    return {key: statistics.median(run[key] for run in runs) for key in ("ms", "largest", "ratio")}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--large", type=int, default=20_000)
-    parser.add_argument("--small", type=int, default=200)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[200, 20_000, 100_000])
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
 
     with throwaway_database("reports"):
@@ -122,20 +146,27 @@ def main() -> None:
         rng = random.Random(7)  # noqa: S311 seeded for repeatable data, not for secrets
         now = timezone.now()
         owner = User.objects.create_user("alice")
-        large = seed(owner, "Large", "BIG", args.large, now=now, rng=rng)
-        small = seed(owner, "Small", "SML", args.small, now=now, rng=rng)
+        scopes = {size: scope_for_user(user=owner, project_id=seed(owner, f"P{size}", f"P{size}", size,
+                                                                    now=now, rng=rng).pk) for size in args.sizes}
+        analyze()
         windows = ReportWindows.for_week(week_resolve(None, now=now), now=now)
-        results = {}
-        for project in (small, large):
-            scope = scope_for_user(user=owner, project_id=project.pk)
-            weekly_report_build(scope=scope, windows=windows)  # warm up
-            report, ms, queries = measured(lambda scope=scope: weekly_report_build(scope=scope, windows=windows))
-            risk, risk_ms, risk_queries = measured(
-                lambda scope=scope: risk_assess(scope=scope, today=timezone.localdate()))
-            rows = {"tasks": report_tasks(scope=scope, windows=windows)["items"],
-                    "events": report_events(scope=scope, windows=windows)["items"]}
-            results[project.key] = (report, ms, queries, risk, risk_ms, risk_queries, rows,
-                                    slowest_query(queries), slowest_query(risk_queries))
+        today = timezone.localdate()
+        reports: dict[int, list[dict[str, Any]]] = {size: [] for size in args.sizes}
+        risks: dict[int, list[dict[str, Any]]] = {size: [] for size in args.sizes}
+        for scope in scopes.values():  # warm up: imports, statement caches, the tables in memory
+            weekly_report_build(scope=scope, windows=windows)
+            risk_assess(scope=scope, today=today)
+        for _ in range(args.rounds):
+            for size, scope in scopes.items():
+                reports[size].append(timed_against_largest(
+                    lambda scope=scope: weekly_report_build(scope=scope, windows=windows)))
+                risks[size].append(timed_against_largest(lambda scope=scope: risk_assess(scope=scope, today=today)))
+        big = max(args.sizes)
+        tokens_size = sorted(args.sizes)[1] if len(args.sizes) > 1 else big
+        rows = {"tasks": report_tasks(scope=scopes[tokens_size], windows=windows)["items"],
+                "events": report_events(scope=scopes[tokens_size], windows=windows)["items"]}
+        materialised = {size: len(report_tasks(scope=scope, windows=windows)["items"])
+                        for size, scope in scopes.items()}
 
     def prompt_tokens(user_text: str) -> int:
         prompt = prompt_assemble([
@@ -144,28 +175,33 @@ def main() -> None:
             PromptPart(ref="week", form="full", role="user", text=user_text, heading="This week:")])
         return sum(token_count(m["content"]) for m in prompt.messages)
 
-    print(f"database: {connection.vendor}; projects of {args.large} and {args.small} tasks, "
-          f"week {windows.current.week.label}")
-    big, sml = results["BIG"], results["SML"]
-    print(f"weekly report SQL queries: {len(big[2])} on {args.large} tasks, {len(sml[2])} on {args.small} tasks"
-          f" ({'equal' if len(big[2]) == len(sml[2]) else 'NOT EQUAL'})")
-    largest = big[7]
-    print(f"weekly report time on {args.large} tasks: {big[1]:.1f} ms; largest single query {largest:.1f} ms "
-          f"(run again with every row fetched); "
-          f"ratio {big[1] / largest:.1f}x  ({len(big[6]['tasks'])} task rows, {len(big[6]['events'])} history rows)")
-    report = big[0]
-    figures = "\n".join([f"{report_headline(report)}.", *figures_words(report.current),
-                         f"the week before ({report.previous.week}):", *figures_words(report.previous)])
+    print(f"database: {connection.vendor} (analyzed); week {windows.current.week.label}; "
+          f"{args.rounds} interleaved rounds, medians")
+
+    def row(label: str, values: list[str]) -> None:
+        print(f"{label:<44}" + "".join(f"{v:>16}" for v in values))
+
+    row("tasks in the project", [f"{size:,}" for size in args.sizes])
+    for name, runs in (("weekly report", reports), ("delay risk", risks)):
+        figures = {size: medians(runs[size]) for size in args.sizes}
+        counts = {size: {run["queries"] for run in runs[size]} for size in args.sizes}
+        row(f"{name}: SQL statements", [",".join(map(str, sorted(counts[size]))) for size in args.sizes])
+        row(f"{name}: wall time", [f"{figures[size]['ms']:.1f} ms" for size in args.sizes])
+        row(f"{name}: largest statement", [f"{figures[size]['largest']:.1f} ms" for size in args.sizes])
+        row(f"{name}: wall / largest statement", [f"{figures[size]['ratio']:.2f}x" for size in args.sizes])
+        same = len({c for size in args.sizes for c in counts[size]}) == 1
+        print(f"{'':<44}SQL statements {'equal at every size' if same else 'NOT EQUAL'}")
+    row("weekly report: task rows read", [f"{materialised[size]:,}" for size in args.sizes])
+    row("delay risk: open tasks scored", [f"{risks[size][0]['result'].open_tasks:,}" for size in args.sizes])
+    report = reports[tokens_size][0]["result"]
+    figures_text = "\n".join([f"{report_headline(report)}.", *figures_words(report.current),
+                               f"the week before ({report.previous.week}):", *figures_words(report.previous)])
     # The rows inline, one compact JSON line each; counted line by line (the tokenizer caps one call).
-    lines = [json.dumps(row, separators=(",", ":")) for rows in big[6].values() for row in rows]
-    with_figures = prompt_tokens(figures)
+    lines = [json.dumps(r, separators=(",", ":")) for rs in rows.values() for r in rs]
+    with_figures = prompt_tokens(figures_text)
     with_rows = prompt_tokens("") + sum(token_count(line + "\n") for line in lines)
-    print(f"polish prompt tokens on {args.large} tasks: {with_figures} with the verified figures, "
+    print(f"polish prompt tokens at {tokens_size:,} tasks: {with_figures} with the verified figures, "
           f"{with_rows} inlining the week's rows ({with_rows / with_figures:.0f}x)")
-    risk_largest = big[8]
-    print(f"risk scoring on {args.large} tasks: {big[4]:.1f} ms (largest query {risk_largest:.1f} ms), "
-          f"{len(big[5])} SQL queries "
-          f"({big[3].open_tasks} open tasks scored); on {args.small} tasks: {sml[4]:.1f} ms, {len(sml[5])} queries")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """A database made for one benchmark run and dropped after it, with Django set up on it.
 
 SQLite in a temporary folder, or — when DATABASE_URL names a PostgreSQL server — a database
-``bench_pm_<name>`` on that server (never the database DATABASE_URL names: a benchmark must not
-clobber data). The checkpoints of paused runs go to the temporary folder too.
+``<its name>_bench_<name>`` on that server (never the database DATABASE_URL names: a benchmark must
+not clobber data; named after it, so runs against different databases do not drop each other's).
+The checkpoints of paused runs go to the temporary folder too.
 """
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def throwaway_database(name: str, *, offline_model: bool = True) -> Iterator[Pat
         from django.test.utils import setup_test_environment, teardown_test_environment
 
         settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = (
-            str(work / "bench.sqlite3") if connection.vendor == "sqlite" else f"bench_pm_{name}")
+            str(work / "bench.sqlite3") if connection.vendor == "sqlite"
+            else f"{settings.DATABASES['default']['NAME']}_bench_{name}")
         setup_test_environment()
         # The test environment wraps every template render to report it to the test client; a
         # benchmark times the pages as they are served, so rendering goes back to Django's own.

@@ -1,6 +1,6 @@
 """gunicorn settings of the production image (Dockerfile): a preloaded, warmed app in gthread workers.
 
-Workers x threads come from `bench/load.py --compare` on the 2-core reference machine (README, Benchmarks):
+Workers x threads come from `bench/load.py --compare` on the 2-core reference machine (docs/PERFORMANCE.md, Benchmarks):
 each worker is a process holding the compiled graph and the tokenizer, threads overlap the time a
 request waits on PostgreSQL, Redis or the model. GUNICORN_WORKERS / GUNICORN_THREADS override them.
 
@@ -27,10 +27,11 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 
 
 def when_ready(server: Any) -> None:
-    """Warm the preloaded app in the master, before any worker is forked."""
-    from pm_assistant.warmup import warm_up
+    """Warm the preloaded app in the master, then freeze its objects for the collector, before any worker is forked."""
+    from pm_assistant.warmup import freeze_for_fork, warm_up
 
     warm_up()
+    freeze_for_fork()
 
 
 def post_fork(server: Any, worker: Any) -> None:

@@ -7,6 +7,7 @@ takes its first job (pm_assistant/celery.py).
 """
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 import uuid
@@ -150,6 +151,18 @@ def warm_up() -> None:
     _formats_and_context_processors()
     # A connection opened in the master would be shared by the forked workers: close it first.
     connections.close_all()
+
+
+def freeze_for_fork() -> None:
+    """Put every object the master holds in the collector's permanent generation, just before it forks.
+
+    A forked worker's collector then never walks the preloaded objects (the graph, the SDKs, Django's
+    caches: about 195 000 after warm_up). Otherwise its first full collection, due within its first requests
+    as they allocate, reads and writes the header of each one, copying every page they sit on out of
+    the memory it shares with the master (Python's gc.freeze documentation describes the pattern).
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def warm_database() -> None:

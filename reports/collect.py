@@ -50,10 +50,10 @@ def report_tasks(*, scope: ReportScope, windows: ReportWindows) -> dict[str, Any
             .filter(~Q(status=DONE) | Q(completed_at__isnull=True) | Q(completed_at__gte=windows.previous.start)
                     | Exists(touched))
             .order_by("id")
-            .values("id", "project_id", "project__key", "title", "status", "due_date", "assignee__username",
-                    "created_at"))
-    items = [{"id": r["id"], "project_id": r["project_id"], "key": f"{r['project__key']}-{r['id']}",
-              "title": r["title"], "status": r["status"],
-              "due_date": r["due_date"].isoformat() if r["due_date"] else None,
-              "assignee": r["assignee__username"], "created_at": r["created_at"].isoformat()} for r in rows]
+            .values_list("id", "project_id", "project__key", "title", "status", "due_date", "assignee__username",
+                         "created_at"))
+    # Tuples, not the ORM's dicts: one dict per row is built here, not two.
+    items = [{"id": pk, "project_id": project_id, "key": f"{key}-{pk}", "title": title, "status": status,
+              "due_date": due.isoformat() if due else None, "assignee": assignee, "created_at": created.isoformat()}
+             for pk, project_id, key, title, status, due, assignee, created in rows]
     return {"count": len(items), "items": items}

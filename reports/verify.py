@@ -1,16 +1,23 @@
 """Verified figures: recount every figure in SQL, by a path independent of the collected rows.
 
 The projection reads two row lists and counts in Python; this module asks the database to count
-over the whole Task table, with each task's status and due date at the week's end as correlated
-subqueries. Both must agree, or the report is not shown.
+over the Task table, each task's status and due date at the week's end taken from the first change
+recorded at or after it. Both must agree, or the report is not shown.
+
+The history since the week's end is ranked once per task (a window function) and joined, not
+looked up per task: a correlated subquery ran once per task row (~19 600 loops each at 20 000
+tasks, 1.2-1.5 s per recount on PostgreSQL with statistics), while one pass over the history
+rows costs the same whatever the number of tasks. Each week is two statements at any size.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, TextField, Value
-from django.db.models.functions import Cast, Coalesce
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Count, F, Q
 
 from tasks.models import Task, TaskActivity
 
@@ -18,6 +25,49 @@ from .figures import UNASSIGNED, WeekFigures
 from .scope import ReportScope, Window
 
 DONE = Task.Status.DONE
+PER_ASSIGNEE = ("completed", "open", "overdue")
+
+# Per task in the scope, its status and due date at the week's end and whether it was finished or
+# reopened within the week, counted per current assignee. `later` keeps the first status change and
+# the first due-date change at or after the end; `week` flags the week's status changes.
+_WEEK_SQL = """
+WITH later AS (
+    SELECT a.task_id, a.kind, a.from_value,
+           ROW_NUMBER() OVER (PARTITION BY a.task_id, a.kind ORDER BY a.created_at, a.id) AS nth
+    FROM {activity} a
+    WHERE a.project_id IN ({projects}) AND a.task_id IS NOT NULL AND a.created_at >= %(end)s
+      AND (a.kind = 'status' OR (a.kind = 'updated' AND a.field = 'due_date'))
+), week AS (
+    SELECT a.task_id,
+           MAX(CASE WHEN a.to_value = %(done)s THEN 1 ELSE 0 END) AS finished,
+           MAX(CASE WHEN a.from_value = %(done)s THEN 1 ELSE 0 END) AS reopened
+    FROM {activity} a
+    WHERE a.project_id IN ({projects}) AND a.task_id IS NOT NULL AND a.kind = 'status'
+      AND a.created_at >= %(start)s AND a.created_at < %(end)s
+    GROUP BY a.task_id
+), at_end AS (
+    SELECT t.assignee_id, t.created_at,
+           COALESCE(s.from_value, t.status) AS status,
+           COALESCE(d.from_value, CAST(t.due_date AS TEXT), '') AS due,
+           COALESCE(w.finished, 0) AS finished, COALESCE(w.reopened, 0) AS reopened
+    FROM {task} t
+    LEFT JOIN later s ON s.task_id = t.id AND s.kind = 'status' AND s.nth = 1
+    LEFT JOIN later d ON d.task_id = t.id AND d.kind = 'updated' AND d.nth = 1
+    LEFT JOIN week w ON w.task_id = t.id
+    WHERE t.project_id IN ({projects}) AND t.created_at < %(end)s
+)
+SELECT u.username,
+       SUM(CASE WHEN e.created_at >= %(start)s THEN 1 ELSE 0 END),
+       SUM(CASE WHEN e.status = %(done)s AND e.finished = 1 THEN 1 ELSE 0 END),
+       SUM(e.reopened),
+       SUM(CASE WHEN e.status <> %(done)s THEN 1 ELSE 0 END),
+       SUM(CASE WHEN e.status = 'in_progress' THEN 1 ELSE 0 END),
+       SUM(CASE WHEN e.status = 'blocked' THEN 1 ELSE 0 END),
+       SUM(CASE WHEN e.status <> %(done)s AND e.due <> '' AND e.due < %(end_date)s THEN 1 ELSE 0 END)
+FROM at_end e LEFT JOIN {user} u ON u.id = e.assignee_id
+GROUP BY u.username
+"""
+_COUNTED = ("created", "completed", "reopened", "open", "in_progress", "blocked", "overdue")
 
 
 @dataclass(frozen=True)
@@ -27,83 +77,73 @@ class Disagreement:
     recounted: int
 
 
-def _first_change_after(window: Window, **what: Any) -> Subquery:
-    changes = TaskActivity.objects.filter(task_id=OuterRef("pk"), created_at__gte=window.end, **what)
-    return Subquery(changes.order_by("created_at", "id").values("from_value")[:1])
+@dataclass(frozen=True)
+class Recount:
+    """A week's figures as the database counts them: in total and per current assignee."""
+
+    totals: dict[str, int]
+    per_assignee: dict[str, dict[str, int]]
 
 
-def _changed_in(window: Window, **what: Any) -> Exists:
-    return Exists(TaskActivity.objects.filter(task_id=OuterRef("pk"), created_at__gte=window.start,
-                                              created_at__lt=window.end, **what))
+def _instant(value: datetime) -> Any:
+    """An instant as the ORM would pass it to this database (SQLite keeps naive UTC text)."""
+    return connection.ops.adapt_datetimefield_value(value)
 
 
-def _at_week_end(scope: ReportScope, window: Window) -> QuerySet[Task]:
-    status = Coalesce(_first_change_after(window, kind="status"), "status", output_field=TextField())
-    due = Coalesce(_first_change_after(window, kind="updated", field="due_date"),
-                   Cast("due_date", TextField()), Value(""), output_field=TextField())
-    return Task.objects.filter(project_id__in=scope.project_ids, created_at__lt=window.end).annotate(
-        status_end=status, due_end=due,
-        done_in_week=_changed_in(window, kind="status", to_value=DONE),
-        reopened_in_week=_changed_in(window, kind="status", from_value=DONE),
-    )
+def _per_assignee_counts(scope: ReportScope, window: Window) -> dict[str | None, dict[str, int]]:
+    """The week's counts grouped by the tasks' current assignee (None: unassigned), in one statement."""
+    if not scope.project_ids:
+        return {}
+    quote = connection.ops.quote_name
+    # Only table names and a run of placeholders are formatted in; every value is a parameter.
+    sql = _WEEK_SQL.format(activity=quote(TaskActivity._meta.db_table), task=quote(Task._meta.db_table),
+                           user=quote(get_user_model()._meta.db_table),
+                           projects=", ".join(f"%(p{i})s" for i in range(len(scope.project_ids))))
+    params = {"start": _instant(window.start), "end": _instant(window.end), "done": str(DONE),
+              "end_date": window.end_date.isoformat(), **{f"p{i}": pk for i, pk in enumerate(scope.project_ids)}}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {row[0]: dict(zip(_COUNTED, (int(n or 0) for n in row[1:]), strict=True))
+                for row in cursor.fetchall()}
 
 
-def _open() -> Q:
-    return ~Q(status_end=DONE)
-
-
-def _overdue(window: Window) -> Q:
-    return _open() & ~Q(due_end="") & Q(due_end__lt=window.end_date.isoformat())
-
-
-def week_recount(scope: ReportScope, window: Window) -> dict[str, int]:
-    """Every count of a week in one aggregate query, plus one for deletions and one for slips."""
-    counts = _at_week_end(scope, window).aggregate(
-        created=Count("id", filter=Q(created_at__gte=window.start)),
-        completed=Count("id", filter=Q(status_end=DONE, done_in_week=True)),
-        reopened=Count("id", filter=Q(reopened_in_week=True)),
-        open=Count("id", filter=_open()),
-        in_progress=Count("id", filter=Q(status_end="in_progress")),
-        blocked=Count("id", filter=Q(status_end="blocked")),
-        overdue=Count("id", filter=_overdue(window)),
-    )
-    in_week = {"project_id__in": scope.project_ids, "created_at__gte": window.start, "created_at__lt": window.end}
-    counts["deleted"] = TaskActivity.objects.filter(kind=TaskActivity.Kind.DELETED, **in_week).count()
+def _history_counts(scope: ReportScope, window: Window) -> dict[str, int]:
+    """Deletions and slipped tasks within the week, from its history rows in one statement."""
     # A slip: the due date moved later (ISO dates compare as text); a date set for the first time is not one.
-    slips = TaskActivity.objects.filter(kind=TaskActivity.Kind.UPDATED, field="due_date", task__isnull=False,
-                                        **in_week).exclude(from_value="").exclude(to_value="")
-    counts["slipped"] = slips.filter(to_value__gt=F("from_value")).values("task_id").distinct().count()
-    return counts
+    slip = (Q(kind=TaskActivity.Kind.UPDATED, field="due_date", task__isnull=False, to_value__gt=F("from_value"))
+            & ~Q(from_value="") & ~Q(to_value=""))
+    return TaskActivity.objects.filter(project_id__in=scope.project_ids, created_at__gte=window.start,
+                                       created_at__lt=window.end).aggregate(
+        deleted=Count("id", filter=Q(kind=TaskActivity.Kind.DELETED)),
+        slipped=Count("task_id", filter=slip, distinct=True))
 
 
-def assignees_recount(scope: ReportScope, window: Window) -> dict[str, dict[str, int]]:
-    """Completed, open and overdue per current assignee, grouped in the database."""
-    rows = _at_week_end(scope, window).values("assignee__username").annotate(
-        completed=Count("id", filter=Q(status_end=DONE, done_in_week=True)),
-        open=Count("id", filter=_open()),
-        overdue=Count("id", filter=_overdue(window)),
-    ).order_by()
-    out = {}
-    for row in rows:
-        counts = {k: row[k] for k in ("completed", "open", "overdue")}
-        if any(counts.values()):
-            out[row["assignee__username"] or UNASSIGNED] = counts
-    return out
+def week_recount(scope: ReportScope, window: Window) -> Recount:
+    """Every count of a week, in total and per assignee, in two statements whatever the scope's size."""
+    grouped = _per_assignee_counts(scope, window)
+    totals = {name: sum(counts[name] for counts in grouped.values()) for name in _COUNTED}
+    totals.update(_history_counts(scope, window))
+    per_assignee = {}
+    for username, counts in grouped.items():
+        mine = {key: counts[key] for key in PER_ASSIGNEE}
+        if any(mine.values()):
+            per_assignee[username or UNASSIGNED] = mine
+    return Recount(totals=totals, per_assignee=per_assignee)
 
 
 def figures_disagreements(figures: WeekFigures, *, scope: ReportScope, window: Window,
                           with_assignees: bool) -> list[Disagreement]:
     """Compare a week's projected figures with the database's own count; empty when they agree."""
     projected = figures.counts()
-    recounted = week_recount(scope, window)
-    found = [Disagreement(name, projected[name], recounted[name])
-             for name in projected if projected[name] != recounted[name]]
+    recount = week_recount(scope, window)
+    found = [Disagreement(name, projected[name], recount.totals[name])
+             for name in projected if projected[name] != recount.totals[name]]
     if with_assignees:
         mine = {a.assignee: {"completed": a.completed, "open": a.open, "overdue": a.overdue}
                 for a in figures.per_assignee if a.completed or a.open or a.overdue}
-        theirs = assignees_recount(scope, window)
+        theirs = recount.per_assignee
         for who in sorted(set(mine) | set(theirs)):
-            for key in ("completed", "open", "overdue"):
+            for key in PER_ASSIGNEE:
                 a, b = mine.get(who, {}).get(key, 0), theirs.get(who, {}).get(key, 0)
                 if a != b:
                     found.append(Disagreement(f"{who}.{key}", a, b))

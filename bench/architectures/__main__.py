@@ -1,4 +1,4 @@
-"""Run the four architectures on the suite, print the tables, write docs/EVOLUTION.md (or --check it).
+"""Run the five architectures on the suite, print the tables, write docs/EVOLUTION.md (or --check it).
 
     python -m bench.architectures                 # scripted models over the stub; writes the documents
     python -m bench.architectures --check         # the same run; fails if the documents are stale
@@ -49,8 +49,8 @@ def main() -> int:
         from .document import document_text, documents_write, readme_block
         from .micro import micro_measure
         from .plan_execute import PlanExecute
-        from .react import ReAct
-        from .report import cost_table, injection_table, kind_table, micro_tables, reliability_table
+        from .react import ReAct, ReActWithButtons
+        from .report import ARCHITECTURES, cost_table, injection_table, kind_table, micro_tables, reliability_table
         from .router import router_trimmed, router_untrimmed
         from .run import suite_records
         from .suite import suite_build
@@ -59,8 +59,9 @@ def main() -> int:
         data = dataset_seed()
         suite = suite_build(data)
         drivers = ("oracle", "obedient") if stub else ("real",) * args.repeats
-        records = suite_records((ReAct, PlanExecute, router_untrimmed, router_trimmed), suite, data.alice,
-                                drivers=drivers, stub_calls=(lambda: stub.calls) if stub else None)
+        makers = (ReAct, ReActWithButtons, PlanExecute, router_untrimmed, router_trimmed)
+        records = suite_records(makers, suite, data.alice, drivers=drivers,
+                                stub_calls=(lambda: stub.calls) if stub else None)
         micro = micro_measure(suite, data.alice, data.web.pk, data.web.name)
         if stub:
             stub.stop()
@@ -73,7 +74,7 @@ def main() -> int:
             print(table, end="\n\n")
         return 0
     print(f"{len(suite)} requests ({sum(s.via == 'button' for s in suite)} by quick button), "
-          f"4 architectures, oracle and obedient models, {time.perf_counter() - started:.0f} s.\n"
+          f"{len(ARCHITECTURES)} architectures, oracle and obedient models, {time.perf_counter() - started:.0f} s.\n"
           "The oracle makes the minimal correct choice at each call: its costs are a lower bound for the "
           "baselines.\n")
     for table in (cost_table(records, wall=True), kind_table(records), injection_table(records), micro_tables(micro)):

@@ -83,3 +83,22 @@ class ReAct:
         self.messages = self.graph.invoke({"messages": self.messages, "steps": 0})["messages"]
         reply = self.messages[-1].get("content") or ""
         return Turn(reply=reply, asking=reply.rstrip().endswith("?"))
+
+
+class ReActWithButtons:
+    """ReAct for typed requests; a quick button served as the app serves it (agent.service's fast path).
+
+    ReAct alone gets a button as its words; this baseline gives it the same zero-LLM buttons the
+    Router has, so a comparison credits the buttons apart from routing and trimming typed text.
+    """
+
+    name = "ReAct + buttons"
+
+    def start(self, scenario: Scenario, user: User) -> Turn:
+        from .router import router_trimmed
+
+        self.inner: ReAct | Any = router_trimmed() if scenario.via == "button" else ReAct()
+        return self.inner.start(scenario, user)
+
+    def answer(self, approve: bool) -> Turn:
+        return self.inner.answer(approve)

@@ -12,7 +12,7 @@ from statistics import mean
 from .micro import Micro
 from .run import Record
 
-ARCHITECTURES = ("ReAct", "Plan-Execute", "Router (untrimmed)", "Router + trimming")
+ARCHITECTURES = ("ReAct", "ReAct + buttons", "Plan-Execute", "Router (untrimmed)", "Router + trimming")
 KINDS = ("query", "create", "update", "bulk", "delete", "decompose", "report", "risk", "clarify", "help")
 
 
@@ -51,6 +51,10 @@ def cost_table(records: list[Record], *, wall: bool = False, driver: str = "orac
         _row("requests served with 0 LLM calls", records, driver,
              lambda rs: _share(sum(r.calls == 0 for r in rs), len(rs))),
         _row("prompt tokens per request, mean", records, driver, lambda rs: _mean((r.prompt_tokens for r in rs), 0)),
+        _row("… quick-button requests", records, driver,
+             lambda rs: _mean((r.prompt_tokens for r in rs if r.via == "button"), 0)),
+        _row("… free-text requests", records, driver,
+             lambda rs: _mean((r.prompt_tokens for r in rs if r.via == "text"), 0)),
         _row("prompt tokens per LLM call, mean", records, driver,
              lambda rs: _mean([sum(r.prompt_tokens for r in rs) / max(1, sum(r.calls for r in rs))], 0)),
         _row("completion tokens per request, mean", records, driver,

@@ -6,8 +6,8 @@ from typing import Any
 
 from reports.scope import ReportScope
 
-from .facts import risk_facts
-from .score import RiskReport, TaskRisk, risk_score
+from .facts import risk_fact_rows
+from .score import RiskReport, TaskRisk, risk_rank
 
 # Each factor as the chart's legend names it and its colour (each at least 3:1 against white).
 FACTOR_LEGEND = {
@@ -24,8 +24,7 @@ LABEL_CHARS = 60  # the page shortens it further to the room its chart has
 
 def risk_assess(*, scope: ReportScope, today: date) -> RiskReport:
     """Score every open task of the scope as of the server's date."""
-    return risk_score(risk_facts(scope=scope)["items"], today=today, scope_label=scope.label,
-                      project_id=scope.project_id)
+    return risk_rank(risk_fact_rows(scope=scope), today=today, scope_label=scope.label, project_id=scope.project_id)
 
 
 def _label(t: TaskRisk) -> str:

@@ -5,12 +5,16 @@ the scoring itself is a pure function of the collected rows and the server's dat
 """
 from __future__ import annotations
 
+import heapq
+from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import date, datetime
+from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Literal
 
 from django.conf import settings
+
+from .facts import RiskFacts, facts_from_row
 
 Source = Literal["database", "server_clock"]
 Level = Literal["high", "medium", "low"]
@@ -44,60 +48,98 @@ class RiskReport:
     project_id: int | None
     today: str
     open_tasks: int
-    tasks: tuple[TaskRisk, ...]  # every scored task with a score above 0, highest first
+    tasks: tuple[TaskRisk, ...]  # the riskiest RISK_TOP tasks with a score above 0, highest first
+    level_counts: Mapping[Level, int] = field(default_factory=dict)  # every scored task, by level
 
     def top(self, n: int | None = None) -> tuple[TaskRisk, ...]:
         return self.tasks[: n or settings.RISK_TOP]
 
     def levels(self) -> dict[str, int]:
-        return {level: sum(1 for t in self.tasks if t.level == level) for level in ("high", "medium", "low")}
+        return {level: self.level_counts.get(level, 0) for level in ("high", "medium", "low")}
 
 
-def level_of(score: int) -> Level:
-    if score >= settings.RISK_LEVELS["high"]:
-        return "high"
-    return "medium" if score >= settings.RISK_LEVELS["medium"] else "low"
+@dataclass(frozen=True)
+class _Policy:
+    """The scoring settings, read once per ranking.
+
+    Each read through django.conf.settings is a lazy-object lookup: read per task, 78 000 of them
+    took 0.55 s of ranking 15 000 open tasks under the profiler.
+    """
+
+    weights: Mapping[str, int]
+    levels: Mapping[str, int]
+    due_soon_days: int
+    inactive_days: int
+    load_ratio: float
+
+    @classmethod
+    def now(cls) -> _Policy:
+        return cls(weights=settings.RISK_WEIGHTS, levels=settings.RISK_LEVELS,
+                   due_soon_days=settings.RISK_DUE_SOON_DAYS, inactive_days=settings.RISK_INACTIVE_DAYS,
+                   load_ratio=settings.RISK_LOAD_RATIO)
+
+    def level_of(self, score: int) -> Level:
+        if score >= self.levels["high"]:
+            return "high"
+        return "medium" if score >= self.levels["medium"] else "low"
 
 
 def _days(later: date, earlier: date) -> int:
     return (later - earlier).days
 
 
-def task_factors(row: Mapping[str, Any], *, today: date) -> list[Factor]:
+def task_factors(f: RiskFacts, *, today: date, policy: _Policy | None = None) -> list[Factor]:
     """The factors that apply to one open task, each with its points under the configured weights."""
-    w: Mapping[str, int] = settings.RISK_WEIGHTS
-    found: list[Factor] = []
-    due = date.fromisoformat(row["due_date"]) if row["due_date"] else None
+    return _factors(f, today, policy or _Policy.now(), explain=True)
+
+
+def task_points(f: RiskFacts, *, today: date, policy: _Policy | None = None) -> int:
+    """The task's score: the points of its factors, without their words, capped at 100."""
+    return min(100, sum(_factors(f, today, policy or _Policy.now(), explain=False)))
+
+
+def _factors(f: RiskFacts, today: date, policy: _Policy, *, explain: bool) -> list[Any]:
+    """Each factor that applies, as a Factor with its words when explaining, else as its points only.
+
+    The words are formatted only for the tasks a report shows (a conditional expression evaluates
+    one side): ranking 15 000 open tasks made ~29 000 Factors it then dropped.
+    """
+    w = policy.weights
+    both: tuple[Source, ...] = ("database", "server_clock")
+    found: list[Any] = []
+    due = f.due_date
     if due is not None and due < today:
         days = _days(today, due)
-        found.append(Factor("overdue", min(w["overdue_max"], w["overdue_per_day"] * days), days,
-                            ("database", "server_clock"), f"{days} days overdue"))
-    soon = settings.RISK_DUE_SOON_DAYS
-    if due is not None and 0 <= _days(due, today) <= soon and row["open_subtasks"]:
-        found.append(Factor("due_soon_open_subtasks", w["due_soon_open_subtasks"], row["open_subtasks"],
-                            ("database", "server_clock"),
-                            f"due within {soon} days with {row['open_subtasks']} open subtasks"))
-    idle = _days(today, datetime.fromisoformat(row["last_activity"]).date())
-    if idle >= settings.RISK_INACTIVE_DAYS:
-        found.append(Factor("inactive", w["inactive"], idle, ("database", "server_clock"),
-                            f"no activity for {idle} days"))
-    if row["status"] == "blocked":
-        found.append(Factor("blocked", w["blocked"], "blocked", ("database",), "blocked"))
-    parent_due = row["parent_due_date"]
-    parent_overdue = (parent_due is not None and date.fromisoformat(parent_due) < today
-                      and row["parent_status"] != "done")
-    if row["parent_status"] == "blocked" or parent_overdue:
-        what = "blocked" if row["parent_status"] == "blocked" else "overdue"
-        found.append(Factor("parent_at_risk", w["parent_at_risk"], what, ("database", "server_clock"),
-                            f"its parent task is {what}"))
-    median = row["project_median_open"]
-    if row["assignee_id"] and median and row["assignee_open"] >= settings.RISK_LOAD_RATIO * median \
-            and row["assignee_open"] > median:
-        found.append(Factor("assignee_load", w["assignee_load"], row["assignee_open"], ("database",),
-                            f"its assignee has {row['assignee_open']} open tasks (project median {median:g})"))
-    if row["due_slips"]:
-        found.append(Factor("due_slips", min(w["due_slips_max"], w["due_slip"] * row["due_slips"]), row["due_slips"],
-                            ("database",), "due date moved later " + _times(row["due_slips"])))
+        points = min(w["overdue_max"], w["overdue_per_day"] * days)
+        found.append(Factor("overdue", points, days, both, f"{days} days overdue") if explain else points)
+    soon = policy.due_soon_days
+    if due is not None and 0 <= _days(due, today) <= soon and f.open_subtasks:
+        points = w["due_soon_open_subtasks"]
+        found.append(Factor("due_soon_open_subtasks", points, f.open_subtasks, both,
+                            f"due within {soon} days with {f.open_subtasks} open subtasks") if explain else points)
+    idle = _days(today, f.last_activity.date())
+    if idle >= policy.inactive_days:
+        points = w["inactive"]
+        found.append(Factor("inactive", points, idle, both, f"no activity for {idle} days") if explain else points)
+    if f.status == "blocked":
+        points = w["blocked"]
+        found.append(Factor("blocked", points, "blocked", ("database",), "blocked") if explain else points)
+    parent_due = f.parent_due_date
+    parent_overdue = parent_due is not None and parent_due < today and f.parent_status != "done"
+    if f.parent_status == "blocked" or parent_overdue:
+        what = "blocked" if f.parent_status == "blocked" else "overdue"
+        points = w["parent_at_risk"]
+        found.append(Factor("parent_at_risk", points, what, both, f"its parent task is {what}") if explain else points)
+    median = f.project_median_open
+    if f.assignee_id and median and f.assignee_open >= policy.load_ratio * median and f.assignee_open > median:
+        points = w["assignee_load"]
+        found.append(Factor("assignee_load", points, f.assignee_open, ("database",),
+                            f"its assignee has {f.assignee_open} open tasks (project median {median:g})")
+                     if explain else points)
+    if f.due_slips:
+        points = min(w["due_slips_max"], w["due_slip"] * f.due_slips)
+        found.append(Factor("due_slips", points, f.due_slips, ("database",), "due date moved later "
+                            + _times(f.due_slips)) if explain else points)
     return found
 
 
@@ -105,20 +147,34 @@ def _times(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
+def risk_rank(facts: Iterable[RiskFacts], *, today: date, scope_label: str, project_id: int | None) -> RiskReport:
+    """Score every open task; keep the RISK_TOP riskiest (highest score, then earliest due, then id) explained.
+
+    Every task is scored as a number only (25.6 ms for 15 000 open tasks, best of ten on a loaded
+    machine, against ~400 ms for the facts statement); the words and Factor objects are made for the
+    kept tasks alone.
+    """
+    no_due, policy = date.max, _Policy.now()
+    scored: list[tuple[int, date, int, RiskFacts]] = []
+    levels: Counter[Level] = Counter()
+    count = 0
+    for f in facts:
+        count += 1
+        score = task_points(f, today=today, policy=policy)
+        if score > 0:
+            levels[policy.level_of(score)] += 1
+            scored.append((-score, f.due_date or no_due, f.id, f))
+    top = tuple(TaskRisk(id=f.id, key=f.key, title=f.title, status=f.status,
+                         due_date=f.due_date.isoformat() if f.due_date else None, assignee=f.assignee,
+                         score=-negative, level=policy.level_of(-negative),
+                         factors=tuple(task_factors(f, today=today, policy=policy)))
+                for negative, _, _, f in heapq.nsmallest(settings.RISK_TOP, scored))
+    return RiskReport(scope_label=scope_label, project_id=project_id, today=today.isoformat(), open_tasks=count,
+                      tasks=top, level_counts=dict(levels))
+
+
 def risk_score(rows: Iterable[Mapping[str, Any]], *, today: date, scope_label: str,
                project_id: int | None) -> RiskReport:
-    """Score every open task; keep those with any risk, highest score first (then earliest due, then id)."""
-    scored: list[TaskRisk] = []
-    count = 0
-    for row in rows:
-        count += 1
-        factors = task_factors(row, today=today)
-        score = min(100, sum(f.points for f in factors))
-        if score <= 0:
-            continue
-        scored.append(TaskRisk(id=row["id"], key=row["key"], title=row["title"], status=row["status"],
-                               due_date=row["due_date"], assignee=row["assignee"], score=score,
-                               level=level_of(score), factors=tuple(factors)))
-    scored.sort(key=lambda t: (-t.score, t.due_date or "9999-12-31", t.id))
-    return RiskReport(scope_label=scope_label, project_id=project_id, today=today.isoformat(), open_tasks=count,
-                      tasks=tuple(scored))
+    """Score JSON-ready fact rows (risk_facts' items, as a run binds them from its step) like risk_rank."""
+    return risk_rank((facts_from_row(row) for row in rows), today=today, scope_label=scope_label,
+                     project_id=project_id)

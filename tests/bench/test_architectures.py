@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-BASELINES = ("ReAct", "Plan-Execute", "Router (untrimmed)")
+BASELINES = ("ReAct", "ReAct + buttons", "Plan-Execute", "Router (untrimmed)")
 TRIMMED = "Router + trimming"
 
 
@@ -38,7 +38,8 @@ def test_the_evolution_document_and_the_readme_numbers_are_current(bench: dict[s
     assert bench["returncode"] == 0, (
         "docs/EVOLUTION.md or README.md's 'Why this architecture' numbers disagree with the bench; run "
         f"`make bench` and commit the result.\n{bench['stderr'][-3000:]}")
-    assert "| oracle model | ReAct | Plan-Execute | Router (untrimmed) | Router + trimming |" in bench["stdout"]
+    assert ("| oracle model | ReAct | ReAct + buttons | Plan-Execute | Router (untrimmed) | Router + trimming |"
+            in bench["stdout"])
 
 
 @pytest.mark.parametrize("architecture", BASELINES)
@@ -110,3 +111,15 @@ def test_check_mode_names_a_stale_document_and_writes_nothing(tmp_path: Path, mo
     assert document.documents_write("# fresh\n", "new numbers\n", check=False) == ["README.md"]
     assert "new numbers" in readme.read_text()
     assert document.documents_write("# fresh\n", "new numbers\n", check=True) == []
+
+
+def test_react_with_buttons_is_react_on_typed_requests_and_the_app_on_buttons(bench: dict[str, Any]) -> None:
+    """What the attribution in docs/EVOLUTION.md rests on: the baseline differs from ReAct only on buttons."""
+    def costs(architecture: str, via: str) -> dict[str, tuple[int, int]]:
+        return {r["scenario"]: (r["calls"], r["prompt_tokens"]) for r in _records(bench, architecture, "oracle")
+                if r["via"] == via}
+
+    assert costs("ReAct + buttons", "text") == costs("ReAct", "text")
+    assert costs("ReAct + buttons", "button") == costs(TRIMMED, "button")
+    # Not vacuous: on buttons ReAct + buttons saves calls against ReAct, on typed text it saves none.
+    assert sum(c for c, _ in costs("ReAct", "button").values()) > sum(c for c, _ in costs(TRIMMED, "button").values())

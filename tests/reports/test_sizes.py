@@ -1,0 +1,64 @@
+"""The weekly report and the delay risk make the same statements at 200, 20 000 and 100 000 tasks."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from pm_assistant.vocabulary import STATUSES
+from projects.models import Membership, Project
+from reports.pipeline import weekly_report_build
+from reports.risk.assess import risk_assess
+from reports.scope import ReportScope, ReportWindows, scope_for_user
+from reports.week import IsoWeek
+from tasks.models import Task, TaskActivity
+
+pytestmark = pytest.mark.django_db
+SIZES = (200, 20_000, 100_000)
+# Collect (tasks, history) and verify two weeks (their counts, their deletions and slips).
+REPORT_STATEMENTS = 6
+# The open tasks with their facts, and the open load per assignee.
+RISK_STATEMENTS = 2
+
+
+def _project(owner: User, size: int) -> ReportScope:
+    """A project of `size` tasks (evenly over the statuses, some subtasks) with history in both reported weeks."""
+    project = Project.objects.create(owner=owner, name=f"Size {size}", key=f"S{size}")
+    Membership.objects.create(user=owner, project=project, role=Membership.Role.OWNER)
+    today = timezone.localdate()
+    Task.objects.bulk_create((Task(project=project, title=f"task {i}", status=STATUSES[i % len(STATUSES)],
+                                   created_by=owner, assignee=owner if i % 3 else None,
+                                   due_date=today + timedelta(days=i % 41 - 20)) for i in range(size)),
+                             batch_size=5000)
+    ids = list(Task.objects.filter(project=project).order_by("id").values_list("id", flat=True))
+    Task.objects.filter(pk__in=ids[1:40]).update(parent_id=ids[0])
+    now = timezone.now()
+    TaskActivity.objects.bulk_create(
+        (TaskActivity(project=project, task_id=pk, task_title="t", kind="status", field="status",
+                      from_value="in_progress", to_value="done", created_at=now - timedelta(days=n % 12, minutes=1))
+         for n, pk in enumerate(ids[3::20])), batch_size=5000)
+    return scope_for_user(user=owner, project_id=project.pk)
+
+
+def test_the_report_and_the_risk_cost_the_same_statements_at_every_size(alice: User) -> None:
+    now = timezone.now()
+    windows = ReportWindows.for_week(IsoWeek.containing(timezone.localdate()), now=now)
+    report_counts, risk_counts, open_tasks = [], [], []
+    for size in SIZES:
+        scope = _project(alice, size)
+        with CaptureQueriesContext(connection) as report:
+            weekly_report_build(scope=scope, windows=windows)
+        with CaptureQueriesContext(connection) as risk:
+            assessed = risk_assess(scope=scope, today=timezone.localdate())
+        report_counts.append(len(report))
+        risk_counts.append(len(risk))
+        open_tasks.append(assessed.open_tasks)
+
+    assert report_counts == [REPORT_STATEMENTS] * len(SIZES)
+    assert risk_counts == [RISK_STATEMENTS] * len(SIZES)
+    # Each size was really read: every task not done is scored.
+    assert open_tasks == [size - size // len(STATUSES) for size in SIZES]
