@@ -2,7 +2,9 @@
 from django.urls import path
 
 from .api import RunConfirmApi, RunDetailApi, RunRequestApi, RunTraceApi, RunUndoApi
-from .conversation_api import ConversationDetailApi, ConversationListApi
+from pm_assistant.api import method_routes
+
+from .conversation_api import ConversationDeleteApi, ConversationDetailApi, ConversationListApi, ConversationRenameApi
 from .stop_api import RunStopApi
 
 urlpatterns = [
@@ -12,6 +14,7 @@ urlpatterns = [
     path("runs/<uuid:run_id>/undo/", RunUndoApi.as_view(), name="assistant-undo"),
     path("runs/<uuid:run_id>/trace/", RunTraceApi.as_view(), name="assistant-trace"),
     path("conversations/", ConversationListApi.as_view(), name="assistant-conversations"),
-    path("conversations/<uuid:conversation_id>/", ConversationDetailApi.as_view(), name="assistant-conversation"),
+    path("conversations/<uuid:conversation_id>/", method_routes(
+        get=ConversationDetailApi, patch=ConversationRenameApi, delete=ConversationDeleteApi), name="assistant-conversation"),
     path("runs/<uuid:run_id>/stop/", RunStopApi.as_view(), name="assistant-stop"),
 ]

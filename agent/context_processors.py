@@ -4,10 +4,11 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
+from agent.conversations import SEARCH_MAX_CHARS
 from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 
 
 def assistant(request: HttpRequest) -> dict[str, Any]:
     """Tell templates which LLM provider answers, so the sidebar can label offline mode."""
     return {"assistant_provider": settings.LLM_PROVIDER, "assistant_offline": settings.LLM_PROVIDER == "offline",
-            "assistant_message_max": MESSAGE_MAX_CHARS}
+            "assistant_message_max": MESSAGE_MAX_CHARS, "assistant_search_max": SEARCH_MAX_CHARS}

@@ -7,15 +7,43 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from pm_assistant.api import AuthenticatedApi, acting_user
-from projects.serializers import error_responses
+from projects.serializers import StrictInputSerializer, error_responses
 
 from .api import RUN_SCHEMA
-from .conversations import conversation_as_dict, conversation_get, conversation_list_for_user, conversation_runs
+from .page_context.text import control_character_reason
+from .conversations import (
+    SEARCH_MAX_CHARS,
+    TITLE_FIELD_MAX,
+    conversation_as_dict,
+    conversation_delete,
+    conversation_get,
+    conversation_list_for_user,
+    conversation_rename,
+    conversation_runs,
+)
 from .run_shapes import run_as_dict
+
+def _plain_text(value: str) -> None:
+    """Refuse control characters (line breaks included) in a title or a search."""
+    reason = control_character_reason(value, allow="")
+    if reason is not None:
+        raise serializers.ValidationError(reason)
+
+
+class ConversationSearchSerializer(StrictInputSerializer):
+    search = serializers.CharField(required=False, allow_blank=True, max_length=SEARCH_MAX_CHARS,
+                                   validators=[_plain_text],
+                                   help_text="Keep conversations whose title or messages contain it.")
+
+
+class ConversationRenameSerializer(StrictInputSerializer):
+    title = serializers.CharField(max_length=TITLE_FIELD_MAX, validators=[_plain_text])
+
 
 _CONVERSATION_FIELDS: dict[str, serializers.Field] = {
     "conversation_id": serializers.UUIDField(),
     "title": serializers.CharField(allow_blank=True),
+    "label": serializers.CharField(help_text="The title, numbered when listed conversations share it."),
     "created_at": serializers.DateTimeField(),
     "updated_at": serializers.DateTimeField(),
     "run_count": serializers.IntegerField(),
@@ -27,12 +55,39 @@ CONVERSATION_DETAIL_SCHEMA = inline_serializer("AssistantConversationDetail", {
 
 
 class ConversationListApi(AuthenticatedApi):
-    @extend_schema(responses={200: inline_serializer("AssistantConversationList", {
-        "results": CONVERSATION_SCHEMA.__class__(many=True)}), **error_responses(401)},
+    @extend_schema(parameters=[ConversationSearchSerializer], responses={200: inline_serializer(
+        "AssistantConversationList", {"results": CONVERSATION_SCHEMA.__class__(many=True)}),
+        **error_responses(400, 401)},
         operation_id="assistant_conversations_list", summary="List the user's recent conversations, newest first")
     def get(self, request: Request) -> Response:
-        conversations = conversation_list_for_user(user=acting_user(request))
+        query = ConversationSearchSerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        conversations = conversation_list_for_user(user=acting_user(request),
+                                                   search=query.validated_data.get("search", ""))
         return Response({"results": [conversation_as_dict(c) for c in conversations]})
+
+
+class ConversationRenameApi(AuthenticatedApi):
+    @extend_schema(request=ConversationRenameSerializer,
+                   responses={200: CONVERSATION_SCHEMA, **error_responses(400, 401, 404, 413, 415)},
+                   summary="Rename one of the user's conversations",
+                   description="Anyone else's conversation is not found (404). A blank title is refused (400).")
+    def patch(self, request: Request, conversation_id: str) -> Response:
+        data = ConversationRenameSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        conversation = conversation_rename(user=acting_user(request), conversation_id=conversation_id,
+                                           title=data.validated_data["title"])
+        return Response(conversation_as_dict(conversation))
+
+
+class ConversationDeleteApi(AuthenticatedApi):
+    @extend_schema(request=None, responses={204: None, **error_responses(401, 404)},
+                   summary="Delete one of the user's conversations",
+                   description="Its runs are kept (their traces are the audit record) but belong to no "
+                               "conversation any more. Anyone else's conversation is not found (404).")
+    def delete(self, request: Request, conversation_id: str) -> Response:
+        conversation_delete(user=acting_user(request), conversation_id=conversation_id)
+        return Response(status=204)
 
 
 class ConversationDetailApi(AuthenticatedApi):

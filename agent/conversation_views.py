@@ -11,7 +11,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from pm_assistant.errors import ApplicationError, InvalidInput
 
-from .conversations import conversation_get, conversation_list_for_user, conversation_start
+from .conversation_api import ConversationRenameSerializer, ConversationSearchSerializer
+from .conversations import (
+    TITLE_FIELD_MAX,
+    conversation_delete,
+    conversation_get,
+    conversation_list_for_user,
+    conversation_rename,
+    conversation_start,
+)
 from .sidebar_conversation import conversation_make_current, current_conversation, transcript_before
 from .views import render_error
 
@@ -36,14 +44,64 @@ def sidebar_conversation_open(request: HttpRequest, conversation_id: str) -> Htt
     return render(request, "assistant/_transcript.html")
 
 
+def _history(request: HttpRequest, *, search: str = "", notice: str = "", error: str = "",
+             status: int = 200) -> HttpResponse:
+    """The recent conversations (those matching ``search``), the current one marked, under a notice."""
+    current = current_conversation(request)
+    return render(request, "assistant/_history.html", {
+        "conversations": conversation_list_for_user(user=request.user, search=search),  # type: ignore[arg-type]
+        "current_id": current.pk if current else None, "search": search, "notice": notice, "error": error,
+        "title_max": TITLE_FIELD_MAX},
+        status=status)
+
+
+def _first_reason(errors: dict[str, list[str]]) -> str:
+    """The first refused field and its reason, as the API names them."""
+    field, reasons = next(iter(errors.items()))
+    return f"{field}: {reasons[0]}"
+
+
 @login_required
 @require_GET
 def sidebar_conversation_list(request: HttpRequest) -> HttpResponse:
-    """List the user's recent conversations, the current one marked."""
+    """List the user's recent conversations, the current one marked; ``?search=`` narrows them."""
+    query = ConversationSearchSerializer(data={"search": request.GET.get("search", "")})
+    if not query.is_valid():
+        return _history(request, error=_first_reason(query.errors), status=400)
+    return _history(request, search=query.validated_data.get("search", ""))
+
+
+@login_required
+@require_POST
+def sidebar_conversation_rename(request: HttpRequest, conversation_id: str) -> HttpResponse:
+    """Rename one of the user's conversations and list them again."""
+    data = ConversationRenameSerializer(data={"title": request.POST.get("title", "")})
+    if not data.is_valid():
+        return _history(request, error=_first_reason(data.errors), status=400)
+    try:
+        conversation = conversation_rename(user=request.user, conversation_id=conversation_id,  # type: ignore[arg-type]
+                                           title=data.validated_data["title"])
+    except ApplicationError as exc:
+        return _history(request, error=exc.message, status=exc.http_status)
+    return _history(request, notice=f"Renamed to \u201c{conversation.title}\u201d.")
+
+
+@login_required
+@require_POST
+def sidebar_conversation_delete(request: HttpRequest, conversation_id: str) -> HttpResponse:
+    """Delete one of the user's conversations and list them again; deleting the current one empties the
+    transcript (an out-of-band swap), as New conversation does."""
     current = current_conversation(request)
-    return render(request, "assistant/_history.html", {
-        "conversations": conversation_list_for_user(user=request.user),  # type: ignore[arg-type]
-        "current_id": current.pk if current else None})
+    try:
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id)  # type: ignore[arg-type]
+        title = conversation.title or "Untitled"
+        conversation_delete(user=request.user, conversation_id=conversation.pk)  # type: ignore[arg-type]
+    except ApplicationError as exc:
+        return _history(request, error=exc.message, status=exc.http_status)
+    response = _history(request, notice=f"Deleted \u201c{title}\u201d.")
+    if current is not None and current.pk == conversation.pk:
+        response["HX-Trigger"] = "assistant-conversation-deleted"
+    return response
 
 
 @login_required

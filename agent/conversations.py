@@ -12,6 +12,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from agent.models import Conversation, Run
+from agent.page_context.schema import MAX_KEYWORD
 from agent.routing.quick_actions import quick_action_label
 from pm_assistant.errors import NotFound
 from pm_assistant.one_line import one_line
@@ -21,6 +22,9 @@ RECENT_CONVERSATIONS = 10
 # a long conversation; "Show earlier" loads the ones before them this many at a time (all in the API).
 TRANSCRIPT_RUNS = 10
 TITLE_MAX_CHARS = 80
+# A title the user gives may use the whole column; a search is as long as a page's search keyword.
+TITLE_FIELD_MAX = Conversation._meta.get_field("title").max_length or 120
+SEARCH_MAX_CHARS = MAX_KEYWORD
 
 
 def conversation_start(*, user: User) -> Conversation:
@@ -61,12 +65,46 @@ def conversation_note_request(*, conversation: Conversation, message: str, actio
         conversation.save(update_fields=["title", "updated_at"])
 
 
-def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS) -> list[Conversation]:
-    """Return the user's latest conversations that have runs, newest first, each with its run count."""
+def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS, search: str = "") -> list[Conversation]:
+    """Return the user's latest conversations that have runs, newest first, each with its run count and a
+    ``label`` that tells apart conversations of the same title; ``search`` keeps those whose title or
+    messages contain it."""
     rows = Conversation.objects.filter(user=user).annotate(
-        run_count=Count("runs"),
-        pending_count=Count("runs", filter=Q(runs__status=Run.Status.NEEDS_CONFIRMATION)))
-    return list(rows.filter(run_count__gt=0).order_by("-updated_at")[:limit])
+        run_count=Count("runs", distinct=True),
+        pending_count=Count("runs", filter=Q(runs__status=Run.Status.NEEDS_CONFIRMATION), distinct=True))
+    if search.strip():
+        words = search.strip()
+        rows = rows.filter(pk__in=Conversation.objects.filter(user=user).filter(
+            Q(title__icontains=words) | Q(runs__message__icontains=words)).values("pk"))
+    found = list(rows.filter(run_count__gt=0).order_by("-updated_at")[:limit])
+    _label(found)
+    return found
+
+
+def _label(conversations: list[Conversation]) -> None:
+    """Number the conversations that share a title in the order they were started: "My overdue tasks (2)"."""
+    by_title: dict[str, list[Conversation]] = {}
+    for conversation in conversations:
+        by_title.setdefault(conversation.title, []).append(conversation)
+    for same in by_title.values():
+        same.sort(key=lambda c: c.created_at)
+        for number, conversation in enumerate(same, start=1):
+            title = conversation.title or "Untitled"
+            conversation.label = f"{title} ({number})" if len(same) > 1 else title  # type: ignore[attr-defined]
+
+
+def conversation_rename(*, user: User, conversation_id: UUID | str, title: str) -> Conversation:
+    """Give one of the user's conversations a title of their own (already validated)."""
+    conversation = conversation_get(user=user, conversation_id=conversation_id)
+    conversation.title = title
+    # Renaming is not using it: the list keeps its place (no auto_now on updated_at).
+    Conversation.objects.filter(pk=conversation.pk).update(title=title)
+    return conversation
+
+
+def conversation_delete(*, user: User, conversation_id: UUID | str) -> None:
+    """Delete one of the user's conversations; its runs stay (their traces are the audit record) unlinked."""
+    conversation_get(user=user, conversation_id=conversation_id).delete()
 
 
 def _before(run: Run) -> Q:
@@ -104,6 +142,7 @@ def conversation_as_dict(conversation: Conversation) -> dict[str, Any]:
     return {
         "conversation_id": str(conversation.pk),
         "title": conversation.title,
+        "label": getattr(conversation, "label", None) or conversation.title or "Untitled",
         "created_at": conversation.created_at.isoformat(),
         "updated_at": conversation.updated_at.isoformat(),
         "run_count": run_count if run_count is not None else conversation.runs.count(),

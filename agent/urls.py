@@ -14,4 +14,8 @@ urlpatterns = [
     path("conversations/new/", conversation_views.sidebar_conversation_new, name="assistant-sidebar-conversation-new"),
     path("conversations/<uuid:conversation_id>/open/", conversation_views.sidebar_conversation_open,
          name="assistant-sidebar-conversation-open"),
+    path("conversations/<uuid:conversation_id>/rename/", conversation_views.sidebar_conversation_rename,
+         name="assistant-sidebar-conversation-rename"),
+    path("conversations/<uuid:conversation_id>/delete/", conversation_views.sidebar_conversation_delete,
+         name="assistant-sidebar-conversation-delete"),
 ]

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from agent.routing.quick_actions import QuickAction, quick_action_label, quick_actions_for
 from agent.sidebar_conversation import transcript
@@ -53,6 +56,14 @@ def assistant_transcript(context: Any) -> dict[str, Any]:
     and other runs still working, to render (agent.sidebar_conversation.transcript)."""
     request = context.get("request")
     return transcript(request) if request is not None else {"runs": [], "earlier": None}
+
+
+@register.filter
+def ago(moment: datetime) -> str:
+    """How long ago, in words: "just now" within the first minute, else "5 minutes ago"."""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment)} ago"
 
 
 @register.filter
