@@ -99,7 +99,7 @@ _BUTTON_HEAD = ('\n  <button type="button" class="chip{}" data-origin="{}"\n'
                 '          data-assistant-action="{}" aria-label="')
 _BUTTON_TAIL = ('" title="{} ({})"\n'
                 '          hx-post="{}" hx-vals=\'{{"action": "{}"}}\'\n'
-                '          hx-target="#assistant-transcript" hx-swap="beforeend show:bottom">{}</button>\n  ')
+                '          hx-target="#assistant-transcript" hx-swap="beforeend">{}</button>\n  ')
 
 
 class RowButtons:

@@ -1,4 +1,5 @@
 // The transcript follows new messages unless the user has scrolled up to read; then a "New message" pill.
+// A reply taller than the transcript opens at its start (its summary sentence and first items), not its end.
 (function () {
   "use strict";
 
@@ -16,6 +17,22 @@
     box.scrollTop = box.scrollHeight;
     pinned = true;
     showPill(false);
+  }
+
+  // The gap left above a reply shown from its start, so its first line is not flush with the edge.
+  var START_GAP_PX = 8;
+
+  // Show a reply that does not fit from its start; one that fits ends the transcript as before.
+  function showReply(run) {
+    var box = transcript();
+    if (!box || run.getBoundingClientRect().height <= box.clientHeight) { scrollToBottom(); return; }
+    // From the question when it is short, so the reader sees what is answered; else from the answer.
+    var asked = run.querySelector(".bubble-user");
+    var from = asked && asked.getBoundingClientRect().height < box.clientHeight / 4
+      ? run : (run.querySelector(".bubble-assistant") || run);
+    box.scrollTop += from.getBoundingClientRect().top - box.getBoundingClientRect().top - START_GAP_PX;
+    // The reader is now above the end: later changes do not pull the view down (the pill offers it).
+    pinned = atBottom(box);
   }
 
   function showPill(shown) {
@@ -54,14 +71,19 @@
         runs.forEach(function (node) { if (node.id) seen.add(node.id); });
         return;
       }
-      var news = runs.some(function (node) {
+      var fresh = runs.filter(function (node) {
         if (!node.id) return true;
-        var fresh = !seen.has(node.id);
+        var unseen = !seen.has(node.id);
         seen.add(node.id);
-        return fresh;
+        return unseen;
       });
-      if (pinned) scrollToBottom();
-      else if (news) showPill(true);
+      // An answer that landed (a new run, or a working run replaced by its result) is shown from its start.
+      // A card is not: the shell puts the focus on it.
+      var answered = runs.filter(function (node) { return node.id && !node.hasAttribute("data-pending")
+        && !node.classList.contains("run-running") && !node.querySelector(".confirm-card"); });
+      if (pinned && answered.length) showReply(answered[answered.length - 1]);
+      else if (pinned) scrollToBottom();
+      else if (fresh.length) showPill(true);
     }).observe(box, { childList: true, subtree: true });
     scrollToBottom();
   }
