@@ -25,6 +25,14 @@
       + "#assistant .assistant-form button[type=submit], #assistant-new-conversation, #assistant-history .history-item");
   }
 
+  // Put text in the input as typing would, so the character counter follows.
+  function setText(text) {
+    var box = input();
+    if (!box) return;
+    box.value = text;
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
   function setBusy(busy, typed) {
     controls().forEach(function (button) {
       // Disabling the focused button would drop focus to the page: mark it instead, the guard below holds.
@@ -86,7 +94,7 @@
         && flight.pending.querySelector(".working-words");
       if (words) words.textContent = (flight.pending.dataset.stage || "Still working") + "\u2026 the model is taking a while.";
     }, SLOW_AFTER_MS);
-    if (typed && input()) input().value = "";
+    if (typed && input()) setText("");
     setBusy(true, typed);
   });
 
@@ -106,19 +114,19 @@
       if (words) words.textContent = "Stopped.";
       // After the form's own after-request handler, which clears it.
       lastStopped = done.typed ? done.text : null;
-      window.setTimeout(function () { if (input()) { input().value = done.text; input().focus(); } }, 0);
+      window.setTimeout(function () { if (input()) { setText(done.text); input().focus(); } }, 0);
       return;
     }
     done.pending.remove();
     // The server refused the message or answered nothing usable: give the user their text back.
-    if ((status === 0 || status >= 400) && done.typed && input() && !input().value) input().value = done.text;
+    if ((status === 0 || status >= 400) && done.typed && input() && !input().value) setText(done.text);
   });
 
   // The run had finished before Stop reached the server (its answer was still on its way): the
   // message was acted on, so it is not left in the input to be sent again.
   document.addEventListener("assistant:stopped-too-late", function () {
     var box = input();
-    if (box && lastStopped !== null && box.value === lastStopped) box.value = "";
+    if (box && lastStopped !== null && box.value === lastStopped) setText("");
     lastStopped = null;
   });
 
@@ -132,7 +140,9 @@
   document.addEventListener("keydown", function (event) {
     if (event.target !== input() || event.key !== "Enter" || event.shiftKey || event.isComposing) return;
     event.preventDefault();
-    if (flight || !input().value.trim()) return;
+    if (flight) return;
+    // An empty or blank message is refused with a word, not ignored (assistant_limit.js).
+    if (!input().value.trim()) { if (window.pmAssistantLimit) window.pmAssistantLimit.refuseEmpty(); return; }
     form().requestSubmit();
   });
 

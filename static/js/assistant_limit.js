@@ -1,5 +1,6 @@
-// The message limit in the sidebar: a character counter, and a message over MESSAGE_MAX_CHARS is
-// refused before it is sent, with the typed text left where it is.
+// The message limit in the sidebar: a character counter, Send marked unavailable while the text is over
+// MESSAGE_MAX_CHARS, and a message over it (or an empty or blank one) refused before it is sent, saying why,
+// with the typed text left where it is.
 (function () {
   "use strict";
 
@@ -16,6 +17,10 @@
     return max ? Math.max(0, length(box.value) - max) : 0;
   }
 
+  function send() { return document.querySelector("#assistant .assistant-form button[type=submit]"); }
+
+  var EMPTY = "Type a message first: Send needs some text.";
+
   function update() {
     var box = input(), count = counter();
     if (!box || !count) return;
@@ -26,15 +31,51 @@
       : used + " / " + max;
     count.classList.toggle("over", extra > 0);
     if (extra) box.setAttribute("aria-invalid", "true"); else box.removeAttribute("aria-invalid");
+    // Marked rather than disabled: a click still says why it sends nothing.
+    var button = send();
+    if (button) {
+      // Only the mark set here is taken off: a request in flight marks the button too (assistant_compose.js).
+      var marked = button.classList.contains("is-unavailable");
+      button.classList.toggle("is-unavailable", extra > 0);
+      if (extra) button.setAttribute("aria-disabled", "true");
+      else if (marked) button.removeAttribute("aria-disabled");
+    }
+  }
+
+  // An empty or blank message is not sent; the counter's line says so until the user types.
+  function refuseEmpty() {
+    var box = input(), count = counter();
+    if (!box || !count) return;
+    count.hidden = false;
+    count.textContent = EMPTY;
+    count.classList.add("over");
+    box.setAttribute("aria-invalid", "true");
+    box.value = "";
+    box.focus();
   }
 
   document.addEventListener("input", function (event) { if (event.target === input()) update(); });
   document.addEventListener("htmx:afterSettle", update);
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches && event.target.matches("#assistant .assistant-form") && input() && !input().value.trim()) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      refuseEmpty();
+    }
+  }, true);
+  window.pmAssistantLimit = { refuseEmpty: refuseEmpty, update: update };
 
   // Refused before sending: this listener is registered before the one that echoes and clears the input.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
-    if (!elt.matches || !elt.matches("#assistant .assistant-form") || !over()) return;
+    if (!elt.matches || !elt.matches("#assistant .assistant-form")) return;
+    if (input() && !input().value.trim()) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      refuseEmpty();
+      return;
+    }
+    if (!over()) return;
     event.preventDefault();
     // Nothing else hears of it: the text is not echoed as sent, nor cleared.
     event.stopImmediatePropagation();
