@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 
 from .figures import LISTS, WeekFigures, WeeklyReport
+from .scope import ALL_PROJECTS
 
 HEADINGS = {"completed": "Completed", "created": "Created", "reopened": "Reopened", "slipped": "Due dates slipped",
             "overdue": "Overdue at week end", "in_progress": "In progress at week end",
@@ -100,3 +101,33 @@ def report_markdown(report: WeeklyReport, *, task_url: Callable[[int], str]) -> 
     out += ["", "## By assignee", "", "| assignee | completed | open | overdue |", "|---|---:|---:|---:|"]
     out += [f"| {_md(a.assignee)} | {a.completed} | {a.open} | {a.overdue} |" for a in f.per_assignee]
     return "\n".join(out) + "\n"
+
+
+def report_text_zh(report: WeeklyReport) -> str:
+    """The same paragraph in Chinese, for a request written in Chinese: the same figures in the same order,
+    the same week words (a week still going says "so far") and the same note after later deletions."""
+    f, p = report.current, report.previous
+    scope = "我的全部项目" if report.scope_label == ALL_PROJECTS else report.scope_label
+    if not report.finished:
+        week = f"本周截至目前，{f.week}（自 {f.monday} 起）"
+    else:
+        days = f"{f.week}（{f.monday} 至 {f.sunday}）"
+        week = f"上周，{days}" if report.relation == "last week" else f"{days} 这一周"
+
+    def versus(now: int, before: int) -> str:
+        return f"（上周 {before} 个）" if now != before else "（与上周相同）"
+
+    flow = (f"完成 {len(f.completed)} 个任务{versus(len(f.completed), len(p.completed))}，"
+            f"新建 {len(f.created)} 个{versus(len(f.created), len(p.created))}，重新打开 {len(f.reopened)} 个，"
+            f"截止日期推迟 {len(f.slipped)} 个，删除 {f.deleted} 个。")
+    when = "周末时" if report.finished else "目前"
+    state = (f"{when}有 {f.open} 个任务未完成：{len(f.in_progress)} 个进行中，{len(f.blocked)} 个受阻，"
+             f"{len(f.overdue)} 个逾期。")
+    recomputed = (f"这些数字在之后的删除后重新计算过：这一周结束后又删除了 {report.later_deleted} 个任务"
+                  f"（最近一次在 {report.later_deleted_on}），被删除的任务不再计入本周的数字。"
+                  if report.later_deleted else "")
+    return f"{week}，{scope}：{flow}{state}{recomputed}"
+
+
+# The paragraph by the language of the request (agent.language): one template per language, all here.
+REPORT_TEXTS: dict[str, Callable[[WeeklyReport], str]] = {"en": report_text, "zh": report_text_zh}

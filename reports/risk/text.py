@@ -1,9 +1,14 @@
 """Risk in words: the template paragraph and the figures the polish may use (no ids, no titles)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.conf import settings
+
 from pm_assistant.markdown import quoted
 
-from .score import RiskReport, TaskRisk
+from ..scope import ALL_PROJECTS
+from .score import Factor, RiskReport, TaskRisk
 
 
 def _why(task: TaskRisk) -> str:
@@ -24,6 +29,37 @@ def risk_text(report: RiskReport) -> str:
     levels_words += f", {levels['low']} at low risk and {calm} at none" if calm else f" and {levels['low']} at low risk"
     return (f"{report.scope_label}: of {report.open_tasks} open tasks, {levels_words} (checked on {report.today}). "
             f"The riskiest is {top.key} {quoted(top.title)}, scored {top.score}: {_why(top)}.")
+
+
+# Each factor's reason in Chinese, from its value (the figures are the same as the English words').
+_WHY_ZH: dict[str, Callable[[Factor], str]] = {
+    "overdue": lambda f: f"逾期 {f.value} 天",
+    "due_soon_open_subtasks": lambda f: f"{settings.RISK_DUE_SOON_DAYS} 天内到期，仍有 {f.value} 个未完成的子任务",
+    "inactive": lambda f: f"{f.value} 天没有任何活动",
+    "blocked": lambda f: "受阻",
+    "parent_at_risk": lambda f: "父任务受阻" if f.value == "blocked" else "父任务已逾期",
+    "assignee_load": lambda f: f"负责人手上有 {f.value} 个未完成的任务",
+    "due_slips": lambda f: f"截止日期被推迟了 {f.value} 次",
+}
+
+
+def risk_text_zh(report: RiskReport) -> str:
+    """The same paragraph in Chinese, for a request written in Chinese."""
+    levels = report.levels()
+    scope = "我的全部项目" if report.scope_label == ALL_PROJECTS else report.scope_label
+    if not report.tasks:
+        return f"{scope}：今天没有未完成的任务有延期风险（{report.today} 检查了 {report.open_tasks} 个未完成的任务）。"
+    top = report.tasks[0]
+    calm = report.open_tasks - sum(levels.values())
+    levels_words = f"{levels['high']} 个高风险，{levels['medium']} 个中风险，{levels['low']} 个低风险"
+    levels_words += f"，{calm} 个无风险" if calm else ""
+    why = "，".join(_WHY_ZH[f.name](f) if f.name in _WHY_ZH else f.words for f in top.factors)
+    return (f"{scope}：{report.open_tasks} 个未完成的任务中，{levels_words}（{report.today} 检查）。"
+            f"风险最高的是 {top.key} {quoted(top.title)}，{top.score} 分：{why}。")
+
+
+# The paragraph by the language of the request (agent.language): one template per language, all here.
+RISK_TEXTS: dict[str, Callable[[RiskReport], str]] = {"en": risk_text, "zh": risk_text_zh}
 
 
 def risk_figures(report: RiskReport) -> list[str]:

@@ -5,7 +5,6 @@ neither offers a capability that is not built or a button the page does not have
 """
 from __future__ import annotations
 
-import re
 from typing import Any, NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
@@ -13,6 +12,7 @@ from langgraph.runtime import Runtime
 from agent.assembler.views import RouterCtx
 from agent.capabilities.outcome import clarify as clarify_outcome
 from agent.capabilities.outcome import done
+from agent.language import language_of
 from agent.llm.offline import unasked_write
 from agent.registry import HELP_EXAMPLES
 from agent.routing.decision import Route
@@ -21,12 +21,10 @@ from agent.runtime import RunContext
 
 from .unasked import unasked_reply
 
-# Han characters: a message written in Chinese is answered with Chinese words around the same lists.
-_HAN = re.compile(r"[\u3400-\u9fff]")
-
 
 def written_in_chinese(message: str) -> bool:
-    return bool(_HAN.search(message))
+    """A message written in Chinese is answered with Chinese words around the same lists (agent.language)."""
+    return language_of(message) == "zh"
 
 
 class ClarifyInput(TypedDict):

@@ -16,6 +16,7 @@ from agent.capabilities.inspection import INSPECT_TOOLS, inspect_once
 from agent.capabilities.outcome import assemble_checked, clarify, done, failed
 from agent.capabilities.scope import ScopeUnclear, request_project_id
 from agent.capabilities.task_brief import task_brief
+from agent.language import language_of
 from agent.llm.base import LLMError
 from agent.models import Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused
@@ -24,8 +25,9 @@ from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
 from pm_assistant.errors import ApplicationError
-from pm_assistant.markdown import quoted
 from tasks.filters import TaskFilters
+
+from .answers import template_reply
 
 SHOWN = 10
 
@@ -67,16 +69,6 @@ def row_words(row: dict[str, Any]) -> str:
     due = f", due {row['due_date']}" if row["due_date"] else ""
     who = f", assigned to {row['assignee']}" if row["assignee"] else ", unassigned"
     return f"- {quote_user_text(row['title'], 80)}: {row['status'].replace('_', ' ')}, {row['priority']}{due}{who}"
-
-
-def template_reply(result: dict[str, Any], slots: Slots) -> str:
-    count = result["count"]
-    what = "overdue tasks assigned to you" if slots.preset == "my_overdue" else "matching tasks"
-    if count == 0:
-        return f"No {what}."
-    titles = "; ".join(f"{r['key']} {quoted(r['title'])}" for r in result["items"][:3])
-    more = f", and {count - 3} more" if count > 3 else ""
-    return f"{count} {what}: {titles}{more}."
 
 
 def result_part(classified: Classified, rows: list[dict[str, Any]], count: int) -> PromptPart:
@@ -157,7 +149,7 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         return failed(f"The query failed: {exc.message}", exc.code)
     rows = steps.shown["s1"]
     count = classified.data["count"] if not classified.externalized else _artifact_count(classified)
-    fallback = template_reply({"count": count, "items": rows}, route.slots)
+    fallback = template_reply({"count": count, "items": rows}, route.slots, language_of(state.get("message")))
     try:
         reply = explain(runtime, state, result_part(classified, rows, count), fallback,
                         artifact_ref=classified.ref if classified.externalized else None)

@@ -14,13 +14,14 @@ from agent.capabilities.fidelity import Allowed
 from agent.capabilities.outcome import clarify, done, failed
 from agent.capabilities.polish import ReportInput, polish
 from agent.capabilities.scope import ScopeUnclear, request_project_id
+from agent.language import language_of
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
 from agent.tools.report_tools import report_scope, risk_facts_for
 from pm_assistant.errors import ApplicationError
 from reports.risk.assess import risk_data
 from reports.risk.score import risk_score
-from reports.risk.text import risk_figures, risk_text
+from reports.risk.text import RISK_TEXTS, risk_figures
 
 
 def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -50,7 +51,7 @@ def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
                                        for t in data["top"]])
 
     recorder.node("risk_template")
-    template = risk_text(report)
+    template = RISK_TEXTS[language_of(state.get("message"))](report)
     recorder.node("risk_polish")
     figures = risk_figures(report)
     reply = polish(runtime, state, what="risk summary", template=template, figures=figures,

@@ -19,6 +19,7 @@ from agent.capabilities.fidelity import Allowed
 from agent.capabilities.outcome import clarify, done, failed
 from agent.capabilities.polish import ReportInput, polish
 from agent.capabilities.scope import ScopeUnclear, request_project_id
+from agent.language import language_of
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
@@ -26,7 +27,7 @@ from agent.tools.report_tools import report_scope, report_size, weekly_report_ev
 from agent.tools.runner import ToolRunner
 from pm_assistant.errors import ApplicationError
 from reports.figures import WeeklyReport, report_project
-from reports.narrative import figures_words, report_headline, report_text, report_week_words
+from reports.narrative import REPORT_TEXTS, figures_words, report_headline, report_week_words
 from reports.pipeline import FiguresDisagree, report_verify, windows_now
 
 
@@ -125,7 +126,7 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
 
     stage("write")
     recorder.node("report_template", week=week)
-    template = report_text(report)
+    template = REPORT_TEXTS[language_of(state.get("message"))](report)
     recorder.node("report_polish", week=week)
     reply = polish(runtime, state, what="weekly report", template=template, allowed=report_allowed(report),
                    figures=[f"{report_week_words(report)} of {quote_user_text(report.scope_label, 80)}"
