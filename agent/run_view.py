@@ -22,6 +22,19 @@ def suggested_actions(run: Run, suggestions: list[dict[str, Any]]) -> list[Quick
     return [offered[s["action"]] for s in suggestions if s.get("action") in offered]
 
 
+FOLLOW_UPS = 3
+
+
+def follow_up_actions(run: Run) -> list[QuickAction]:
+    """What to ask next under an answer: the page's quick actions that only read and lead elsewhere than
+    the answer's own capability (the quick-action table's, so never a button the page lacks)."""
+    page = run.page_context.get("page")
+    if page not in PAGES or run.status != Run.Status.DONE or not run.capability:
+        return []
+    return [entry for entry in quick_actions_for(page)
+            if entry.capability != run.capability and not entry.changes_tasks][:FOLLOW_UPS]
+
+
 def _asked_again(run: Run) -> bool:
     """Whether a later run of its conversation sent the same message (what a picked choice sends)."""
     return run.conversation_id is not None and Run.objects.filter(
@@ -44,6 +57,8 @@ def run_view_context(run: Run, *, asked_again: bool | None = None) -> dict[str, 
     return {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
             "picker_closed": picker_closed,
             "suggestions": suggested_actions(run, data.get("suggestions") or []),
+            # Clarify and help offer their own buttons; any other answer offers the next steps.
+            "follow_ups": [] if data.get("suggestions") else follow_up_actions(run),
             "undo_minutes": settings.UNDO_WINDOW_SECONDS // 60, "today": timezone.localdate().isoformat(),
             "undo_open": run.undo_until is not None and run.undone_at is None and timezone.now() < run.undo_until}
 

@@ -9,6 +9,7 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from agent.assembler.words import PAGE_WORDS
 from agent.routing.quick_actions import QuickAction, quick_action_label, quick_actions_for
 from agent.sidebar_conversation import transcript
 from pm_assistant.vocabulary import PAGES, Page
@@ -56,6 +57,27 @@ def assistant_transcript(context: Any) -> dict[str, Any]:
     and other runs still working, to render (agent.sidebar_conversation.transcript)."""
     request = context.get("request")
     return transcript(request) if request is not None else {"runs": [], "earlier": None}
+
+
+@register.inclusion_tag("assistant/_context_label.html", takes_context=True)
+def assistant_looking_at(context: Any, oob: bool = False) -> dict[str, Any]:
+    """What the assistant sees with a request from this page, in words: the task or project it is on
+    (its key and name), else the page and how many tasks it shows (what the page context sends)."""
+    attrs = dict(context.get("page_context") or [])
+    page = attrs.get("data-page")
+    task, project = context.get("task"), context.get("project")
+    label: dict[str, Any] = {"oob": oob, "page": page}
+    if page == "task_detail" and task is not None:
+        label.update(key=task.key, name=task.title)
+    elif page == "project_detail" and project is not None:
+        tab = attrs.get("data-active-tab")
+        label.update(key=project.key, name=project.name, extra=f"{tab.replace('_', ' ')} tab" if tab else "")
+    elif page in PAGES:
+        shown = len(json.loads(attrs.get("data-visible-entity-ids") or "[]"))
+        filtered = attrs.get("data-filters", "{}") not in ("{}", "")
+        extra = f"{shown} task{'s' if shown != 1 else ''} shown" if shown or page == "task_list" else ""
+        label.update(words=PAGE_WORDS[page], extra=f"{extra}, filtered" if extra and filtered else extra)
+    return label
 
 
 @register.filter

@@ -75,6 +75,7 @@
 
   function label(elt) {
     if (elt.matches("form")) return (input() && input().value.trim()) || "";
+    if (elt.hasAttribute("data-message")) return elt.getAttribute("data-message"); // Retry: the message itself
     return (elt.getAttribute("title") || elt.textContent || "").replace(/\s*\((asks first|assistant)\)$/, "").trim();
   }
 
@@ -154,5 +155,20 @@
     if (!input()) return;
     event.preventDefault();
     if (window.pmAssistant) window.pmAssistant.open({ focusInput: true });
+  });
+
+  // Alt+Shift+A anywhere, in a field too, shows or hides the assistant (the top bar's button): no browser
+  // binds it, and the physical key is read, so a layout where Option+Shift+A types a letter works alike.
+  document.addEventListener("keydown", function (event) {
+    if (event.code !== "KeyA" || !event.altKey || !event.shiftKey || event.ctrlKey || event.metaKey) return;
+    var toggle = document.getElementById("assistant-toggle");
+    if (!toggle) return;
+    event.preventDefault();
+    toggle.click();
+    window.setTimeout(function () {
+      var shown = document.getElementById("assistant");
+      if (shown && shown.getClientRects().length && input()) input().focus();
+      else toggle.focus();
+    }, 0);
   });
 })();
