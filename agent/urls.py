@@ -1,7 +1,7 @@
 """Routes of the htmx sidebar."""
 from django.urls import path
 
-from . import conversation_views, stream_views, views
+from . import conversation_views, mention_views, stream_views, views
 
 urlpatterns = [
     path("request/", views.sidebar_request, name="assistant-sidebar-request"),
@@ -9,6 +9,7 @@ urlpatterns = [
     path("runs/<uuid:run_id>/undo/", views.sidebar_undo, name="assistant-sidebar-undo"),
     path("runs/<uuid:run_id>/", views.sidebar_run, name="assistant-sidebar-run"),
     path("streams/<uuid:token>/", stream_views.sidebar_stream, name="assistant-sidebar-stream"),
+    path("mentions/", mention_views.sidebar_mentions, name="assistant-sidebar-mentions"),
     path("conversations/", conversation_views.sidebar_conversation_list, name="assistant-sidebar-conversations"),
     path("conversations/earlier/", conversation_views.sidebar_earlier, name="assistant-sidebar-earlier"),
     path("conversations/new/", conversation_views.sidebar_conversation_new, name="assistant-sidebar-conversation-new"),
