@@ -1,9 +1,9 @@
 """Routes of the assistant API."""
 from django.urls import path
 
-from .api import RunConfirmApi, RunDetailApi, RunRequestApi, RunTraceApi, RunUndoApi
 from pm_assistant.api import method_routes
 
+from .api import RunConfirmApi, RunDetailApi, RunRequestApi, RunTraceApi, RunUndoApi
 from .conversation_api import ConversationDeleteApi, ConversationDetailApi, ConversationListApi, ConversationRenameApi
 from .stop_api import RunStopApi
 
@@ -14,7 +14,8 @@ urlpatterns = [
     path("runs/<uuid:run_id>/undo/", RunUndoApi.as_view(), name="assistant-undo"),
     path("runs/<uuid:run_id>/trace/", RunTraceApi.as_view(), name="assistant-trace"),
     path("conversations/", ConversationListApi.as_view(), name="assistant-conversations"),
-    path("conversations/<uuid:conversation_id>/", method_routes(
-        get=ConversationDetailApi, patch=ConversationRenameApi, delete=ConversationDeleteApi), name="assistant-conversation"),
+    path("conversations/<uuid:conversation_id>/",
+         method_routes(get=ConversationDetailApi, patch=ConversationRenameApi, delete=ConversationDeleteApi),
+         name="assistant-conversation"),
     path("runs/<uuid:run_id>/stop/", RunStopApi.as_view(), name="assistant-stop"),
 ]

@@ -10,7 +10,6 @@ from pm_assistant.api import AuthenticatedApi, acting_user
 from projects.serializers import StrictInputSerializer, error_responses
 
 from .api import RUN_SCHEMA
-from .page_context.text import control_character_reason
 from .conversations import (
     SEARCH_MAX_CHARS,
     TITLE_FIELD_MAX,
@@ -21,7 +20,9 @@ from .conversations import (
     conversation_rename,
     conversation_runs,
 )
+from .page_context.text import control_character_reason
 from .run_shapes import run_as_dict
+
 
 def _plain_text(value: str) -> None:
     """Refuse control characters (line breaks included) in a title or a search."""

@@ -65,18 +65,20 @@ def conversation_note_request(*, conversation: Conversation, message: str, actio
         conversation.save(update_fields=["title", "updated_at"])
 
 
-def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS, search: str = "") -> list[Conversation]:
+def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS,
+                               search: str = "") -> list[Conversation]:
     """Return the user's latest conversations that have runs, newest first, each with its run count and a
     ``label`` that tells apart conversations of the same title; ``search`` keeps those whose title or
     messages contain it."""
     rows = Conversation.objects.filter(user=user).annotate(
-        run_count=Count("runs", distinct=True),
-        pending_count=Count("runs", filter=Q(runs__status=Run.Status.NEEDS_CONFIRMATION), distinct=True))
+        run_count=Count("runs"),
+        pending_count=Count("runs", filter=Q(runs__status=Run.Status.NEEDS_CONFIRMATION)))
     if search.strip():
         words = search.strip()
         rows = rows.filter(pk__in=Conversation.objects.filter(user=user).filter(
             Q(title__icontains=words) | Q(runs__message__icontains=words)).values("pk"))
-    found = list(rows.filter(run_count__gt=0).order_by("-updated_at")[:limit])
+    # A search is a subquery, not a join: the counts stay one per run.
+    found: list[Conversation] = list(rows.filter(run_count__gt=0).order_by("-updated_at")[:limit])
     _label(found)
     return found
 

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from django.conf import settings
 
 from pm_assistant.markdown import quoted
+from reports.scope import ALL_PROJECTS
 
-from ..scope import ALL_PROJECTS
 from .score import Factor, RiskReport, TaskRisk
 
 

@@ -27,6 +27,7 @@ def written_in_chinese(message: str) -> bool:
     return language_of(message) == "zh"
 
 
+
 class ClarifyInput(TypedDict):
     message: str
     router_ctx: RouterCtx
