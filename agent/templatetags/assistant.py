@@ -75,7 +75,9 @@ def assistant_looking_at(context: Any, oob: bool = False) -> dict[str, Any]:
     elif page in PAGES:
         shown = len(json.loads(attrs.get("data-visible-entity-ids") or "[]"))
         filtered = attrs.get("data-filters", "{}") not in ("{}", "")
-        extra = f"{shown} task{'s' if shown != 1 else ''} shown" if shown or page == "task_list" else ""
+        # Only a page that lists tasks (one with pagination, not the New task form) says how many it shows.
+        lists_tasks = attrs.get("data-pagination", "{}") != "{}"
+        extra = f"{shown} task{'s' if shown != 1 else ''} shown" if lists_tasks else ""
         label.update(words=PAGE_WORDS[page], extra=f"{extra}, filtered" if extra and filtered else extra)
     return label
 

@@ -83,7 +83,10 @@
     var elt = event.detail.elt;
     // Opening another conversation while an answer is on its way would put it in the wrong transcript
     // (the Recent list loads its buttons later, so they cannot all be disabled beforehand).
-    if (flight && elt.closest && elt.closest("#assistant-history .history-item")) { event.preventDefault(); return; }
+    if (flight && elt.closest && elt.closest("#assistant-history .history-item, #assistant-history .history-delete")) {
+      event.preventDefault();
+      return;
+    }
     if (!isAssistantRequest(elt)) return;
     if (flight) { event.preventDefault(); return; } // one request at a time: no double submits
     var typed = elt.matches("form");
