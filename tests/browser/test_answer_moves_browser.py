@@ -11,6 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from agent.models import Run
+from agent.routing.quick_actions import quick_actions_for
 from projects.models import Project
 from tasks.services import task_create
 
@@ -33,13 +34,15 @@ def test_an_answer_offers_follow_ups_that_run(page: Page, live_server: Any, widt
     open_assistant(page)
     page.click("#assistant .assistant-quick [data-assistant-action=my_overdue]")
     follow_ups = page.locator("#assistant-transcript .run-done").last.get_by_role("group", name="Suggested follow-ups")
-    # The page's other quick actions that only read: not the answer's own (My overdue tasks).
-    expect(follow_ups.get_by_role("button")).to_have_text(["Weekly report", "Tasks at risk"])
+    # The page's other quick actions that only read: not the answer's own (My overdue tasks), as the table says.
+    offered = [entry for entry in quick_actions_for("home") if entry.capability != "query" and not entry.changes_tasks]
+    assert [entry.capability for entry in offered] == ["weekly_report", "risk"]
+    expect(follow_ups.get_by_role("button")).to_have_text([entry.label for entry in offered])
     shot(page, f"follow-ups-{width}")
     assert_accessible(page)
-    follow_ups.get_by_role("button", name="Tasks at risk").click()
+    follow_ups.get_by_role("button", name=offered[1].label).click()
     expect(page.locator("#assistant-transcript .run-done")).to_have_count(2)
-    expect(page.locator("#assistant-transcript .bubble-user").last).to_have_text("Tasks at risk")
+    expect(page.locator("#assistant-transcript .bubble-user").last).to_have_text(offered[1].label)
     assert Run.objects.filter(user=alice, capability="risk").count() == 1
 
 
