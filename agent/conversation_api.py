@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from pm_assistant.api import AuthenticatedApi, acting_user
+from pm_assistant.one_line import one_line
 from projects.serializers import StrictInputSerializer, error_responses
 
 from .api import RUN_SCHEMA
@@ -39,6 +40,13 @@ class ConversationSearchSerializer(StrictInputSerializer):
 
 class ConversationRenameSerializer(StrictInputSerializer):
     title = serializers.CharField(max_length=TITLE_FIELD_MAX, validators=[_plain_text])
+
+    def validate_title(self, value: str) -> str:
+        """Store the title without bidi and zero-width controls; one made of nothing else is blank."""
+        title = one_line(value)
+        if not title:
+            raise serializers.ValidationError("This field may not be blank.")
+        return title
 
 
 _CONVERSATION_FIELDS: dict[str, serializers.Field] = {

@@ -53,6 +53,14 @@ def test_the_owner_renames_a_conversation(alice: User) -> None:
     assert Conversation.objects.get(pk=asked["conversation_id"]).title == "Sprint triage"
 
 
+def test_a_renamed_title_drops_bidi_and_zero_width_controls(alice: User) -> None:
+    asked = _ask(_api(alice), message="show my tasks")
+    response = _api(alice).patch(_url(asked["conversation_id"]), {"title": "Sprint\u202e tri\u200bage\u2069"},
+                                 format="json")
+    assert response.status_code == 200, response.content
+    assert Conversation.objects.get(pk=asked["conversation_id"]).title == "Sprint triage"
+
+
 @pytest.mark.parametrize(("body", "field"), [
     ({"title": "   "}, "title"),
     ({"title": "x" * (TITLE_FIELD_MAX + 1)}, "title"),
@@ -60,6 +68,7 @@ def test_the_owner_renames_a_conversation(alice: User) -> None:
     ({"title": 42, "colour": "red"}, "colour"),
     ({}, "title"),
     ({"title": ["a"]}, "title"),
+    ({"title": "\u202e\u200b\u2066"}, "title"),
 ])
 def test_a_bad_title_is_refused_naming_the_field_and_nothing_changes(alice: User, body: dict[str, Any],
                                                                     field: str) -> None:
