@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 from agent.assembler.views import ExecCtx
 from agent.capabilities.outcome import ask_approval, clarify, done, failed
 from agent.capabilities.task_keys import UntypedId, target_task_id, wrong_typed_key
+from agent.language import Language, language_of
 from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
@@ -19,8 +20,8 @@ from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
 from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
-from pm_assistant.vocabulary import STATUS_LABELS
 
+from .answers import TEXTS, status_label, update_words
 from .write_approval import approve_unasked_create, approve_unasked_update
 
 # A task number the user typed: "42", "#42", "task 42", "任务42" or the number of a key such as "WEB-42".
@@ -75,18 +76,18 @@ def _pick_project(runtime: Runtime[RunContext], title: str) -> dict[str, Any]:
     return clarify(f"Which project should {quoted(title)} go in? Pick one{more}.", project_choices=choices)
 
 
-def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> dict[str, Any]:
+def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, language: Language) -> dict[str, Any]:
     project_id = _project_id(ctx)
     if not slots.title:
-        return clarify("What should the new task be called?")
+        return clarify(TEXTS[language]["name_it"])
     if project_id is None:
         return _pick_project(runtime, slots.title)
     row = runtime.context.tools.write("create_task", tools.create_task, project_id=project_id, title=slots.title,
                                       priority=slots.priority, due_date=slots.due_date, status=slots.status)
-    return done(f"Created {row['key']} {quoted(row['title'])}.", task=row)
+    return done(TEXTS[language]["created"].format(key=row["key"], title=quoted(row["title"])), task=row)
 
 
-def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
+def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int, language: Language) -> dict[str, Any]:
     # An update changes the task alone: its subtasks are not read.
     facts = _facts_with_mismatches(runtime, task_id, slots, subtasks=False)
     steps = runtime.context.tools
@@ -95,23 +96,15 @@ def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dic
     note = " (The task's real title/status differed from what was stated; the database was used.)" \
         if facts["mismatches"] else ""
     changed = row.pop("changed")
-    return done(_update_words(row, slots, changed=changed) + note, task=row, mismatches=facts["mismatches"],
+    named = {"status": slots.status is not None, "priority": slots.priority is not None,
+             "due_date": slots.due_date is not None}
+    words = update_words(row, named, changed=changed, language=language)
+    return done(words + note, task=row, mismatches=facts["mismatches"],
                 undoable=changed)
 
 
-def _update_words(row: dict[str, Any], slots: Slots, *, changed: bool) -> str:
-    """What the update set, read back from the row: only the fields the request named."""
-    parts = [f"status {STATUS_LABELS[row['status']].lower()}" if slots.status else "",
-             f"priority {row['priority']}" if slots.priority else "",
-             f"due {row['due_date']}" if slots.due_date else ""]
-    said = ", ".join(part for part in parts if part) or f"status {STATUS_LABELS[row['status']].lower()}"
-    task = f"{row['key']} {quoted(row['title'])}"
-    if not changed:
-        return f"{task} already had {said}, so nothing was changed."
-    return f"Updated {task}: {said}."
-
-
-def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *, unasked: bool) -> dict[str, Any]:
+def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *, unasked: bool,
+                    language: Language) -> dict[str, Any]:
     """Select the visible tasks once, then bind the update's ids to that selection (never re-typed)."""
     steps = runtime.context.tools
     if slots.status is None:
@@ -122,7 +115,7 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
     if not count:
         if steps.meta("select").get("skipped_read_only"):
             return failed("You can only view these tasks, so nothing was changed.", "forbidden")
-        return done("Nothing to change: every visible task already has that status.", count=0)
+        return done(TEXTS[language]["none_to_change"], count=0)
     ids_binding = Binding(from_step="select", path="$.items[*].id")
     task_ids = steps.bind("update", {"task_ids": ids_binding})["task_ids"]
     facts = {"count": count, "status": slots.status, "titles": [r["title"] for r in steps.shown["select"]],
@@ -134,7 +127,7 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
         decision = ask_approval(action="bulk_update", facts=facts,
                                 question=f"Please confirm: this changes {count} tasks.")
         if decision.get("decision") != "approve":
-            return done(f"Cancelled: the {count} tasks were left as they were.", rejected=True)
+            return done(TEXTS[language]["cancelled"].format(count=count), rejected=True)
         if decision.get("facts", {}).get("selection") != facts["selection"]:
             return failed("The visible tasks changed since you were asked; nothing was changed. "
                           "Please look again and retry.", "target_changed")
@@ -143,11 +136,12 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
     result = steps.write("bulk_set_status", tools.bulk_set_status, facts=policy,
                          bound={"task_ids": ids_binding.describe()}, task_ids=task_ids, status=slots.status,
                          run_id=steps.run_id)
-    return done(f"Marked {result['count']} tasks as {slots.status.replace('_', ' ')}.", count=result["count"],
+    marked = TEXTS[language]["marked"].format(count=result["count"], status=status_label(slots.status, language))
+    return done(marked, count=result["count"],
                 items=result["items"][:10], undoable=result["count"] > 0)
 
 
-def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[str, Any]:
+def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int, language: Language) -> dict[str, Any]:
     facts = _facts_with_mismatches(runtime, task_id, slots, subtasks=True)
     if not facts["can_write"]:
         return failed(f"You can see {quoted(facts['title'])} but not change it, so it cannot be deleted.", "forbidden")
@@ -156,27 +150,28 @@ def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int) -> dict[st
     decision = ask_approval(action="delete_task", facts=facts,
                             question=f"Please confirm the delete of {facts['key']} {quoted(facts['title'])}.")
     if decision.get("decision") != "approve":
-        return done(f"Kept {quoted(facts['title'])}: nothing was deleted.", rejected=True)
+        return done(TEXTS[language]["kept"].format(title=quoted(facts["title"])), rejected=True)
     if decision.get("facts") != facts:
         return failed(f"{quoted(facts['title'])} changed since you were asked, so it was not deleted. "
                       "Please look at it again.", "target_changed")
     result = runtime.context.tools.write("delete_task", tools.delete_task, facts=_policy_facts(facts),
                                          task_id=task_id)
-    extra = f" and its {result['subtasks_deleted']} subtasks" if result["subtasks_deleted"] else ""
-    return done(f"Deleted {quoted(result['title'])}{extra}.", deleted=result)
+    words = TEXTS[language]
+    extra = words["deleted_subtasks"].format(count=result["subtasks_deleted"]) if result["subtasks_deleted"] else ""
+    return done(words["deleted"].format(title=quoted(result["title"]), extra=extra), deleted=result)
 
 
 def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Carry out a create, update or delete named by the route's slots."""
     ctx, route = state["exec_ctx"], state["route"]
-    slots = route.slots
+    slots, language = route.slots, language_of(state.get("message"))
     try:
         if slots.operation == "create":
             # A create the user's words did not ask for first waits on a card (agent/routing/intent_check.py).
             stop = approve_unasked_create(runtime, route, _project_id(ctx))
-            return stop if stop is not None else _create(runtime, ctx, slots)
+            return stop if stop is not None else _create(runtime, ctx, slots, language)
         if slots.operation == "update" and slots.scope == "visible":
-            return _update_visible(runtime, ctx, slots, unasked=route.write_unasked)
+            return _update_visible(runtime, ctx, slots, unasked=route.write_unasked, language=language)
         if slots.operation not in ("update", "delete"):
             return clarify("Do you want to create, change or delete a task?")
         if slots.operation == "delete" and slots.scope == "visible":
@@ -193,8 +188,8 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
             return failed(f"There is no task {wrong} among your projects, so nothing was changed.", "not_found")
         if slots.operation == "update":
             stop = approve_unasked_update(runtime, route, task_id)
-            return stop if stop is not None else _update_one(runtime, slots, task_id)
-        return _delete(runtime, slots, task_id)
+            return stop if stop is not None else _update_one(runtime, slots, task_id, language)
+        return _delete(runtime, slots, task_id, language)
     except ApplicationError as exc:
         if exc.code == "not_found":
             return failed("I couldn't find that task among your projects, so nothing was changed.", exc.code)

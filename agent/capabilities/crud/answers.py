@@ -1,0 +1,54 @@
+"""crud's answers in each language an answer is written in (agent.language).
+
+Keys, titles, counts and dates come from the rows the tools wrote; only the words around them differ.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from agent.language import Language
+from pm_assistant.markdown import quoted
+from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
+
+TEXTS: dict[Language, dict[str, str]] = {
+    "en": {
+        "created": "Created {key} {title}.",
+        "updated": "Updated {task}: {said}.",
+        "unchanged": "{task} already had {said}, so nothing was changed.",
+        "status": "status {value}", "priority": "priority {value}", "due": "due {value}", "join": ", ",
+        "marked": "Marked {count} tasks as {status}.",
+        "none_to_change": "Nothing to change: every visible task already has that status.",
+        "cancelled": "Cancelled: the {count} tasks were left as they were.",
+        "deleted": "Deleted {title}{extra}.", "deleted_subtasks": " and its {count} subtasks",
+        "kept": "Kept {title}: nothing was deleted.",
+        "name_it": "What should the new task be called?",
+    },
+    "zh": {
+        "created": "已创建 {key} {title}。",
+        "updated": "已更新 {task}：{said}。",
+        "unchanged": "{task} 已经是{said}，什么都没有改。",
+        "status": "状态 {value}", "priority": "优先级 {value}", "due": "截止日期 {value}", "join": "，",
+        "marked": "已把 {count} 个任务标记为{status}。",
+        "none_to_change": "没有要改的：每个可见任务都已经是这个状态。",
+        "cancelled": "已取消：这 {count} 个任务保持原样。",
+        "deleted": "已删除 {title}{extra}。", "deleted_subtasks": "及其 {count} 个子任务",
+        "kept": "已保留 {title}：没有删除任何任务。",
+        "name_it": "新任务叫什么名字？",
+    },
+}
+
+
+def status_label(status: str, language: Language) -> str:
+    return STATUS_LABELS_ZH[status] if language == "zh" else STATUS_LABELS[status].lower()  # type: ignore[index]
+
+
+def update_words(row: dict[str, Any], named: dict[str, bool], *, changed: bool, language: Language) -> str:
+    """What the update set, read back from the row: only the fields the request named."""
+    words = TEXTS[language]
+    parts = [words["status"].format(value=status_label(row["status"], language)) if named["status"] else "",
+             words["priority"].format(value=row["priority"]) if named["priority"] else "",
+             words["due"].format(value=row["due_date"]) if named["due_date"] else ""]
+    said = words["join"].join(part for part in parts if part) or \
+        words["status"].format(value=status_label(row["status"], language))
+    task = f"{row['key']} {quoted(row['title'])}"
+    return words["updated" if changed else "unchanged"].format(task=task, said=said)

@@ -1,0 +1,36 @@
+"""crud answers in the language of the message: the same keys, titles and counts, Chinese words around them."""
+from __future__ import annotations
+
+from typing import Any
+
+from tasks.models import Task
+from tasks.services import task_create
+from tests.agent.test_llm_router import ask
+
+
+def _page(task: Task) -> dict[str, Any]:
+    return {"page": "task_detail", "origin": "sidebar", "selectedEntity": {"type": "task", "id": task.pk},
+            "routeParams": {"projectId": task.project_id, "taskId": task.pk}}
+
+
+def test_an_update_asked_in_chinese_is_answered_in_chinese(alice: Any, website: Any) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login page", assignee=alice, status="in_progress")
+    body = ask(alice, f"把任务{task.pk}标记为完成", _page(task))
+    assert body["status"] == "done", body
+    assert body["reply"] == f"已更新 {task.key} “Fix login page”：状态 已完成。"
+    again = ask(alice, f"把任务{task.pk}标记为完成", _page(task))
+    assert again["reply"] == f"{task.key} “Fix login page” 已经是状态 已完成，什么都没有改。"
+
+
+def test_the_same_update_in_english_keeps_its_english_words(alice: Any, website: Any) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login page", assignee=alice)
+    body = ask(alice, f"set task {task.pk} to P0", _page(task))
+    assert body["reply"] == f"Updated {task.key} “Fix login page”: priority P0."
+
+
+def test_a_create_asked_in_chinese_is_answered_in_chinese(alice: Any, website: Any) -> None:
+    page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
+    body = ask(alice, "新建任务“写发布说明”", page)
+    created = Task.objects.get()
+    assert created.title == "写发布说明"
+    assert body["reply"] == f"已创建 {created.key} “写发布说明”。"
