@@ -38,6 +38,16 @@ def pytest_report_header() -> str:
     return f"hypothesis profile: {PROFILE} (HYPOTHESIS_PROFILE=ci runs every example)"
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the files marked `long` first (after pytest-django's ordering, keeping it otherwise).
+
+    Workers take a file at a time in this order: a long file started last would keep one worker
+    busy after the others had run out of work.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """On a pytest-xdist worker, send the security corpus's figures to the process that reports."""
     workeroutput = getattr(session.config, "workeroutput", None)

@@ -2,7 +2,8 @@
 
 Each fault ends the run with HTTP 200 and a clear status (an error, a clarification, or the
 template answer), within the call's deadline plus a second, with nothing written. The deadlines
-are settings, set short here: a hang costs each test half a second, not the production ten.
+are settings, set short here: a hang costs a test one second, not the production ten (and a
+healthy answer still has a second to come on a busy machine).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from tasks.models import Task, TaskActivity
 from tasks.services import task_create
 from tests.llm_stub import Completion, LLMStub
 
-CALL_DEADLINE = 0.5
+CALL_DEADLINE = 1.0
 OUTPUT_LIMIT = 2000
 SLOTS = {"operation": None, "task_id": None, "title": None, "status": None, "priority": None,
          "due_date": None, "scope": None, "expected_title": None, "expected_status": None,
@@ -134,17 +135,17 @@ def test_fault_at_call_site(faulty: LLMStub, alice: User, website: Project, faul
 
 
 def test_a_run_stops_at_its_own_deadline(faulty: LLMStub, settings: Any, alice: User, website: Project) -> None:
-    settings.LLM_CALL_DEADLINE_SECONDS = 1.0
-    settings.AGENT_RUN_DEADLINE_SECONDS = 1.1
+    settings.LLM_CALL_DEADLINE_SECONDS = 2.0
+    settings.AGENT_RUN_DEADLINE_SECONDS = 1.5
     task_create(actor=alice, project=website, title="Checklist item", assignee=alice)
-    faulty.push_delay(0.6, Completion(json.dumps(QUERY)))  # the router is slow but answers
+    faulty.push_delay(1.0, Completion(json.dumps(QUERY)))  # the router is slow but answers
     faulty.push_trickle(0.2, Completion("A slow explanation."))  # the explanation gets only what is left
     body, elapsed = _ask(alice, {"page": "home", "origin": "sidebar"})
     assert body["status"] == "done" and body["reply"].startswith("1 matching task")
-    assert elapsed <= 1.1 + 1, elapsed
-    # About half a second was left of the run, not the call's whole second.
+    assert elapsed <= 1.5 + 1, elapsed
+    # Half a second at most was left of the run, not the call's two seconds.
     explain = TraceEvent.objects.get(run_id=body["run_id"], kind="llm_call", name="explain")
-    assert explain.payload["seconds"] <= 0.8, explain.payload
+    assert explain.payload["seconds"] <= 1.0, explain.payload
 
 
 def test_storable_trace_of_a_model_that_writes_nul_and_surrogates(faulty: LLMStub, alice: User,
