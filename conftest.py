@@ -92,8 +92,8 @@ def django_db_modify_db_settings(
 def _cache_keys_of_this_worker() -> Iterator[None]:
     """Prefix this worker's cache keys with its id: on Redis, parallel workers share one database.
 
-    Their users and runs have the same ids (each worker has its own test database), so a key such
-    as a user's count of open streams would otherwise be counted by two workers at once.
+    Their users have the same ids (each worker has its own test database), so a key such as a
+    user's count of open streams would otherwise be counted by two workers at once.
     """
     from django.conf import settings
     from django.test import override_settings
