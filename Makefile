@@ -9,6 +9,8 @@ STAMP := $(VENV)/.requirements.stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist): auto is one per CPU; 0 runs the suite in this one process.
+PYTEST_WORKERS ?= auto
 LINT_PATHS := pm_assistant projects tasks reports agent archcheck tests manage.py
 
 # A Python >= 3.12: the newest on PATH, then pyenv's installs (newest first), then python3.
@@ -21,7 +23,7 @@ PY_CANDIDATES = python3.14 python3.13 python3.12 \
 
 help:
 	@echo "make demo          install, migrate, load demo data and serve on http://$(HOST):$(PORT)/"
-	@echo "make test          run the whole test suite (SQLite unless DATABASE_URL is set)"
+	@echo "make test          run the whole test suite (SQLite unless DATABASE_URL is set) on PYTEST_WORKERS processes"
 	@echo "make lint          ruff check, mypy, import contracts, architecture rules (archcheck)"
 	@echo "make bench         ReAct, Plan-Execute, Router and Router + trimming on one suite; writes docs/EVOLUTION.md"
 	@echo "make check-deploy  Django's deploy checks in production mode (must report 0 issues)"
@@ -65,8 +67,11 @@ demo: $(STAMP)
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # pytest exits 5 when no test ran; that is a failure here like any other non-zero code.
+# Each worker has its own test database; a test file stays on one worker, so a module's
+# fixtures (the data-layer scenario suite, the security corpus) are built once.
 test: $(STAMP)
-	CELERY_TASK_ALWAYS_EAGER=$${CELERY_TASK_ALWAYS_EAGER:-1} $(PY) -m pytest $(PYTEST_ARGS)
+	CELERY_TASK_ALWAYS_EAGER=$${CELERY_TASK_ALWAYS_EAGER:-1} \
+		$(PY) -m pytest --numprocesses $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Serves the scenario suite four ways with scripted models (its own SQLite database, no service),
 # prints the tables and regenerates docs/EVOLUTION.md and README.md's numbers (--check only compares).

@@ -20,7 +20,9 @@ from pm_assistant.celery import app as celery_app
 from projects.models import Project
 from projects.services import membership_set, project_create
 from tests.celery_config import celery_configured
+from tests.hypothesis_profiles import PROFILE
 from tests.llm_stub import LLMStub
+from tests.security import report as security_report
 from tests.service_checks import skip_or_fail
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -30,6 +32,41 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 ]
+
+
+def pytest_report_header() -> str:
+    return f"hypothesis profile: {PROFILE} (HYPOTHESIS_PROFILE=ci runs every example)"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the files marked `long` first (after pytest-django's ordering, keeping it otherwise).
+
+    Workers take a file at a time in this order: a long file started last would keep one worker
+    busy after the others had run out of work.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """On a pytest-xdist worker, send the security corpus's figures to the process that reports."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["security_corpus"] = security_report.worker_figures()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    security_report.merge(getattr(node, "workeroutput", {}).get("security_corpus", {}))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    lines = security_report.summary_lines()
+    if lines:
+        terminalreporter.section("security corpus")
+        for line in lines:
+            terminalreporter.write_line(line)
+        security_report.write()
 
 
 @pytest.fixture(scope="session")
@@ -49,6 +86,26 @@ def django_db_modify_db_settings(
         # Durability is not a test concern: no fsync per commit keeps the suite as fast as in memory.
         options = database.setdefault("OPTIONS", {})
         options["init_command"] = options.get("init_command", "") + "PRAGMA synchronous=OFF;"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_keys_of_this_worker() -> Iterator[None]:
+    """Prefix this worker's cache keys with its id: on Redis, parallel workers share one database.
+
+    Their users have the same ids (each worker has its own test database), so a key such as a
+    user's count of open streams would otherwise be counted by two workers at once.
+    """
+    from django.conf import settings
+    from django.test import override_settings
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:  # one process: nothing to share
+        yield
+        return
+    caches = {name: {**cache, "KEY_PREFIX": f"{worker}:{cache.get('KEY_PREFIX', '')}"}
+              for name, cache in settings.CACHES.items()}
+    with override_settings(CACHES=caches):
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)

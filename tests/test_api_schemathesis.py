@@ -24,10 +24,11 @@ from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
 
 from tasks.services import task_create
+from tests.hypothesis_profiles import examples
 
-MIN_REQUESTS = 1000
+MIN_REQUESTS = examples(1000)
 # Per operation and generation mode: 13 operations × 2 modes × 45, less the modes that have no case.
-EXAMPLES = 45
+EXAMPLES = examples(45)
 
 
 @pytest.fixture

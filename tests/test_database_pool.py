@@ -13,6 +13,8 @@ from pm_assistant import warm_connection
 from pm_assistant.warm_connection import WarmConnection
 from tests.gunicorn_server import fresh_postgres_database, gunicorn, migrated_app_database, postgres_server_url
 
+pytestmark = pytest.mark.long  # gunicorn servers on fresh PostgreSQL databases
+
 THREADS = 3
 
 

@@ -12,6 +12,8 @@ from langgraph.checkpoint.postgres import PostgresSaver
 from agent.graph.checkpointer import postgres_checkpointer_setup
 from tests.gunicorn_server import gunicorn, migrated_app_database
 
+pytestmark = pytest.mark.long  # a gunicorn server on a fresh PostgreSQL database
+
 FIRST_REQUESTS = 8
 
 

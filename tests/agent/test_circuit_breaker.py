@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from agent.llm.breaker import CircuitBreaker
+from agent.llm.providers import llm_provider_from_settings
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
@@ -26,7 +26,10 @@ def stub(openai_settings: LLMStub, settings: Any) -> LLMStub:
     settings.LLM_MAX_RETRIES = 0
     settings.LLM_BREAKER_FAILURES = 3
     settings.LLM_BREAKER_COOLDOWN_SECONDS = 2
-    cache.clear()
+    # Forget failures an earlier test on the same port left; not cache.clear(), which on Redis
+    # would empty the database other workers' queues and results live in.
+    provider = llm_provider_from_settings()
+    CircuitBreaker(f"{provider.name}:{provider.endpoint}").record_success()
     return openai_settings
 
 

@@ -6,8 +6,11 @@ from typing import Any
 
 import httpx
 import psycopg
+import pytest
 
 from tests.gunicorn_server import gunicorn, migrated_app_database, requests_at_once
+
+pytestmark = pytest.mark.long  # a gunicorn server on a fresh PostgreSQL database
 
 ROUNDS = 50
 

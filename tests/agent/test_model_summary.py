@@ -16,6 +16,7 @@ from agent.assembler.words import TITLE_MAX
 from agent.page_context.names import EntityNames
 from agent.page_context.schema import PageContext
 from pm_assistant.vocabulary import PAGES, PRIORITIES, STATUSES
+from tests.hypothesis_profiles import examples
 
 # Ids from 100000 up cannot be mistaken for a day or a year in the summary's dates.
 ids = st.integers(min_value=100_000, max_value=2**53)
@@ -148,7 +149,7 @@ WORST_NAMES = EntityNames(project_name="\U0001f9ec" * 200, task_title="\U0002a6d
 def test_model_summary_bounds_for_any_page() -> None:
     seen: list[int] = []
 
-    @settings(max_examples=400, deadline=None, database=None,
+    @settings(max_examples=examples(400), deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(pages())
     @example((WORST, WORST_NAMES))

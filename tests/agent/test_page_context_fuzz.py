@@ -15,8 +15,9 @@ from pm_assistant.vocabulary import PAGES, PRIORITIES, STATUSES
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
+from tests.hypothesis_profiles import examples
 
-EXAMPLES = 1000
+EXAMPLES = examples(1000)
 KEYS = ["page", "origin", "selectedEntity", "routeParams", "activeTab", "viewMode", "filters",
         "visibleEntityIds", "searchKeyword", "pagination"]
 ORIGINS = ["sidebar", "quick_button", "task_row", "workbench"]

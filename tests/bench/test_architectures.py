@@ -17,6 +17,7 @@ import pytest
 REPOSITORY = Path(__file__).resolve().parents[2]
 BASELINES = ("ReAct", "ReAct + buttons", "Plan-Execute", "Router (untrimmed)")
 TRIMMED = "Router + trimming"
+pytestmark = pytest.mark.long  # one bench run of about a minute
 
 
 @pytest.fixture(scope="module")

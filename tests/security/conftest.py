@@ -1,4 +1,4 @@
-"""One stub server for the whole corpus, the models' settings, and the corpus's figures at the end of a run."""
+"""One stub server for the whole corpus and the models' settings (tests/conftest.py prints the figures)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -7,8 +7,6 @@ from typing import Any
 import pytest
 
 from tests.llm_stub import LLMStub
-
-from . import report
 
 
 @pytest.fixture(scope="module")
@@ -29,11 +27,3 @@ def corpus_model(settings: Any, corpus_stub: LLMStub) -> Iterator[LLMStub]:
     yield corpus_stub
     corpus_stub.responder = None
 
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    lines = report.summary_lines()
-    if lines:
-        terminalreporter.section("security corpus")
-        for line in lines:
-            terminalreporter.write_line(line)
-        report.write()

@@ -19,6 +19,8 @@ from .corpus import PAYLOADS, PLACEMENTS, REQUESTS, Case, cases
 from .harness import run_case, world_build
 from .models import ATTACKS
 
+pytestmark = pytest.mark.long  # 302 cases, each a run through the real graph
+
 
 @pytest.mark.parametrize("placement", PLACEMENTS)
 @pytest.mark.parametrize("suite", ["obedient", "compromised"])

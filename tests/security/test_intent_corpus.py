@@ -16,6 +16,8 @@ from . import report
 from .intent_corpus import MESSAGES
 from .intent_harness import SUITES, Suite, confusion, run_corpus
 
+pytestmark = pytest.mark.long  # the whole corpus, twice, in one test each
+
 
 def test_the_corpus_has_its_size_and_reach() -> None:
     assert len(MESSAGES) >= 200

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from agent.artifacts import reader
 from agent.artifacts.reader import char_end, char_start, find_literal, pieces, read_window, tail_lines
+from tests.hypothesis_profiles import examples
 
 TEXT = st.text(alphabet=st.sampled_from(["a", "b", "é", "数", "\n", "😀"]), max_size=200)
 
@@ -20,7 +21,7 @@ def _pieces(data: bytes, size: int) -> list[reader.Piece]:
         return list(pieces(io.BytesIO(data)))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=TEXT, size=st.integers(min_value=4, max_value=12))
 def test_pieces_rebuild_every_line_at_the_right_offsets(text: str, size: int) -> None:
     data = text.encode("utf-8")
@@ -38,7 +39,7 @@ def test_pieces_rebuild_every_line_at_the_right_offsets(text: str, size: int) ->
     assert all(p.last for p in found if p is found[-1])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=TEXT, count=st.integers(min_value=1, max_value=6), block=st.integers(min_value=1, max_value=9))
 def test_tail_lines_match_the_last_lines(text: str, count: int, block: int) -> None:
     data = text.encode("utf-8")
@@ -74,7 +75,7 @@ def test_utf8_boundaries() -> None:
     assert read_window(io.BytesIO(data), 2, 5) == (4, "b")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(text=TEXT, pattern=st.text(alphabet=st.sampled_from(["a", "B", "é", "数"]), min_size=1, max_size=3),
        block=st.integers(min_value=4, max_value=13), case_sensitive=st.booleans())
 def test_find_literal_finds_what_a_whole_line_scan_finds(text: str, pattern: str, block: int,
