@@ -1,22 +1,29 @@
-"""Collect once: the task and history rows a weekly report needs, in two queries whatever the size.
+"""Collect once: the rows a weekly report needs, in three queries whatever the size.
 
-The rows are JSON-ready (ids, strings, ISO dates and instants), so they can be stored as an
-artifact and projected from there exactly as from memory.
+Only the tasks with history since the previous week began are read row by row (their states at
+each week's end are replayed from that history). Every other task is as it ended both weeks, so it
+is counted in SQL, grouped, and read only if it is among the first lines a list shows. The rows are
+JSON-ready (ids, strings, ISO dates and instants), so they can be stored as an artifact and
+projected from there exactly as from memory.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q
+from django.db import models
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, F, OuterRef, Q
+from django.db.models.functions import RowNumber
 
 from tasks.models import Task, TaskActivity
 
-from .scope import ReportScope, ReportWindows
+from .figures import LIST_LINES, STATUS_LISTS
+from .scope import ReportScope, ReportWindows, Window
 
 DONE = Task.Status.DONE
 # The history a report reads: status changes, due-date changes and deletions.
 EVENT_FILTER = Q(kind__in=[TaskActivity.Kind.STATUS, TaskActivity.Kind.DELETED]) | Q(
     kind=TaskActivity.Kind.UPDATED, field="due_date")
+TASK_FIELDS = ("id", "project_id", "project__key", "title", "status", "due_date", "assignee__username", "created_at")
 
 
 def scope_size(scope: ReportScope) -> int:
@@ -38,22 +45,68 @@ def report_events(*, scope: ReportScope, windows: ReportWindows) -> dict[str, An
     return {"count": len(items), "items": items}
 
 
-def report_tasks(*, scope: ReportScope, windows: ReportWindows) -> dict[str, Any]:
-    """The tasks that can count in either week: open ones, recently done ones, and any with history.
+def _tasks(scope: ReportScope, windows: ReportWindows, *, touched: bool) -> Any:
+    """The scope's tasks made before the reported week ended, with history since the previous week began or not."""
+    history = Exists(events_since(scope, windows).filter(task_id=OuterRef("pk")))
+    return Task.objects.filter(history if touched else ~history, project_id__in=scope.project_ids,
+                               created_at__lt=windows.current.end)
 
-    A task done before the previous week began, with no history since, is done at both week
-    ends and in neither week's flow, so it is left out: the row count follows the weeks' work,
-    not the size of the project.
-    """
-    touched = events_since(scope, windows).filter(task_id=OuterRef("pk"))
-    rows = (Task.objects.filter(project_id__in=scope.project_ids, created_at__lt=windows.current.end)
-            .filter(~Q(status=DONE) | Q(completed_at__isnull=True) | Q(completed_at__gte=windows.previous.start)
-                    | Exists(touched))
-            .order_by("id")
-            .values_list("id", "project_id", "project__key", "title", "status", "due_date", "assignee__username",
-                         "created_at"))
+
+def _flag(condition: Q) -> ExpressionWrapper:
+    return ExpressionWrapper(condition, output_field=BooleanField())
+
+
+def _list_conditions(window: Window, prefix: str) -> dict[str, Q]:
+    """Which lists of the week a task without history is on: its row is its state at the week's end."""
+    alive, still_open = Q(created_at__lt=window.end), ~Q(status=DONE)
+    return {f"{prefix}created": alive & Q(created_at__gte=window.start),
+            f"{prefix}overdue": alive & still_open & Q(due_date__isnull=False, due_date__lt=window.end_date),
+            **{f"{prefix}{name}": alive & Q(status=name) for name in STATUS_LISTS}}
+
+
+def _task_items(rows: Any) -> list[dict[str, Any]]:
     # Tuples, not the ORM's dicts: one dict per row is built here, not two.
-    items = [{"id": pk, "project_id": project_id, "key": f"{key}-{pk}", "title": title, "status": status,
-              "due_date": due.isoformat() if due else None, "assignee": assignee, "created_at": created.isoformat()}
-             for pk, project_id, key, title, status, due, assignee, created in rows]
+    return [{"id": pk, "project_id": project_id, "key": f"{key}-{pk}", "title": title, "status": status,
+             "due_date": due.isoformat() if due else None, "assignee": assignee, "created_at": created.isoformat()}
+            for pk, project_id, key, title, status, due, assignee, created in rows]
+
+
+def report_tasks(*, scope: ReportScope, windows: ReportWindows) -> dict[str, Any]:
+    """The tasks with history since the previous week began, then the first lines of each list of the others.
+
+    A task without that history is listed only if it is among the first LIST_LINES (by id) of a list
+    of either week: with the tasks with history, that holds the first LIST_LINES of every list.
+    """
+    touched = _tasks(scope, windows, touched=True).order_by("id").values_list(*TASK_FIELDS)
+    conditions = {**_list_conditions(windows.current, "c_"), **_list_conditions(windows.previous, "p_")}
+    # One numbering per list, each over the tasks on it (in id order): a task on no list is never read.
+    flags = {f"on_{name}": _flag(q) for name, q in conditions.items()}
+    numbers = {f"nth_{name}": models.Window(RowNumber(), partition_by=[F(f"on_{name}")], order_by=F("id").asc())
+               for name in conditions}
+    listed = Q()
+    for name in conditions:
+        listed |= Q(**{f"on_{name}": True, f"nth_{name}__lte": LIST_LINES})
+    first = (_tasks(scope, windows, touched=False).annotate(**flags).annotate(**numbers).filter(listed)
+             .order_by("id").values_list(*TASK_FIELDS))
+    items = _task_items(touched) + _task_items(first)
+    return {"count": len(items), "items": items}
+
+
+def report_counts(*, scope: ReportScope, windows: ReportWindows) -> dict[str, Any]:
+    """The tasks without history since the previous week began, counted per assignee and status.
+
+    Per week ([reported, previous]): how many existed at its end, were created within it, and were
+    due before its end. Their status is the same at both ends, so the status says open, in progress
+    or blocked; a task counts as overdue only while open, which the projection applies.
+    """
+    counted: dict[str, Any] = {}
+    for i, window in enumerate((windows.current, windows.previous)):
+        alive = Q(created_at__lt=window.end)
+        counted[f"alive{i}"] = Count("id", filter=alive)
+        counted[f"created{i}"] = Count("id", filter=alive & Q(created_at__gte=window.start))
+        counted[f"due{i}"] = Count("id", filter=alive & Q(due_date__isnull=False, due_date__lt=window.end_date))
+    rows = (_tasks(scope, windows, touched=False).values("assignee__username", "status").annotate(**counted)
+            .order_by("assignee__username", "status"))
+    items = [{"assignee": row["assignee__username"], "status": row["status"],
+              **{name: [row[f"{name}0"], row[f"{name}1"]] for name in ("alive", "created", "due")}} for row in rows]
     return {"count": len(items), "items": items}

@@ -27,6 +27,8 @@ UNASSIGNED = "unassigned"
 LISTS = ("completed", "created", "reopened", "slipped", "overdue", "in_progress", "blocked")
 # The lists named after a status: the open tasks in that status at the week's end.
 STATUS_LISTS = tuple(name for name in LISTS if name in STATUSES)
+# The lines a list shows (the first, by id); the rest are counted, and the task list filters show them.
+LIST_LINES = 50
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,10 @@ class AssigneeFigures:
 
 @dataclass(frozen=True)
 class WeekFigures:
-    """What happened in one week (flows) and how it ended (states); every list holds task ids."""
+    """What happened in one week (flows) and how it ended (states).
+
+    Each list holds the ids of its first LIST_LINES tasks (by id); `sizes` says how long it is.
+    """
 
     week: str
     monday: str
@@ -53,11 +58,12 @@ class WeekFigures:
     overdue: tuple[int, ...]
     in_progress: tuple[int, ...]
     blocked: tuple[int, ...]
+    sizes: Mapping[str, int]
     per_assignee: tuple[AssigneeFigures, ...] = field(default=())
 
     def counts(self) -> dict[str, int]:
         """Every figure as a number: list lengths, deletions and open tasks."""
-        return {**{name: len(getattr(self, name)) for name in LISTS}, "deleted": self.deleted, "open": self.open}
+        return {**{name: self.sizes[name] for name in LISTS}, "deleted": self.deleted, "open": self.open}
 
 
 class TaskLine(NamedTuple):
@@ -87,7 +93,12 @@ class WeeklyReport:
     later_deleted_on: str | None = None  # the day of the latest of them, ISO
 
     def lines(self, name: str) -> list[TaskLine]:
+        """The first lines of one of the reported week's lists."""
         return [self.tasks[i] for i in getattr(self.current, name)]
+
+    def more(self, name: str) -> int:
+        """How many tasks of one of the reported week's lists are counted but not listed."""
+        return self.current.sizes[name] - len(getattr(self.current, name))
 
 
 class _Lines(Mapping[int, TaskLine]):
@@ -154,51 +165,75 @@ def _state_at_end(row: _Row, history: _History, window: Window) -> tuple[int, st
             history.value_at(row.id, window.end, kind="due_date", current=row.due))
 
 
-def _week_figures(rows: Sequence[_Row], history: _History, window: Window) -> WeekFigures:
-    """One week's lists and counts; each list a comprehension over the rows, in id order."""
+def _first(ids: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(ids)[:LIST_LINES])
+
+
+def _week_figures(rows: Sequence[_Row], counted: Sequence[Mapping[str, Any]], history: _History,
+                  window: Window, nth: int) -> WeekFigures:
+    """One week's lists and counts: the tasks with history replayed, the others from their grouped counts.
+
+    `rows` holds every task with history and, of the others, at least the first LIST_LINES of each
+    list; `counted` counts the others per assignee and status (figure `nth` is this week's).
+    """
     start, end, changed = window.start.timestamp(), window.end.timestamp(), history.by_task
     end_date = window.end_date.isoformat()
     alive = [r for r in rows if r.made < end]
-    # Most tasks have no history since the previous week began: their state is their row, read
-    # without a lookup; a list at a time (a loop over each task, looking its history up, took 44-46 ms
-    # a week at 20 000 tasks).
-    states = [_state_at_end(r, history, window) if r.id in changed else (r.id, r.who, r.status, r.due)
-              for r in alive]
-    still_open = [s for s in states if s[2] != DONE]
-    overdue = [s for s in still_open if s[3] and s[3] < end_date]
-    done_at_end = {s[0] for s in states if s[2] == DONE and s[0] in changed}
+    replayed = [r for r in alive if r.id in changed]
+    # A task without history is as its row says at both week ends: only the ones listed are here.
+    states = [_state_at_end(r, history, window) for r in replayed]
+    as_is = [(r.id, r.who, r.status, r.due) for r in alive if r.id not in changed]
     completed, reopened, slipped = [], [], []
-    for r in alive:
-        if r.id not in changed:
-            continue
+    for r, state in zip(replayed, states, strict=True):
         status_changes = history.changed_in(r.id, window, "status")
-        if r.id in done_at_end and any(e["to_value"] == DONE for e in status_changes):
+        if state[2] == DONE and any(e["to_value"] == DONE for e in status_changes):
             completed.append(r)
         if any(e["from_value"] == DONE for e in status_changes):
             reopened.append(r.id)
         if any(e["from_value"] and e["to_value"] and e["to_value"] > e["from_value"]
                for e in history.changed_in(r.id, window, "due_date")):
             slipped.append(r.id)
+    still_open = [s for s in states if s[2] != DONE]
+    overdue = [s for s in still_open if s[3] and s[3] < end_date]
+    created = [r.id for r in replayed if r.made >= start]
     counts = {"completed": Counter(r.who for r in completed), "open": Counter(s[1] for s in still_open),
               "overdue": Counter(s[1] for s in overdue)}
+    sizes = {"completed": len(completed), "created": len(created), "reopened": len(reopened),
+             "slipped": len(slipped), "overdue": len(overdue),
+             **{name: sum(1 for s in still_open if s[2] == name) for name in STATUS_LISTS}}
+    for group in counted:
+        who, status, existing = group["assignee"] or UNASSIGNED, group["status"], group["alive"][nth]
+        sizes["created"] += group["created"][nth]
+        if status != DONE:
+            counts["open"][who] += existing
+            counts["overdue"][who] += group["due"][nth]
+            sizes["overdue"] += group["due"][nth]
+        if status in STATUS_LISTS:
+            sizes[status] += existing
+    # A Counter keeps a key added with 0: an assignee with nothing in the week is not a row.
     assignees = tuple(AssigneeFigures(assignee=who, **{k: c[who] for k, c in counts.items()})
-                      for who in sorted(set(counts["completed"]) | set(counts["open"])))
+                      for who in sorted(w for w in set(counts["completed"]) | set(counts["open"])
+                                        if counts["completed"][w] or counts["open"][w]))
     deleted = sum(1 for e in history.events if e["kind"] == "deleted" and window.start <= e["at"] < window.end)
+    open_as_is = [s for s in as_is if s[2] != DONE]
     return WeekFigures(
         week=window.week.label, monday=window.week.monday.isoformat(), sunday=window.week.sunday.isoformat(),
-        completed=tuple(r.id for r in completed), created=tuple(r.id for r in alive if r.made >= start),
-        reopened=tuple(reopened), slipped=tuple(slipped), deleted=deleted, open=len(still_open),
-        overdue=tuple(s[0] for s in overdue), per_assignee=assignees,
-        **{name: tuple(s[0] for s in still_open if s[2] == name) for name in STATUS_LISTS})
+        completed=_first(r.id for r in completed),
+        created=_first([*created, *(r.id for r in alive if r.id not in changed and r.made >= start)]),
+        reopened=_first(reopened), slipped=_first(slipped), deleted=deleted,
+        open=sum(counts["open"].values()),
+        overdue=_first(s[0] for s in [*overdue, *open_as_is] if s[3] and s[3] < end_date),
+        sizes=sizes, per_assignee=assignees,
+        **{name: _first(s[0] for s in [*still_open, *open_as_is] if s[2] == name) for name in STATUS_LISTS})
 
 
 def weeks_project(tasks: Iterable[Mapping[str, Any]], events: Iterable[Mapping[str, Any]],
-                  windows: Sequence[Window]) -> list[WeekFigures]:
-    """Compute each week's figures from the collected task and history rows (read once for all weeks)."""
+                  counted: Sequence[Mapping[str, Any]], windows: Sequence[Window]) -> list[WeekFigures]:
+    """Compute each week's figures from the collected rows and counts (read once for both weeks)."""
     history = _History(events)
     rows = [_Row(t["id"], _at(t["created_at"]).timestamp(), t["assignee"] or UNASSIGNED, t["status"],
                  t["due_date"] or "") for t in tasks]
-    return [_week_figures(rows, history, window) for window in windows]
+    return [_week_figures(rows, counted, history, window, nth) for nth, window in enumerate(windows)]
 
 
 def week_relation(week: IsoWeek, *, now: datetime) -> str:
@@ -208,10 +243,10 @@ def week_relation(week: IsoWeek, *, now: datetime) -> str:
 
 
 def report_project(*, scope_label: str, project_id: int | None, tasks: Sequence[Mapping[str, Any]],
-                   events: Sequence[Mapping[str, Any]], current: Window, previous: Window,
-                   now: datetime | None = None) -> WeeklyReport:
+                   events: Sequence[Mapping[str, Any]], counted: Sequence[Mapping[str, Any]], current: Window,
+                   previous: Window, now: datetime | None = None) -> WeeklyReport:
     """Project both weeks from one collection and keep the lines of the tasks the lists name."""
-    this_week, week_before = weeks_project(tasks, events, [current, previous])
+    this_week, week_before = weeks_project(tasks, events, counted, [current, previous])
     finished = current.finished
     # The collection reaches until now, so it holds every deletion since the week ended.
     later = sorted(at for e in events if e["kind"] == "deleted" and (at := _at(e["created_at"])) >= current.end)

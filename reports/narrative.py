@@ -63,14 +63,14 @@ def report_recomputed(report: WeeklyReport) -> str:
 
 def report_body(report: WeeklyReport) -> str:
     """The week's flow, then how it ended (or stands, while it goes on): the report without its headline."""
-    f, p = report.current, report.previous
-    flow = (f"{_n(len(f.completed), 'task')} completed{_versus(len(f.completed), len(p.completed))}, "
-            f"{len(f.created)} created{_versus(len(f.created), len(p.created))}, "
-            f"{len(f.reopened)} reopened, {_n(len(f.slipped), 'due date')} slipped and {f.deleted} deleted.")
-    states = f"{len(f.in_progress)} in progress, {len(f.blocked)} blocked and {len(f.overdue)} overdue."
+    f, p = report.current.counts(), report.previous.counts()
+    flow = (f"{_n(f['completed'], 'task')} completed{_versus(f['completed'], p['completed'])}, "
+            f"{f['created']} created{_versus(f['created'], p['created'])}, "
+            f"{f['reopened']} reopened, {_n(f['slipped'], 'due date')} slipped and {f['deleted']} deleted.")
+    states = f"{f['in_progress']} in progress, {f['blocked']} blocked and {f['overdue']} overdue."
     if report.finished:
-        return f"{flow} At the end of the week {_n(f.open, 'task was', 'tasks were')} open: {states}"
-    return f"{flow} Now {_n(f.open, 'task is', 'tasks are')} open: {states}"
+        return f"{flow} At the end of the week {_n(f['open'], 'task was', 'tasks were')} open: {states}"
+    return f"{flow} Now {_n(f['open'], 'task is', 'tasks are')} open: {states}"
 
 
 def report_text(report: WeeklyReport) -> str:
@@ -87,7 +87,10 @@ def figures_words(f: WeekFigures) -> list[str]:
 
 
 def report_markdown(report: WeeklyReport, *, task_url: Callable[[int], str]) -> str:
-    """The full report as Markdown: the paragraph, a table of figures, the lists and the assignees."""
+    """The full report as Markdown: the paragraph, a table of figures, the lists and the assignees.
+
+    A list shows its first LIST_LINES tasks and says how many more it counts.
+    """
     f, p = report.current, report.previous
     out = [f"# Weekly report: {_md(report_headline(report))}", "", _md(report_text(report)), "",
            f"| figure | {f.week} | {p.week} |", "|---|---:|---:|"]
@@ -95,9 +98,10 @@ def report_markdown(report: WeeklyReport, *, task_url: Callable[[int], str]) -> 
     out += [f"| {name.replace('_', ' ')} | {now[name]} | {before[name]} |" for name in now]
     headings = report_headings(report)
     for name in LISTS:
-        lines = report.lines(name)
-        out += ["", f"## {headings[name]} ({len(lines)})", ""]
+        lines, more = report.lines(name), report.more(name)
+        out += ["", f"## {headings[name]} ({now[name]})", ""]
         out += [f"- [{t.key}]({task_url(t.id)}) {_md(t.title)}" for t in lines] or ["- none"]
+        out += [f"- … and {more} more"] if more else []
     out += ["", "## By assignee", "", "| assignee | completed | open | overdue |", "|---|---:|---:|---:|"]
     out += [f"| {_md(a.assignee)} | {a.completed} | {a.open} | {a.overdue} |" for a in f.per_assignee]
     return "\n".join(out) + "\n"

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from pm_assistant.errors import ApplicationError
 
-from .collect import report_events, report_tasks
+from .collect import report_counts, report_events, report_tasks
 from .figures import WeeklyReport, report_project
 from .scope import ReportScope, ReportWindows
 from .verify import Disagreement, figures_disagreements
@@ -42,8 +42,9 @@ def weekly_report_build(*, scope: ReportScope, windows: ReportWindows) -> Weekly
     """Collect, project and verify one report."""
     tasks = report_tasks(scope=scope, windows=windows)["items"]
     events = report_events(scope=scope, windows=windows)["items"]
+    counted = report_counts(scope=scope, windows=windows)["items"]
     report = report_project(scope_label=scope.label, project_id=scope.project_id, tasks=tasks, events=events,
-                            current=windows.current, previous=windows.previous, now=windows.now)
+                            counted=counted, current=windows.current, previous=windows.previous, now=windows.now)
     report_verify(report, scope=scope, windows=windows)
     return report
 

@@ -82,7 +82,8 @@ def _page(request: PageRequest, project_id: int | None) -> HttpResponse:
     context.update({
         "report": report, "text": report_body(report),
         "figures": [(name.replace("_", " "), now[name], before[name]) for name in now],
-        "lists": [(name, report_headings(report)[name], report.lines(name)) for name in LISTS],
+        "lists": [(name, report_headings(report)[name], report.lines(name), now[name], report.more(name))
+                  for name in LISTS],
         "week_words": report_week_words(report), "recomputed": report_recomputed(report),
     })
     return render(request, "reports/weekly.html", context, status=400 if problem else 200)

@@ -1,4 +1,4 @@
-"""Report tools: the weekly report's two collections and the risk facts, scoped to the user's projects.
+"""Report tools: the weekly report's three collections and the risk facts, scoped to the user's projects.
 
 Each returns ``{"count", "items"}`` like every reading tool, so the step runner stores a large
 collection as an artifact and later steps bind its rows instead of carrying them.
@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from reports.collect import report_events, report_tasks, scope_size
+from reports.collect import report_counts, report_events, report_tasks, scope_size
 from reports.risk.facts import risk_facts
 from reports.scope import ReportScope, ReportWindows, scope_for_user
 from reports.week import IsoWeek
@@ -34,6 +34,12 @@ def weekly_report_tasks(*, user: User, project_id: int | None, week: str, now: s
     """The tasks that can count in the week or the week before (see reports.collect.report_tasks)."""
     scope = report_scope(user, project_id)
     return report_tasks(scope=scope, windows=_windows(week, now))
+
+
+def weekly_report_counts(*, user: User, project_id: int | None, week: str, now: str) -> dict[str, Any]:
+    """The tasks without recent history, counted per assignee and status (see reports.collect.report_counts)."""
+    scope = report_scope(user, project_id)
+    return report_counts(scope=scope, windows=_windows(week, now))
 
 
 def weekly_report_events(*, user: User, project_id: int | None, week: str, now: str) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from django.utils import timezone
 
 from pm_assistant.vocabulary import STATUSES
 from projects.models import Membership, Project
+from reports.collect import report_tasks
+from reports.figures import LIST_LINES, LISTS
 from reports.pipeline import weekly_report_build
 from reports.risk.assess import risk_assess
 from reports.scope import ReportScope, ReportWindows, scope_for_user
@@ -19,8 +21,9 @@ from tasks.models import Task, TaskActivity
 
 pytestmark = pytest.mark.django_db
 SIZES = (200, 20_000, 100_000)
-# Collect (tasks, history) and verify two weeks (their counts, their deletions and slips).
-REPORT_STATEMENTS = 6
+# Collect (history, the tasks with history and the first lines of each list, the others' counts) and
+# verify two weeks (their counts, their deletions and slips).
+REPORT_STATEMENTS = 8
 # The open tasks with their facts, and the open load per assignee.
 RISK_STATEMENTS = 2
 
@@ -47,7 +50,7 @@ def _project(owner: User, size: int) -> ReportScope:
 def test_the_report_and_the_risk_cost_the_same_statements_at_every_size(alice: User) -> None:
     now = timezone.now()
     windows = ReportWindows.for_week(IsoWeek.containing(timezone.localdate()), now=now)
-    report_counts, risk_counts, open_tasks = [], [], []
+    report_counts, risk_counts, open_tasks, rows_read = [], [], [], []
     for size in SIZES:
         scope = _project(alice, size)
         with CaptureQueriesContext(connection) as report:
@@ -55,10 +58,14 @@ def test_the_report_and_the_risk_cost_the_same_statements_at_every_size(alice: U
         with CaptureQueriesContext(connection) as risk:
             assessed = risk_assess(scope=scope, today=timezone.localdate())
         report_counts.append(len(report))
+        rows_read.append(report_tasks(scope=scope, windows=windows)["count"])
         risk_counts.append(len(risk))
         open_tasks.append(assessed.open_tasks)
 
     assert report_counts == [REPORT_STATEMENTS] * len(SIZES)
+    # Row by row: the tasks with history (one in 20 here) and at most the first lines of each list of both weeks.
+    assert all(rows <= len(range(3, size, 20)) + 2 * len(LISTS) * LIST_LINES
+               for rows, size in zip(rows_read, SIZES, strict=True)), rows_read
     assert risk_counts == [RISK_STATEMENTS] * len(SIZES)
     # Each size was really read: every task not done is scored.
     assert open_tasks == [size - size // len(STATUSES) for size in SIZES]

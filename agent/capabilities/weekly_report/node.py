@@ -23,7 +23,13 @@ from agent.language import language_of
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
-from agent.tools.report_tools import report_scope, report_size, weekly_report_events, weekly_report_tasks
+from agent.tools.report_tools import (
+    report_scope,
+    report_size,
+    weekly_report_counts,
+    weekly_report_events,
+    weekly_report_tasks,
+)
 from agent.tools.runner import ToolRunner
 from pm_assistant.errors import ApplicationError
 from reports.figures import WeeklyReport, report_project
@@ -106,13 +112,15 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
     stage("collect")
     recorder.node("report_collect", week=week, scope=scope.label, projects=len(scope.project_ids))
     for step, tool, fn in (("s1", "weekly_report_tasks", weekly_report_tasks),
-                           ("s2", "weekly_report_events", weekly_report_events)):
+                           ("s2", "weekly_report_events", weekly_report_events),
+                           ("s3", "weekly_report_counts", weekly_report_counts)):
         steps.read(step, tool, fn, scope=lambda _: list(scope.project_ids), **arguments)
 
     stage("project")
     recorder.node("report_project", week=week)
     report = report_project(scope_label=scope.label, project_id=scope.project_id,
                             tasks=_rows(steps, "s1", "tasks"), events=_rows(steps, "s2", "events"),
+                            counted=_rows(steps, "s3", "counted"),
                             current=windows.current, previous=windows.previous, now=windows.now)
 
     stage("verify")
