@@ -12,7 +12,7 @@ from pm_assistant.errors import ApplicationError
 from .collect import report_counts, report_events, report_tasks
 from .figures import WeeklyReport, report_project
 from .scope import ReportScope, ReportWindows
-from .verify import Disagreement, figures_disagreements
+from .verify import Disagreement, figures_disagreements, weeks_recount
 from .week import week_resolve
 
 
@@ -31,9 +31,10 @@ class FiguresDisagree(ApplicationError):
 
 def report_verify(report: WeeklyReport, *, scope: ReportScope, windows: ReportWindows) -> None:
     """Recount both weeks in SQL; raise FiguresDisagree unless every figure agrees."""
-    found = figures_disagreements(report.current, scope=scope, window=windows.current, with_assignees=True)
+    current, previous = weeks_recount(scope, windows)
+    found = figures_disagreements(report.current, current, with_assignees=True)
     found += [Disagreement(f"previous.{d.figure}", d.projected, d.recounted) for d in
-              figures_disagreements(report.previous, scope=scope, window=windows.previous, with_assignees=False)]
+              figures_disagreements(report.previous, previous, with_assignees=False)]
     if found:
         raise FiguresDisagree(found)
 
