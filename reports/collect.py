@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import models
-from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, F, OuterRef, Q
-from django.db.models.functions import RowNumber
+from django.db.models import Count, Exists, OuterRef, Q
 
 from tasks.models import Task, TaskActivity
 
@@ -52,16 +50,12 @@ def _tasks(scope: ReportScope, windows: ReportWindows, *, touched: bool) -> Any:
                                created_at__lt=windows.current.end)
 
 
-def _flag(condition: Q) -> ExpressionWrapper:
-    return ExpressionWrapper(condition, output_field=BooleanField())
-
-
-def _list_conditions(window: Window, prefix: str) -> dict[str, Q]:
+def _list_conditions(window: Window) -> dict[str, Q]:
     """Which lists of the week a task without history is on: its row is its state at the week's end."""
     alive, still_open = Q(created_at__lt=window.end), ~Q(status=DONE)
-    return {f"{prefix}created": alive & Q(created_at__gte=window.start),
-            f"{prefix}overdue": alive & still_open & Q(due_date__isnull=False, due_date__lt=window.end_date),
-            **{f"{prefix}{name}": alive & Q(status=name) for name in STATUS_LISTS}}
+    return {"created": alive & Q(created_at__gte=window.start),
+            "overdue": alive & still_open & Q(due_date__isnull=False, due_date__lt=window.end_date),
+            **{name: alive & Q(status=name) for name in STATUS_LISTS}}
 
 
 def _task_items(rows: Any) -> list[dict[str, Any]]:
@@ -78,16 +72,14 @@ def report_tasks(*, scope: ReportScope, windows: ReportWindows) -> dict[str, Any
     of either week: with the tasks with history, that holds the first LIST_LINES of every list.
     """
     touched = _tasks(scope, windows, touched=True).order_by("id").values_list(*TASK_FIELDS)
-    conditions = {**_list_conditions(windows.current, "c_"), **_list_conditions(windows.previous, "p_")}
-    # One numbering per list, each over the tasks on it (in id order): a task on no list is never read.
-    flags = {f"on_{name}": _flag(q) for name, q in conditions.items()}
-    numbers = {f"nth_{name}": models.Window(RowNumber(), partition_by=[F(f"on_{name}")], order_by=F("id").asc())
-               for name in conditions}
-    listed = Q()
-    for name in conditions:
-        listed |= Q(**{f"on_{name}": True, f"nth_{name}__lte": LIST_LINES})
-    first = (_tasks(scope, windows, touched=False).annotate(**flags).annotate(**numbers).filter(listed)
-             .order_by("id").values_list(*TASK_FIELDS))
+    others = _tasks(scope, windows, touched=False)
+    conditions = [*_list_conditions(windows.current).values(), *_list_conditions(windows.previous).values()]
+    # Per list, its first ids (the primary key's order: a scan that stops at the LIST_LINES-th),
+    # each wrapped so the union may hold them (a compound statement cannot order its parts itself).
+    firsts = [Task.objects.filter(id__in=others.filter(q).order_by("id").values("id")[:LIST_LINES]).values("id")
+              for q in conditions]
+    first = (Task.objects.filter(id__in=firsts[0].union(*firsts[1:], all=True)).order_by("id")
+             .values_list(*TASK_FIELDS))
     items = _task_items(touched) + _task_items(first)
     return {"count": len(items), "items": items}
 
