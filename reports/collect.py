@@ -45,9 +45,11 @@ def report_events(*, scope: ReportScope, windows: ReportWindows) -> dict[str, An
 
 def _tasks(scope: ReportScope, windows: ReportWindows, *, touched: bool) -> Any:
     """The scope's tasks made before the reported week ended, with history since the previous week began or not."""
-    history = Exists(events_since(scope, windows).filter(task_id=OuterRef("pk")))
-    return Task.objects.filter(history if touched else ~history, project_id__in=scope.project_ids,
-                               created_at__lt=windows.current.end)
+    in_scope = Task.objects.filter(project_id__in=scope.project_ids, created_at__lt=windows.current.end)
+    if touched:
+        # From the history to the tasks: a few rows looked up by key, not a pass over the scope's tasks.
+        return in_scope.filter(pk__in=events_since(scope, windows).values("task_id"))
+    return in_scope.filter(~Exists(events_since(scope, windows).filter(task_id=OuterRef("pk"))))
 
 
 def _list_conditions(window: Window) -> dict[str, Q]:
