@@ -198,7 +198,7 @@ def _week_figures(rows: Sequence[_Row], counted: Sequence[Mapping[str, Any]], hi
     created = [r.id for r in replayed if r.made >= start]
     counts = {"completed": Counter(r.who for r in completed), "open": Counter(s[1] for s in still_open),
               "overdue": Counter(s[1] for s in overdue)}
-    sizes = {"completed": len(completed), "created": len(created), "reopened": len(reopened),
+    sizes: dict[str, int] = {"completed": len(completed), "created": len(created), "reopened": len(reopened),
              "slipped": len(slipped), "overdue": len(overdue),
              **{name: sum(1 for s in still_open if s[2] == name) for name in STATUS_LISTS}}
     for group in counted:
