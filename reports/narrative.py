@@ -121,12 +121,13 @@ def report_text_zh(report: WeeklyReport) -> str:
     def versus(now: int, before: int) -> str:
         return f"（上周 {before} 个）" if now != before else "（与上周相同）"
 
-    flow = (f"完成 {len(f.completed)} 个任务{versus(len(f.completed), len(p.completed))}，"
-            f"新建 {len(f.created)} 个{versus(len(f.created), len(p.created))}，重新打开 {len(f.reopened)} 个，"
-            f"截止日期推迟 {len(f.slipped)} 个，删除 {f.deleted} 个。")
+    n, b = f.counts(), p.counts()
+    flow = (f"完成 {n['completed']} 个任务{versus(n['completed'], b['completed'])}，"
+            f"新建 {n['created']} 个{versus(n['created'], b['created'])}，重新打开 {n['reopened']} 个，"
+            f"截止日期推迟 {n['slipped']} 个，删除 {n['deleted']} 个。")
     when = "周末时" if report.finished else "目前"
-    state = (f"{when}有 {f.open} 个任务未完成：{len(f.in_progress)} 个进行中，{len(f.blocked)} 个受阻，"
-             f"{len(f.overdue)} 个逾期。")
+    state = (f"{when}有 {n['open']} 个任务未完成：{n['in_progress']} 个进行中，{n['blocked']} 个受阻，"
+             f"{n['overdue']} 个逾期。")
     recomputed = (f"这些数字在之后的删除后重新计算过：这一周结束后又删除了 {report.later_deleted} 个任务"
                   f"（最近一次在 {report.later_deleted_on}），被删除的任务不再计入本周的数字。"
                   if report.later_deleted else "")

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from reports.figures import LIST_LINES
+from reports.narrative import REPORT_TEXTS
 from reports.pipeline import weekly_report_build
 from reports.scope import ReportWindows, scope_for_user
 from reports.week import IsoWeek
@@ -59,6 +60,9 @@ def test_a_list_holds_its_first_lines_by_id_and_counts_every_task(long_lists: di
     assert report.previous.blocked == tuple(long_lists["w47"][:LIST_LINES])
     assert report.previous.counts()["blocked"] == len(long_lists["w47"])
     assert [t.id for t in report.lines("blocked")] == blocked[:LIST_LINES]
+    # The paragraphs state the counts, not the lengths of the listed lines.
+    assert f"{len(blocked)} blocked and {len(overdue)} overdue" in REPORT_TEXTS["en"](report)
+    assert f"{len(blocked)} 个受阻，{len(overdue)} 个逾期" in REPORT_TEXTS["zh"](report)
 
 
 def test_the_page_and_the_download_show_the_first_lines_and_how_many_more(
