@@ -29,12 +29,16 @@
     });
   }
 
-  function showToast(title, message) {
+  // The page's one toast: an error (role alert) by default; options.done makes a notice (role status),
+  // options.flash marks one carried over from the page before, options.ms how long it stays.
+  function showToast(title, message, options) {
+    var opts = options || {};
     var box = document.getElementById("toasts");
     if (!box) return;
     var toast = document.createElement("div");
-    toast.className = "toast toast-error";
-    toast.setAttribute("role", "alert");
+    toast.className = "toast " + (opts.done ? "toast-done" : "toast-error");
+    toast.setAttribute("role", opts.done ? "status" : "alert");
+    if (opts.flash) toast.setAttribute("data-flash", "");
     var strong = document.createElement("strong");
     strong.textContent = title;
     var span = document.createElement("span");
@@ -47,11 +51,12 @@
     close.textContent = "\u00d7";
     toast.append(strong, span, close);
     box.appendChild(toast);
-    scheduleDismiss(toast);
+    scheduleDismiss(toast, opts.ms);
   }
+  window.pmShowToast = showToast;
 
-  function scheduleDismiss(toast) {
-    window.setTimeout(function () { toast.remove(); }, 8000);
+  function scheduleDismiss(toast, ms) {
+    window.setTimeout(function () { toast.remove(); }, ms || 8000);
   }
 
   // The open drawer on narrow screens starts below the toasts (assistant.css): keep the room they take.

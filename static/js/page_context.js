@@ -66,25 +66,8 @@
     var text = null;
     try { text = window.sessionStorage.getItem(FLASH_KEY); window.sessionStorage.removeItem(FLASH_KEY); }
     catch (e) { return; }
-    var box = document.getElementById("toasts");
-    if (!text || !box) return;
-    var toast = document.createElement("div");
-    toast.className = "toast toast-done";
-    toast.setAttribute("role", "status");
-    toast.setAttribute("data-flash", "");
-    var strong = document.createElement("strong");
-    strong.textContent = "Deleted";
-    var span = document.createElement("span");
-    span.textContent = text;
-    var close = document.createElement("button");
-    close.type = "button";
-    close.className = "toast-close";
-    close.setAttribute("aria-label", "Dismiss");
-    close.setAttribute("data-dismiss", "");
-    close.textContent = "\u00d7";
-    toast.append(strong, span, close);
-    box.appendChild(toast);
-    window.setTimeout(function () { toast.remove(); }, 10000);
+    // app.js (loaded first) builds every toast of the page.
+    if (text && window.pmShowToast) window.pmShowToast("Deleted", text, { done: true, flash: true, ms: 10000 });
   }
 
   function pageTaskId() {
