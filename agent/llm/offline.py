@@ -179,9 +179,9 @@ def request_mood(message: str, reading: dict[str, Any] | None = None) -> Mood:
     return mood_of(message.replace(title, " ") if title else message)
 
 
-def unasked_write(message: str) -> tuple[Mood, dict[str, Any]] | None:
+def unasked_write(message: str, reading: dict[str, Any] | None = None) -> tuple[Mood, dict[str, Any]] | None:
     """The write the message names without asking for it ("don't mark task 5 done"), with its mood; else None."""
-    reading = rules_read(message)
+    reading = reading or rules_read(message)
     if not BY_NAME[reading["capability"]].writes:
         return None
     mood = request_mood(message, reading)
@@ -191,7 +191,7 @@ def unasked_write(message: str) -> tuple[Mood, dict[str, Any]] | None:
 def rules_route(message: str) -> dict[str, Any]:
     """Route the message by rules alone; a write it names but does not ask for is answered, not done."""
     reading = rules_read(message)
-    if unasked_write(message) is not None:
+    if unasked_write(message, reading) is not None:
         # The clarify node explains what the write would do; the slots say which write.
         return {**reading, "capability": "clarify"}
     return reading

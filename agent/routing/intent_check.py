@@ -16,6 +16,8 @@ with the same values (declared once: ``CapabilitySpec.write_kind``).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import ValidationError
 
 from agent.llm.offline import request_mood, rules_read
@@ -24,9 +26,9 @@ from agent.registry import BY_NAME
 from .decision import IntentCheck, Route, Slots
 
 
-def rules_write_kind(message: str) -> str | None:
+def rules_write_kind(message: str, reading: dict[str, Any] | None = None) -> str | None:
     """The kind of write the deterministic rules read in the user's message (asked or not), or None."""
-    raw = rules_read(message)
+    raw = reading or rules_read(message)
     try:
         slots = Slots.model_validate({k: v for k, v in raw["slots"].items() if v is not None})
     except ValidationError:
@@ -39,7 +41,9 @@ def intent_check(*, message: str, route: Route) -> IntentCheck:
     model_kind = BY_NAME[route.capability].write_kind(route.slots)
     if model_kind is None:
         return IntentCheck(verdict="not_a_write")
-    mood, rules_kind = request_mood(message), rules_write_kind(message)
+    # One reading of the message serves both questions: which write it names, and whether it asks for it.
+    reading = rules_read(message)
+    mood, rules_kind = request_mood(message, reading), rules_write_kind(message, reading)
     if mood != "request" and rules_kind is not None:
         return IntentCheck(verdict="declined", model_kind=model_kind, rules_kind=rules_kind, mood=mood)
     agrees = mood == "request" and rules_kind == model_kind
