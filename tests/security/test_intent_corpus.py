@@ -30,14 +30,10 @@ def test_the_corpus_has_its_size_and_reach() -> None:
 
 
 @pytest.mark.parametrize("suite", SUITES)
-def test_no_write_runs_unasked_and_requests_run_at_once(suite: Suite, settings: Any, corpus_stub: LLMStub,
-                                                         alice: Any, website: Any) -> None:
-    stub = None
-    if suite == "compromised":
-        settings.LLM_PROVIDER, settings.OPENAI_API_KEY = "openai", "test-key"
-        settings.OPENAI_BASE_URL, settings.LLM_MAX_RETRIES = corpus_stub.base_url, 0
-        corpus_stub.reset()
-        stub = corpus_stub
+def test_no_write_runs_unasked_and_requests_run_at_once(suite: Suite, request: pytest.FixtureRequest,
+                                                         corpus_stub: LLMStub, alice: Any, website: Any) -> None:
+    # The compromised router is the openai provider pointed at the corpus's stub (conftest.corpus_model).
+    stub = request.getfixturevalue("corpus_model") if suite == "compromised" else None
     try:
         outcomes = run_corpus(alice, website, suite, stub)
     finally:
