@@ -65,7 +65,10 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
         with _saver_for(may_interrupt) as saver, nullcontext() if may_interrupt else transaction.atomic():
             graph = graph_for(saver)
             config: RunnableConfig = {"configurable": {"thread_id": str(run.pk)}}
-            result = graph.invoke(graph_input, config=config, context=context)
+            # Checkpoints are written when the run pauses or ends, not after every step: a run is only
+            # ever resumed from its pause (an approval card), so the steps between are not worth a write each.
+            result = graph.invoke(graph_input, config=config, context=context,
+                                  durability="exit" if saver is not None else None)
             stored, background = _store_outcome(run, result, context)
         finished = True
     except RunStopped as stop:

@@ -109,6 +109,9 @@ def checkpointer() -> Iterator[BaseCheckpointSaver[Any]]:
     path = Path(settings.AGENT_CHECKPOINT_SQLITE_PATH)
     path.parent.mkdir(parents=True, exist_ok=True)
     lite = sqlite3.connect(path, check_same_thread=False)
+    # The saver turns on write-ahead logging; with it, NORMAL syncs at checkpoints of the log rather than
+    # at every commit: a crash of the process loses nothing, a power cut at most the last runs' steps.
+    lite.execute("PRAGMA synchronous=NORMAL")
     try:
         yield SqliteSaver(lite, serde=_serde())
     finally:
