@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.language import Language
+from agent.language import Language, in_each_language
 from pm_assistant.markdown import quoted
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
 
-TEXTS: dict[Language, dict[str, str]] = {
-    "en": {
+TEXTS = in_each_language(
+    en={
         "created": "Created {key} {title}.",
         "updated": "Updated {task}: {said}.",
         "unchanged": "{task} already had {said}, so nothing was changed.",
@@ -22,8 +22,12 @@ TEXTS: dict[Language, dict[str, str]] = {
         "deleted": "Deleted {title}{extra}.", "deleted_subtasks": " and its {count} subtasks",
         "kept": "Kept {title}: nothing was deleted.",
         "name_it": "What should the new task be called?",
+        "no_such_task": "There is no task {key} among your projects, so nothing was changed.",
+        "not_found": "I couldn't find that task among your projects, so nothing was changed.",
+        "cannot_delete": "You can see {title} but not change it, so it cannot be deleted.",
+        "changed_not_deleted": "{title} changed since you were asked, so it was not deleted. Please look at it again.",
     },
-    "zh": {
+    zh={
         "created": "已创建 {key} {title}。",
         "updated": "已更新 {task}：{said}。",
         "unchanged": "{task} 已经是{said}，什么都没有改。",
@@ -34,8 +38,12 @@ TEXTS: dict[Language, dict[str, str]] = {
         "deleted": "已删除 {title}{extra}。", "deleted_subtasks": "及其 {count} 个子任务",
         "kept": "已保留 {title}：没有删除任何任务。",
         "name_it": "新任务叫什么名字？",
+        "no_such_task": "你的项目中没有任务 {key}，什么都没有改。",
+        "not_found": "在你的项目中找不到这个任务，什么都没有改。",
+        "cannot_delete": "你能查看 {title}，但不能修改它，所以不能删除。",
+        "changed_not_deleted": "{title} 在询问你之后有了变化，所以没有删除。请再看一下。",
     },
-}
+)
 
 
 def status_label(status: str, language: Language) -> str:

@@ -144,7 +144,7 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
 def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int, language: Language) -> dict[str, Any]:
     facts = _facts_with_mismatches(runtime, task_id, slots, subtasks=True)
     if not facts["can_write"]:
-        return failed(f"You can see {quoted(facts['title'])} but not change it, so it cannot be deleted.", "forbidden")
+        return failed(TEXTS[language]["cannot_delete"].format(title=quoted(facts["title"])), "forbidden")
     # Nothing above this line changes data: the node runs again when the user decides, and its
     # reads (traced again) are the re-check against what the user approved.
     decision = ask_approval(action="delete_task", facts=facts,
@@ -152,8 +152,7 @@ def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int, language: 
     if decision.get("decision") != "approve":
         return done(TEXTS[language]["kept"].format(title=quoted(facts["title"])), rejected=True)
     if decision.get("facts") != facts:
-        return failed(f"{quoted(facts['title'])} changed since you were asked, so it was not deleted. "
-                      "Please look at it again.", "target_changed")
+        return failed(TEXTS[language]["changed_not_deleted"].format(title=quoted(facts["title"])), "target_changed")
     result = runtime.context.tools.write("delete_task", tools.delete_task, facts=_policy_facts(facts),
                                          task_id=task_id)
     words = TEXTS[language]
@@ -185,12 +184,12 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
             return clarify("Which task? Select it on the page or give its key, like WEB-42.")
         wrong = wrong_typed_key(runtime, state.get("message", ""), task_id)
         if wrong:
-            return failed(f"There is no task {wrong} among your projects, so nothing was changed.", "not_found")
+            return failed(TEXTS[language]["no_such_task"].format(key=wrong), "not_found")
         if slots.operation == "update":
             stop = approve_unasked_update(runtime, route, task_id)
             return stop if stop is not None else _update_one(runtime, slots, task_id, language)
         return _delete(runtime, slots, task_id, language)
     except ApplicationError as exc:
         if exc.code == "not_found":
-            return failed("I couldn't find that task among your projects, so nothing was changed.", exc.code)
+            return failed(TEXTS[language]["not_found"], exc.code)
         return failed(f"Nothing was changed: {exc.message}", exc.code)
