@@ -38,5 +38,5 @@ def finish_outcome(log: Sequence[Mapping[str, Any]], *, planner: str, asked: int
     data = {"items": created[:SHOWN], "count": len(created), "planner": planner, "plan_asks": asked,
             "steps": [{k: e.get(k) for k in ("step", "tool", "words", "status", "code", "reason")} for e in log]}
     if done:
-        return {"status": "done", "reply": " ".join(lines), "data": data}
-    return {"status": "error", "reply": " ".join(lines), "data": data, "error_code": missed[0]["code"]}
+        return {"status": "done", "reply": words["between"].join(lines), "data": data}
+    return {"status": "error", "reply": words["between"].join(lines), "data": data, "error_code": missed[0]["code"]}
