@@ -59,6 +59,7 @@ def test_a_chinese_delete_card_says_chinese_words_around_the_servers_facts(
     open_assistant(page)
     send(page, f"删除任务 {task.key}")
     card = page.locator(".confirm-card").last
+    expect(page.locator("#assistant-transcript .run-reply").last).to_have_text(f"请确认删除 {task.key} “Old banner”。")
     expect(card.get_by_role("heading")).to_have_text("删除这个任务？")
     expect(card.locator("dt")).to_have_text(["任务", "状态", "项目", "子任务"])
     expect(card.locator("dd").nth(0)).to_have_text(f"Old banner {task.key}")

@@ -26,6 +26,8 @@ TEXTS = in_each_language(
         "not_found": "I couldn't find that task among your projects, so nothing was changed.",
         "cannot_delete": "You can see {title} but not change it, so it cannot be deleted.",
         "changed_not_deleted": "{title} changed since you were asked, so it was not deleted. Please look at it again.",
+        "confirm_delete": "Please confirm the delete of {key} {title}.",
+        "confirm_many": "Please confirm: this changes {count} tasks.",
     },
     zh={
         "created": "已创建 {key} {title}。",
@@ -42,6 +44,8 @@ TEXTS = in_each_language(
         "not_found": "在你的项目中找不到这个任务，什么都没有改。",
         "cannot_delete": "你能查看 {title}，但不能修改它，所以不能删除。",
         "changed_not_deleted": "{title} 在询问你之后有了变化，所以没有删除。请再看一下。",
+        "confirm_delete": "请确认删除 {key} {title}。",
+        "confirm_many": "请确认：这会修改 {count} 个任务。",
     },
 )
 

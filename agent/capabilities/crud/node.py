@@ -125,7 +125,7 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
     # ask for (the intent check) waits on the same card, whatever the count.
     if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming or unasked:
         decision = ask_approval(action="bulk_update", facts=facts,
-                                question=f"Please confirm: this changes {count} tasks.")
+                                question=TEXTS[language]["confirm_many"].format(count=count))
         if decision.get("decision") != "approve":
             return done(TEXTS[language]["cancelled"].format(count=count), rejected=True)
         if decision.get("facts", {}).get("selection") != facts["selection"]:
@@ -148,7 +148,8 @@ def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int, language: 
     # Nothing above this line changes data: the node runs again when the user decides, and its
     # reads (traced again) are the re-check against what the user approved.
     decision = ask_approval(action="delete_task", facts=facts,
-                            question=f"Please confirm the delete of {facts['key']} {quoted(facts['title'])}.")
+                            question=TEXTS[language]["confirm_delete"].format(key=facts["key"],
+                                                                              title=quoted(facts["title"])))
     if decision.get("decision") != "approve":
         return done(TEXTS[language]["kept"].format(title=quoted(facts["title"])), rejected=True)
     if decision.get("facts") != facts:
