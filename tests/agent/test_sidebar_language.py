@@ -50,7 +50,8 @@ def test_the_delete_card_of_a_chinese_message_says_chinese_words_around_the_serv
     task = task_create(actor=alice, project=website, title="Old banner")
     task_create(actor=alice, project=website, title="Banner copy", parent=task)
     text = _text(_ask(alice, f"删除任务 {task.key}"))
-    for words in (f"请确认删除 {task.key} “Old banner”。", "删除这个任务？", "任务", "状态", "待办", "项目", "子任务", "1 个子任务也会被删除：Banner copy",
+    for words in (f"请确认删除 {task.key} “Old banner”。",
+                  "删除这个任务？", "任务", "状态", "待办", "项目", "子任务", "1 个子任务也会被删除：Banner copy",
                   "以上事实刚从数据库读取。删除后无法撤销。", f"删除 {task.key}", "拒绝"):
         assert words in text, words
     assert "Delete this task?" not in text and "Reject" not in text and "cannot be undone" not in text
