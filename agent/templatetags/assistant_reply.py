@@ -62,6 +62,13 @@ def say(context: Any, word: str, **fields: Any) -> str:
     return format_html(words[word], **fields) if fields else words[word]
 
 
+@register.simple_tag(takes_context=True)
+def say_sources(context: Any, sources: list[str]) -> str:
+    """Where a risk factor's facts came from ("database and server_clock"), in the answer's language."""
+    words = context.get("answer_words") or WORDS["en"]
+    return words["and"].join(words.get(f"source_{source}", source) for source in sources)
+
+
 @register.filter
 def item_overdue(item: dict[str, Any], today: str) -> bool:
     """Tell whether a reply's task row is past its due date and still open, by the server's clock (today,

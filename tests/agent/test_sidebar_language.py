@@ -131,6 +131,7 @@ def test_the_risk_list_of_a_chinese_question_is_labelled_in_chinese(alice: User,
     assert "逾期 5 天" in text and "构成" in text and "分数" in text and "已逾期 +" in text
     assert 'title="高风险"' in html or 'title="中风险"' in html or 'title="低风险"' in html
     assert 'data-axis-long="风险分数（0–100）：各因素的分数"' in html
+    assert 'title="+' in html and "分，来自数据库和服务器时钟" in html
     assert "Made of" not in text and "5 days overdue" not in text
     chart = json.loads(re.search(r'<script id="risk-[^"]+-data" type="application/json">(.*?)</script>', html,
                                  re.S).group(1))  # type: ignore[union-attr]
@@ -148,3 +149,14 @@ def test_a_chinese_delete_of_a_missing_key_is_refused_in_chinese(alice: User, we
     task_create(actor=alice, project=website, title="Only one")
     text = _text(_ask(alice, "删除任务 WEB-999"))
     assert "你的项目中没有任务 WEB-999，什么都没有改。" in text or "在你的项目中找不到这个任务" in text, text
+
+
+def test_a_chinese_card_is_chinese_again_when_the_page_shows_the_conversation_again(
+        alice: User, website: Project) -> None:
+    task = task_create(actor=alice, project=website, title="Old banner")
+    client = _client(alice)
+    asked = client.post(SIDEBAR, {"message": f"删除任务 {task.key}", "page_context": json.dumps(HOME)})
+    assert "删除这个任务？" in asked.content.decode()
+    shown = _text(client.get("/").content.decode())
+    assert "删除这个任务？" in shown and f"删除 {task.key}" in shown and "拒绝" in shown
+    assert "Delete this task?" not in shown

@@ -71,6 +71,11 @@ def test_a_chinese_delete_card_says_chinese_words_around_the_servers_facts(
     expect(page.locator("#assistant-transcript .run .bubble-assistant").last).to_have_attribute("lang", "zh")
     assert_accessible(page)
     shot(page, f"chinese-delete-card-{width}")
+    # Shown again with the conversation, the card keeps the language of the message stored with its run.
+    page.reload()
+    open_assistant(page)
+    card = page.locator(".confirm-card").last
+    expect(card.get_by_role("heading")).to_have_text("删除这个任务？")
     card.get_by_role("button", name="拒绝").click()
     expect(page.locator("#assistant-transcript .run-done .run-reply").last).to_have_text(
         "已保留 “Old banner”：没有删除任何任务。")
@@ -104,7 +109,7 @@ def test_a_chinese_plan_card_says_chinese_words_and_counts_the_steps_in_chinese(
     assert_accessible(page)
 
 
-def test_a_chinese_single_task_question_and_overdue_list_are_labelled_in_chinese(
+def test_a_chinese_single_task_question_overdue_list_and_risk_check_are_labelled_in_chinese(
         page: Page, live_server: Any, width: str, alice: User, website: Project) -> None:
     late = timezone.localdate() - timedelta(days=2)
     task = task_create(actor=alice, project=website, assignee=alice, due_date=late, title="Fix login", priority="P1")
@@ -124,3 +129,19 @@ def test_a_chinese_single_task_question_and_overdue_list_are_labelled_in_chinese
     expect(run.locator(".run-meta")).to_have_attribute("lang", "en")
     assert_accessible(page)
     shot(page, f"chinese-labels-{width}")
+
+    ask(page, "哪些任务有延期风险", 3)
+    run = page.locator("#assistant-transcript .run-done").last
+    expect(run.locator(".risk-why").first).to_contain_text("逾期 2 天")
+    canvas = run.locator("canvas[data-rendered='1']")
+    expect(canvas).to_have_count(1)
+    chart = canvas.evaluate("""c => { const ch = Chart.getChart(c); return {
+        title: ch.options.scales.x.title.text, series: ch.data.datasets.map(d => d.label)}; }""")
+    assert chart["title"].startswith("风险分数") and "已逾期" in chart["series"]
+    table = run.locator("figure.risk-chart table")
+    expect(table.locator("caption")).to_contain_text("各任务的风险分数")
+    expect(table.locator("thead th")).to_have_text(["任务", "分数", "等级", "构成"])
+    expect(table.locator("tbody td").nth(2)).to_contain_text("已逾期 +")
+    run.locator("figure.risk-chart").scroll_into_view_if_needed()
+    assert_accessible(page)
+    shot(page, f"chinese-risk-{width}")
