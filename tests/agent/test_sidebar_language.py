@@ -18,6 +18,8 @@ from agent.models import Run
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
+from tests.agent.test_llm_router import route_json
+from tests.llm_stub import LLMStub
 
 SIDEBAR = "/assistant/request/"
 HOME = {"page": "home", "origin": "sidebar"}
@@ -160,3 +162,15 @@ def test_a_chinese_card_is_chinese_again_when_the_page_shows_the_conversation_ag
     shown = _text(client.get("/").content.decode())
     assert "删除这个任务？" in shown and f"删除 {task.key}" in shown and "拒绝" in shown
     assert "Delete this task?" not in shown
+
+
+def test_the_card_of_a_change_a_chinese_message_did_not_ask_for_is_chinese(
+        openai_settings: LLMStub, alice: User, website: Project) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login")
+    openai_settings.push_json(route_json("crud", operation="update", status="done", scope="selected"))
+    text = _text(_ask(alice, "总结一下这个任务", _task_page(task)))
+    for words in (f"请确认：修改 {task.key} “Fix login”：状态 已完成。你的消息没有明确要求这个修改",
+                  "做这个修改？", f"修改 {task.key} “Fix login”：状态 已完成", "当前状态", "待办",
+                  "之后 10 分钟内可以撤销。", "批准", "拒绝"):
+        assert words in text, words
+    assert "Make this change?" not in text and "Approve" not in text

@@ -41,6 +41,15 @@ TEXTS = in_each_language(
         "which_task_typed": "Which task do you mean? Select it on the page or type its key, like WEB-42.",
         "which_task": "Which task? Select it on the page or give its key, like WEB-42.",
         "nothing_changed": "Nothing was changed: {why}",
+        # A change the message did not ask for in so many words (write_approval.py).
+        "change_update": "Change {key} “{title}”: {values}", "no_values": "nothing",
+        "change_create": "Create the task “{title}” in {project}{values}", "create_values": " ({values})",
+        "value": "{name} {value}", "name_status": "status", "name_priority": "priority", "name_due_date": "due date",
+        "confirm_unasked": "Please confirm: {change}. Your message did not ask for this change in so many words, "
+                           "so nothing is changed until you approve.",
+        "cancelled_one": "Cancelled: nothing was changed.",
+        "task_changed": "The task changed since you were asked, so nothing was changed. Please look at it again.",
+        "cannot_change": "You can see {title} but not change it, so nothing was changed.",
     },
     zh={
         "created": "已创建 {key} {title}。",
@@ -71,6 +80,13 @@ TEXTS = in_each_language(
         "which_task_typed": "你指的是哪个任务？请在页面上选中它，或输入它的编号，例如 WEB-42。",
         "which_task": "哪个任务？请在页面上选中它，或给出它的编号，例如 WEB-42。",
         "nothing_changed": "什么都没有改：{why}",
+        "change_update": "修改 {key} “{title}”：{values}", "no_values": "无",
+        "change_create": "在 {project} 中创建任务“{title}”{values}", "create_values": "（{values}）",
+        "value": "{name} {value}", "name_status": "状态", "name_priority": "优先级", "name_due_date": "截止日期",
+        "confirm_unasked": "请确认：{change}。你的消息没有明确要求这个修改，所以批准之前什么都不会改。",
+        "cancelled_one": "已取消：什么都没有改。",
+        "task_changed": "在询问你之后这个任务有了变化，所以什么都没有改。请再看一下。",
+        "cannot_change": "你能查看 {title}，但不能修改它，所以什么都没有改。",
     },
 )
 

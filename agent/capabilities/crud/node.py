@@ -165,7 +165,7 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     try:
         if slots.operation == "create":
             # A create the user's words did not ask for first waits on a card (agent/routing/intent_check.py).
-            stop = approve_unasked_create(runtime, route, _project_id(ctx))
+            stop = approve_unasked_create(runtime, route, _project_id(ctx), language)
             return stop if stop is not None else _create(runtime, ctx, slots, language)
         if slots.operation == "update" and slots.scope == "visible":
             return _update_visible(runtime, ctx, slots, unasked=route.write_unasked, language=language)
@@ -183,7 +183,7 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         if wrong:
             return failed(TEXTS[language]["no_such_task"].format(key=wrong), "not_found")
         if slots.operation == "update":
-            stop = approve_unasked_update(runtime, route, task_id)
+            stop = approve_unasked_update(runtime, route, task_id, language)
             return stop if stop is not None else _update_one(runtime, slots, task_id, language)
         return _delete(runtime, slots, task_id, language)
     except ApplicationError as exc:
