@@ -6,6 +6,7 @@ English, the language of the page.
 from __future__ import annotations
 
 import re
+from string import Formatter
 from typing import Literal
 
 Language = Literal["en", "zh"]
@@ -21,3 +22,26 @@ def language_of(message: str | None) -> Language:
     text = message or ""
     han = len(_HAN.findall(text))
     return "zh" if han and han * 2 >= len(_LATIN.findall(text)) else "en"
+
+
+Words = dict[str, str]
+
+
+def in_each_language(**texts: Words) -> dict[Language, Words]:
+    """One place's words in every language, side by side: each language names the same keys, and each text
+    the same {fields} as its English one, so a caller filling a text never meets a field it did not pass."""
+    if set(texts) != set(LANGUAGES):
+        raise ValueError(f"words for {sorted(texts)}, expected {list(LANGUAGES)}")
+    english = texts["en"]
+    for language, words in texts.items():
+        if set(words) != set(english):
+            raise ValueError(f"{language} words differ in keys: {sorted(set(words) ^ set(english))}")
+        for key, text in words.items():
+            if _fields(text) != _fields(english[key]):
+                raise ValueError(f"{language} words of {key!r} fill {sorted(_fields(text))}, "
+                                 f"English fills {sorted(_fields(english[key]))}")
+    return {language: texts[language] for language in LANGUAGES}
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(text) if name}

@@ -8,9 +8,11 @@ from django.utils import timezone
 
 from pm_assistant.vocabulary import PAGES
 
+from .language import language_of
 from .models import Run, TraceEvent
 from .routing.quick_actions import QuickAction, quick_actions_for
 from .run_shapes import run_as_dict
+from .sidebar_words import WORDS
 
 
 def suggested_actions(run: Run, suggestions: list[dict[str, Any]]) -> list[QuickAction]:
@@ -53,8 +55,11 @@ def run_view_context(run: Run, *, asked_again: bool | None = None) -> dict[str, 
     # project): its choices are shown closed, in any browser, so the task is not created twice.
     picker_closed = bool(data.get("project_choices")) and (
         _asked_again(run) if asked_again is None else asked_again)
+    # The words around the answer follow the run's own message, as stored (a quick button's run has none).
+    language = language_of(run.message)
     # Passed by name: in a template, data.items would find dict.items() when the key is absent.
-    return {"run": run, "view": view, "items": data.get("items") or [], "count": data.get("count"),
+    return {"run": run, "lang": language, "answer_words": WORDS[language],
+            "view": view, "items": data.get("items") or [], "count": data.get("count"),
             "picker_closed": picker_closed,
             "suggestions": suggested_actions(run, data.get("suggestions") or []),
             # Clarify and help offer their own buttons; any other answer offers the next steps.

@@ -14,7 +14,9 @@ from pm_assistant.errors import ApplicationError, InvalidInput, NotFound, valida
 from pm_assistant.json_input import JSONInputError, json_loads_bounded, json_refuse_lone_surrogates
 
 from .api import RunRequestApi
+from .error_words import TEXTS as ERROR_TEXTS
 from .error_words import error_words
+from .language import Language, language_of
 from .models import Run
 from .run_view import run_view_context
 from .service import run_confirm, run_get, run_request
@@ -41,16 +43,21 @@ def _render_run(request: HttpRequest, run: Run, *, status: int = 200, undo_refus
     return response
 
 
-def render_error(request: HttpRequest, exc: ApplicationError, *, asked: str) -> HttpResponse:
+def render_error(request: HttpRequest, exc: ApplicationError, *, asked: str,
+                 language: Language | None = None) -> HttpResponse:
     """Render an application error as the sidebar's error bubble."""
-    return _render_error_payload(request, exc.as_dict(), asked=asked, status=exc.http_status)
+    return _render_error_payload(request, exc.as_dict(), asked=asked, status=exc.http_status, language=language)
 
 
-def _render_error_payload(request: HttpRequest, error: dict[str, Any], *, asked: str, status: int) -> HttpResponse:
-    """Render a refused request in words a person reads; a stale task row makes the page refresh its list."""
-    words, stale = error_words(error)
-    response = render(request, "assistant/_error.html", {"error": {**error, "message": words}, "asked": asked},
-                      status=status)
+def _render_error_payload(request: HttpRequest, error: dict[str, Any], *, asked: str, status: int,
+                          language: Language | None = None) -> HttpResponse:
+    """Render a refused request in words a person reads, in the language of the message it answers (the one
+    sent, else the stored run's); a stale task row makes the page refresh its list."""
+    language = language or language_of(asked)
+    words, stale = error_words(error, language)
+    response = render(request, "assistant/_error.html",
+                      {"error": {**error, "message": words}, "asked": asked, "lang": language,
+                       "failed": ERROR_TEXTS[language]["failed"]}, status=status)
     if stale:
         response["HX-Trigger"] = json.dumps({"tasks-changed": {}})
     return response
@@ -92,6 +99,14 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
     return _render_run(request, run)
 
 
+def _run_language(request: HttpRequest, run_id: str) -> Language:
+    """The language of one of the user's own runs, by its stored message (English for any other id)."""
+    try:
+        return language_of(run_get(user=request.user, run_id=run_id).message)  # type: ignore[arg-type]
+    except ApplicationError:
+        return "en"
+
+
 @login_required
 @require_POST
 def sidebar_confirm(request: HttpRequest, run_id: str) -> HttpResponse:
@@ -101,7 +116,7 @@ def sidebar_confirm(request: HttpRequest, run_id: str) -> HttpResponse:
         run = run_confirm(user=request.user, run_id=run_id, decision=request.POST.get("decision", ""),  # type: ignore[arg-type]
                           drop_steps=dropped, confirmation_id=request.POST.get("confirmation_id") or None)
     except ApplicationError as exc:
-        return render_error(request, exc, asked="")
+        return render_error(request, exc, asked="", language=_run_language(request, run_id))
     return _render_run(request, run)
 
 

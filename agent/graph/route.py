@@ -10,12 +10,19 @@ from typing import Any, NotRequired, TypedDict
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import RouterCtx
+from agent.language import in_each_language, language_of
 from agent.llm.base import LLMUnavailable
 from agent.routing.decision import Route
 from agent.routing.fast_path import fast_path_route
 from agent.routing.intent_check import intent_check
 from agent.routing.llm_router import llm_route
 from agent.runtime import RunContext
+
+# When the router model cannot be reached: said in the language of the message, the provider's reason kept.
+TEXTS = in_each_language(
+    en={"unavailable": "{why} Nothing was changed. Try again, or use a quick action."},
+    zh={"unavailable": "模型暂时不可用，什么都没有改。请重试，或使用快捷按钮。（{why}）"},
+)
 
 
 class RouteInput(TypedDict):
@@ -36,7 +43,7 @@ def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
             runtime.context.recorder.node("route", error=str(exc))
             return {"route": None, "outcome": {
                 "status": "error", "error_code": exc.code, "data": {},
-                "reply": f"{exc} Nothing was changed. Try again, or use a quick action.",
+                "reply": TEXTS[language_of(state["message"])]["unavailable"].format(why=exc),
             }}
         # The model's choice of a write is checked against the user's own words, read by the rules.
         intent = intent_check(message=state["message"], route=decision)

@@ -6,11 +6,13 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from agent.models import Run, TraceEvent
+from agent.sidebar_words import WORDS
 from pm_assistant.markdown import markdown_html
-from pm_assistant.vocabulary import STATUS_LABELS
+from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
 
 register = template.Library()
 
@@ -46,9 +48,25 @@ def reply_html(view: dict[str, Any]) -> SafeString:
 
 
 @register.filter
-def status_label(status: str) -> str:
-    """A status as the task pages show it ("To do")."""
-    return STATUS_LABELS.get(status, status)  # type: ignore[call-overload]
+def status_label(status: str, language: str = "en") -> str:
+    """A status as the task pages show it ("To do"), or in Chinese under an answer to a Chinese message."""
+    labels = STATUS_LABELS_ZH if language == "zh" else STATUS_LABELS
+    return labels.get(status, status)  # type: ignore[call-overload]
+
+
+@register.simple_tag(takes_context=True)
+def say(context: Any, word: str, **fields: Any) -> str:
+    """One of the sidebar's words around an answer (agent.sidebar_words) in the answer's language, its
+    {fields} filled and escaped; English where no run set the language (a page's own risk panel)."""
+    words = context.get("answer_words") or WORDS["en"]
+    return format_html(words[word], **fields) if fields else words[word]
+
+
+@register.simple_tag(takes_context=True)
+def say_sources(context: Any, sources: list[str]) -> str:
+    """Where a risk factor's facts came from ("database and server_clock"), in the answer's language."""
+    words = context.get("answer_words") or WORDS["en"]
+    return words["and"].join(words.get(f"source_{source}", source) for source in sources)
 
 
 @register.filter

@@ -43,6 +43,11 @@ _WHY_ZH: dict[str, Callable[[Factor], str]] = {
 }
 
 
+def factor_words(factor: Factor, language: str) -> str:
+    """A factor's reason in the language of the request (English when it has no Chinese words)."""
+    return _WHY_ZH[factor.name](factor) if language == "zh" and factor.name in _WHY_ZH else factor.words
+
+
 def risk_text_zh(report: RiskReport) -> str:
     """The same paragraph in Chinese, for a request written in Chinese."""
     levels = report.levels()
@@ -53,7 +58,7 @@ def risk_text_zh(report: RiskReport) -> str:
     calm = report.open_tasks - sum(levels.values())
     levels_words = f"{levels['high']} 个高风险，{levels['medium']} 个中风险，{levels['low']} 个低风险"
     levels_words += f"，{calm} 个无风险" if calm else ""
-    why = "，".join(_WHY_ZH[f.name](f) if f.name in _WHY_ZH else f.words for f in top.factors)
+    why = "，".join(factor_words(f, "zh") for f in top.factors)
     return (f"{scope}：{report.open_tasks} 个未完成的任务中，{levels_words}（{report.today} 检查）。"
             f"风险最高的是 {top.key} {quoted(top.title)}，{top.score} 分：{why}。")
 

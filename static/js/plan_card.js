@@ -27,16 +27,22 @@
     } catch (e) { /* storage refused (private mode): the card still works, only not across reloads */ }
   }
 
+  // The card's words with their {fields} filled (the server wrote them in the language of the message).
+  function fill(text, fields) {
+    return text.replace(/\{(\w+)\}/g, function (whole, name) { return name in fields ? fields[name] : whole; });
+  }
+
   // The button's words follow the ticks: "Approve and run 2 of 3 steps"; none left, nothing to approve.
   function showCount(card) {
     var all = boxes(card);
     var kept = 0;
     all.forEach(function (box) { if (box.checked) kept += 1; });
     var words = card.querySelector("[data-plan-run-count]");
-    if (words) {
-      words.textContent = kept === all.length
-        ? "Approve and run " + kept + (kept === 1 ? " step" : " steps")
-        : "Approve and run " + kept + " of " + all.length + (all.length === 1 ? " step" : " steps");
+    if (words && card.dataset.runAll) {
+      var each = kept === all.length ? kept : all.length;
+      var steps = each === 1 ? card.dataset.stepOne : card.dataset.stepMany;
+      words.textContent = fill(kept === all.length ? card.dataset.runAll : card.dataset.runSome,
+                               {kept: kept, all: all.length, steps: steps});
     }
     var approve = card.querySelector("[data-confirm-run]");
     if (approve) approve.disabled = kept === 0;

@@ -20,7 +20,7 @@
   }
 
   // Each bar ends with its task's score and level, so the value is read without the axis.
-  function scoreLabels(data) {
+  function scoreLabels(data, canvas) {
     return {
       id: "scoreLabels",
       afterDatasetsDraw: function (chart) {
@@ -31,7 +31,8 @@
         ctx.fillStyle = "#101828";
         ctx.textBaseline = "middle";
         last.data.forEach(function (bar, i) {
-          var text = data.scores[i] + " " + data.levels[i];
+          var level = data.levels[i];
+          var text = data.scores[i] + " " + (canvas.getAttribute("data-level-" + level) || level);
           ctx.fillText(text, Math.min(bar.x + 6, chart.width - ctx.measureText(text).width - 2), bar.y);
         });
         ctx.restore();
@@ -58,8 +59,9 @@
           layout: {padding: {left: 4, right: 64}},
           scales: {
             x: {stacked: true, min: 0, max: Math.max(100, longest), ticks: {stepSize: 25},
+                // The axis title in the words of the answer (the template writes both lengths).
                 title: {display: true, color: "#344054", text: canvas.clientWidth < 500
-                  ? "Risk score: points per factor" : "Risk score (0\u2013100): points from each factor"}},
+                  ? canvas.dataset.axisShort : canvas.dataset.axisLong}},
             // A label fits the room the chart has: a phone shows the key and the title's start.
             y: {stacked: true, ticks: {autoSkip: false, color: "#344054", callback: function (value) {
               var label = this.getLabelForValue(value);
@@ -73,7 +75,7 @@
             tooltip: {callbacks: {label: function (item) { return item.dataset.label + ": +" + item.raw; }}},
           },
         },
-        plugins: [scoreLabels(data)],
+        plugins: [scoreLabels(data, canvas)],
       });
       canvas.dataset.rendered = "1";
     });

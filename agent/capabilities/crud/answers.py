@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.language import Language
+from agent.language import Language, in_each_language
 from pm_assistant.markdown import quoted
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
 
-TEXTS: dict[Language, dict[str, str]] = {
-    "en": {
+TEXTS = in_each_language(
+    en={
         "created": "Created {key} {title}.",
         "updated": "Updated {task}: {said}.",
         "unchanged": "{task} already had {said}, so nothing was changed.",
@@ -22,8 +22,36 @@ TEXTS: dict[Language, dict[str, str]] = {
         "deleted": "Deleted {title}{extra}.", "deleted_subtasks": " and its {count} subtasks",
         "kept": "Kept {title}: nothing was deleted.",
         "name_it": "What should the new task be called?",
+        "no_such_task": "There is no task {key} among your projects, so nothing was changed.",
+        "not_found": "I couldn't find that task among your projects, so nothing was changed.",
+        "cannot_delete": "You can see {title} but not change it, so it cannot be deleted.",
+        "changed_not_deleted": "{title} changed since you were asked, so it was not deleted. Please look at it again.",
+        "confirm_delete": "Please confirm the delete of {key} {title}.",
+        "confirm_many": "Please confirm: this changes {count} tasks.",
+        "no_project": "You cannot add tasks to any project, so nothing was created.",
+        "pick_project": "Which project should {title} go in? Pick one{more}.",
+        "more_projects": " (the first ten are listed; open another project's page and ask there)",
+        "view_only": "You can only view these tasks, so nothing was changed.",
+        "which_status": "Which status should the visible tasks get?",
+        "visible_changed": "The visible tasks changed since you were asked; nothing was changed. "
+                           "Please look again and retry.",
+        "differed": " (The task's real title/status differed from what was stated; the database was used.)",
+        "which_operation": "Do you want to create, change or delete a task?",
+        "one_delete": "I delete one task at a time, after you confirm. Select it, or give its key like WEB-42.",
+        "which_task_typed": "Which task do you mean? Select it on the page or type its key, like WEB-42.",
+        "which_task": "Which task? Select it on the page or give its key, like WEB-42.",
+        "nothing_changed": "Nothing was changed: {why}",
+        # A change the message did not ask for in so many words (write_approval.py).
+        "change_update": "Change {key} “{title}”: {values}", "no_values": "nothing",
+        "change_create": "Create the task “{title}” in {project}{values}", "create_values": " ({values})",
+        "value": "{name} {value}", "name_status": "status", "name_priority": "priority", "name_due_date": "due date",
+        "confirm_unasked": "Please confirm: {change}. Your message did not ask for this change in so many words, "
+                           "so nothing is changed until you approve.",
+        "cancelled_one": "Cancelled: nothing was changed.",
+        "task_changed": "The task changed since you were asked, so nothing was changed. Please look at it again.",
+        "cannot_change": "You can see {title} but not change it, so nothing was changed.",
     },
-    "zh": {
+    zh={
         "created": "已创建 {key} {title}。",
         "updated": "已更新 {task}：{said}。",
         "unchanged": "{task} 已经是{said}，什么都没有改。",
@@ -34,8 +62,33 @@ TEXTS: dict[Language, dict[str, str]] = {
         "deleted": "已删除 {title}{extra}。", "deleted_subtasks": "及其 {count} 个子任务",
         "kept": "已保留 {title}：没有删除任何任务。",
         "name_it": "新任务叫什么名字？",
+        "no_such_task": "你的项目中没有任务 {key}，什么都没有改。",
+        "not_found": "在你的项目中找不到这个任务，什么都没有改。",
+        "cannot_delete": "你能查看 {title}，但不能修改它，所以不能删除。",
+        "changed_not_deleted": "{title} 在询问你之后有了变化，所以没有删除。请再看一下。",
+        "confirm_delete": "请确认删除 {key} {title}。",
+        "confirm_many": "请确认：这会修改 {count} 个任务。",
+        "no_project": "你不能在任何项目中添加任务，所以什么都没有创建。",
+        "pick_project": "{title} 应该放在哪个项目里？请选一个{more}。",
+        "more_projects": "（只列出前十个；也可以打开另一个项目的页面再问）",
+        "view_only": "你只能查看这些任务，所以什么都没有改。",
+        "which_status": "可见的任务要改成什么状态？",
+        "visible_changed": "在询问你之后，可见的任务有了变化；什么都没有改。请再看一下后重试。",
+        "differed": "（任务实际的标题或状态与所说的不同；以数据库为准。）",
+        "which_operation": "你要创建、修改还是删除任务？",
+        "one_delete": "我一次只删除一个任务，并且要你确认。请选中它，或给出它的编号，例如 WEB-42。",
+        "which_task_typed": "你指的是哪个任务？请在页面上选中它，或输入它的编号，例如 WEB-42。",
+        "which_task": "哪个任务？请在页面上选中它，或给出它的编号，例如 WEB-42。",
+        "nothing_changed": "什么都没有改：{why}",
+        "change_update": "修改 {key} “{title}”：{values}", "no_values": "无",
+        "change_create": "在 {project} 中创建任务“{title}”{values}", "create_values": "（{values}）",
+        "value": "{name} {value}", "name_status": "状态", "name_priority": "优先级", "name_due_date": "截止日期",
+        "confirm_unasked": "请确认：{change}。你的消息没有明确要求这个修改，所以批准之前什么都不会改。",
+        "cancelled_one": "已取消：什么都没有改。",
+        "task_changed": "在询问你之后这个任务有了变化，所以什么都没有改。请再看一下。",
+        "cannot_change": "你能查看 {title}，但不能修改它，所以什么都没有改。",
     },
-}
+)
 
 
 def status_label(status: str, language: Language) -> str:

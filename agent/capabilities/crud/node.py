@@ -63,17 +63,16 @@ def _policy_facts(facts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {**recorded, "now": fact(timezone.now().isoformat(), "server_clock")}
 
 
-def _pick_project(runtime: Runtime[RunContext], title: str) -> dict[str, Any]:
+def _pick_project(runtime: Runtime[RunContext], title: str, language: Language) -> dict[str, Any]:
     """Ask which project a new task goes in, with the user's projects as choices (the sidebar's picker)."""
     steps = runtime.context.tools
     steps.read("projects", "projects_to_create_in", project_tools.projects_to_create_in,
                scope=lambda result: [row["id"] for row in result["items"]])
     choices = steps.shown["projects"]
     if not choices:
-        return failed("You cannot add tasks to any project, so nothing was created.", "forbidden")
-    more = " (the first ten are listed; open another project's page and ask there)" \
-        if steps.count("projects") > len(choices) else ""
-    return clarify(f"Which project should {quoted(title)} go in? Pick one{more}.", project_choices=choices)
+        return failed(TEXTS[language]["no_project"], "forbidden")
+    more = TEXTS[language]["more_projects"] if steps.count("projects") > len(choices) else ""
+    return clarify(TEXTS[language]["pick_project"].format(title=quoted(title), more=more), project_choices=choices)
 
 
 def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, language: Language) -> dict[str, Any]:
@@ -81,7 +80,7 @@ def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, language: 
     if not slots.title:
         return clarify(TEXTS[language]["name_it"])
     if project_id is None:
-        return _pick_project(runtime, slots.title)
+        return _pick_project(runtime, slots.title, language)
     row = runtime.context.tools.write("create_task", tools.create_task, project_id=project_id, title=slots.title,
                                       priority=slots.priority, due_date=slots.due_date, status=slots.status)
     return done(TEXTS[language]["created"].format(key=row["key"], title=quoted(row["title"])), task=row)
@@ -93,8 +92,7 @@ def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int, langua
     steps = runtime.context.tools
     row = steps.write("update_task", tools.update_task, facts=_policy_facts(facts), task_id=task_id,
                       run_id=steps.run_id, status=slots.status, priority=slots.priority, due_date=slots.due_date)
-    note = " (The task's real title/status differed from what was stated; the database was used.)" \
-        if facts["mismatches"] else ""
+    note = TEXTS[language]["differed"] if facts["mismatches"] else ""
     changed = row.pop("changed")
     named = {"status": slots.status is not None, "priority": slots.priority is not None,
              "due_date": slots.due_date is not None}
@@ -108,13 +106,13 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
     """Select the visible tasks once, then bind the update's ids to that selection (never re-typed)."""
     steps = runtime.context.tools
     if slots.status is None:
-        return clarify("Which status should the visible tasks get?")
+        return clarify(TEXTS[language]["which_status"])
     steps.read("select", "select_for_bulk", tools.select_for_bulk, scope=tools.rows_project_ids, ctx=ctx,
                exclude_status=slots.status)
     count = steps.count("select")
     if not count:
         if steps.meta("select").get("skipped_read_only"):
-            return failed("You can only view these tasks, so nothing was changed.", "forbidden")
+            return failed(TEXTS[language]["view_only"], "forbidden")
         return done(TEXTS[language]["none_to_change"], count=0)
     ids_binding = Binding(from_step="select", path="$.items[*].id")
     task_ids = steps.bind("update", {"task_ids": ids_binding})["task_ids"]
@@ -125,12 +123,11 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
     # ask for (the intent check) waits on the same card, whatever the count.
     if count > settings.BULK_CONFIRM_THRESHOLD or runtime.context.resuming or unasked:
         decision = ask_approval(action="bulk_update", facts=facts,
-                                question=f"Please confirm: this changes {count} tasks.")
+                                question=TEXTS[language]["confirm_many"].format(count=count))
         if decision.get("decision") != "approve":
             return done(TEXTS[language]["cancelled"].format(count=count), rejected=True)
         if decision.get("facts", {}).get("selection") != facts["selection"]:
-            return failed("The visible tasks changed since you were asked; nothing was changed. "
-                          "Please look again and retry.", "target_changed")
+            return failed(TEXTS[language]["visible_changed"], "target_changed")
     policy = {"count": fact(count, "database"), "selection": fact(facts["selection"], "database"),
               "now": fact(timezone.now().isoformat(), "server_clock")}
     result = steps.write("bulk_set_status", tools.bulk_set_status, facts=policy,
@@ -144,16 +141,16 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
 def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int, language: Language) -> dict[str, Any]:
     facts = _facts_with_mismatches(runtime, task_id, slots, subtasks=True)
     if not facts["can_write"]:
-        return failed(f"You can see {quoted(facts['title'])} but not change it, so it cannot be deleted.", "forbidden")
+        return failed(TEXTS[language]["cannot_delete"].format(title=quoted(facts["title"])), "forbidden")
     # Nothing above this line changes data: the node runs again when the user decides, and its
     # reads (traced again) are the re-check against what the user approved.
     decision = ask_approval(action="delete_task", facts=facts,
-                            question=f"Please confirm the delete of {facts['key']} {quoted(facts['title'])}.")
+                            question=TEXTS[language]["confirm_delete"].format(key=facts["key"],
+                                                                              title=quoted(facts["title"])))
     if decision.get("decision") != "approve":
         return done(TEXTS[language]["kept"].format(title=quoted(facts["title"])), rejected=True)
     if decision.get("facts") != facts:
-        return failed(f"{quoted(facts['title'])} changed since you were asked, so it was not deleted. "
-                      "Please look at it again.", "target_changed")
+        return failed(TEXTS[language]["changed_not_deleted"].format(title=quoted(facts["title"])), "target_changed")
     result = runtime.context.tools.write("delete_task", tools.delete_task, facts=_policy_facts(facts),
                                          task_id=task_id)
     words = TEXTS[language]
@@ -168,29 +165,28 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     try:
         if slots.operation == "create":
             # A create the user's words did not ask for first waits on a card (agent/routing/intent_check.py).
-            stop = approve_unasked_create(runtime, route, _project_id(ctx))
+            stop = approve_unasked_create(runtime, route, _project_id(ctx), language)
             return stop if stop is not None else _create(runtime, ctx, slots, language)
         if slots.operation == "update" and slots.scope == "visible":
             return _update_visible(runtime, ctx, slots, unasked=route.write_unasked, language=language)
         if slots.operation not in ("update", "delete"):
-            return clarify("Do you want to create, change or delete a task?")
+            return clarify(TEXTS[language]["which_operation"])
         if slots.operation == "delete" and slots.scope == "visible":
-            return clarify("I delete one task at a time, after you confirm. Select it, or give its key "
-                           "like WEB-42.")
+            return clarify(TEXTS[language]["one_delete"])
         try:
             task_id = target_task_id(runtime, ctx, slots, state.get("message", ""))
         except UntypedId:
-            return clarify("Which task do you mean? Select it on the page or type its key, like WEB-42.")
+            return clarify(TEXTS[language]["which_task_typed"])
         if task_id is None:
-            return clarify("Which task? Select it on the page or give its key, like WEB-42.")
+            return clarify(TEXTS[language]["which_task"])
         wrong = wrong_typed_key(runtime, state.get("message", ""), task_id)
         if wrong:
-            return failed(f"There is no task {wrong} among your projects, so nothing was changed.", "not_found")
+            return failed(TEXTS[language]["no_such_task"].format(key=wrong), "not_found")
         if slots.operation == "update":
-            stop = approve_unasked_update(runtime, route, task_id)
+            stop = approve_unasked_update(runtime, route, task_id, language)
             return stop if stop is not None else _update_one(runtime, slots, task_id, language)
         return _delete(runtime, slots, task_id, language)
     except ApplicationError as exc:
         if exc.code == "not_found":
-            return failed("I couldn't find that task among your projects, so nothing was changed.", exc.code)
-        return failed(f"Nothing was changed: {exc.message}", exc.code)
+            return failed(TEXTS[language]["not_found"], exc.code)
+        return failed(TEXTS[language]["nothing_changed"].format(why=exc.message), exc.code)

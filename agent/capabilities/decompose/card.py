@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from agent.language import Language
 from agent.tools.task_tools import compare_expected
 
 from .plan import SELECTED, Plan
@@ -20,15 +21,16 @@ def member_names(brief: Mapping[str, Any]) -> dict[str, str]:
     return {m["username"]: m["name"] for m in brief["members"]}
 
 
-def card_steps(plan: Plan, names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Each step as the card lists it: order, words, and the planned fields with people by name."""
+def card_steps(plan: Plan, names: Mapping[str, str], language: Language = "en") -> list[dict[str, Any]]:
+    """Each step as the card lists it: order, words (in the request's language), and the planned fields with
+    people by name."""
     rows = []
     for order, step in enumerate(plan, start=1):
         args = PLAN_TOOLS[step.tool].args.model_validate(step.args)
         assignee = getattr(args, "assignee", None)
         due = getattr(args, "due_date", None)
         rows.append({
-            "id": step.id, "order": order, "tool": step.tool, "words": step_words(step, names),
+            "id": step.id, "order": order, "tool": step.tool, "words": step_words(step, names, language),
             "title": getattr(args, "title", None), "due_date": due.isoformat() if due else None,
             "priority": getattr(args, "priority", None),
             "assignee": names.get(assignee, assignee) if assignee else None,
@@ -50,8 +52,9 @@ def card_mismatches(brief: Mapping[str, Any], plan: Plan) -> list[dict[str, str]
 
 
 def card_facts(brief: Mapping[str, Any], plan: Plan, *, planner: str, revision: int,
-               done: list[str]) -> dict[str, Any]:
+               done: list[str], language: Language = "en") -> dict[str, Any]:
     """Everything the card shows; the same dict is read again after approval and must not have changed."""
-    return {"parent": {name: brief[name] for name in PARENT_FACTS}, "steps": card_steps(plan, member_names(brief)),
+    return {"parent": {name: brief[name] for name in PARENT_FACTS},
+            "steps": card_steps(plan, member_names(brief), language),
             "count": len(plan.steps), "planner": planner, "revision": revision, "done": done,
             "mismatches": card_mismatches(brief, plan)}

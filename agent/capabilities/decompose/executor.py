@@ -14,6 +14,7 @@ from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx
 from agent.assembler.words import quote_user_text
+from agent.language import Language
 from agent.models import Alert, TraceEvent
 from agent.runtime import RunContext
 from agent.tools import task_tools
@@ -99,7 +100,8 @@ def _run_step(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep) -> tup
 
 
 def plan_execute(runtime: Runtime[RunContext], ctx: ExecCtx, plan: Plan, *, parent: Mapping[str, Any],
-                 results: Mapping[str, Any], names: Mapping[str, str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                 results: Mapping[str, Any], names: Mapping[str, str],
+                 language: Language = "en") -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Run the approved steps in order; return every step's output so far and this pass's log."""
     rec, runner = runtime.context.recorder, runtime.context.tools
     outputs = dict(results)
@@ -108,7 +110,7 @@ def plan_execute(runtime: Runtime[RunContext], ctx: ExecCtx, plan: Plan, *, pare
     log = []
     for step in plan:
         key = step_key(rec.run_id, step)
-        entry: dict[str, Any] = {"step": step.id, "tool": step.tool, "words": step_words(step, names)}
+        entry: dict[str, Any] = {"step": step.id, "tool": step.tool, "words": step_words(step, names, language)}
         earlier = _ran_before(rec.run_id, key)
         missing = sorted(step.sources() - outputs.keys())
         resolved: dict[str, Any] = {}

@@ -16,12 +16,14 @@ from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
 from agent.capabilities.outcome import ask_approval, clarify, done, failed
 from agent.capabilities.task_keys import UntypedId, target_task_id
+from agent.language import language_of
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.state import Outcome
 from pm_assistant.markdown import quoted
 
 from . import tools as subtask_tools
+from .answers import TEXTS, steps_word
 from .card import card_facts, member_names
 from .executor import plan_execute
 from .plan import Plan
@@ -60,17 +62,17 @@ def _brief(runtime: Runtime[RunContext], state: DecomposeState) -> dict[str, Any
 
 def plan(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Find the task, read its facts and ask for a plan."""
+    words = TEXTS[language_of(state.get("message"))]
     try:
         parent_id = target_task_id(runtime, state["exec_ctx"], state["route"].slots, state.get("message", ""))
     except UntypedId:
-        return clarify("Which task should I break down? Select it, or type its number like #42.")
+        return clarify(words["which_untyped"])
     if parent_id is None:
-        return clarify("Which task should I break down? Open it or select it first.")
+        return clarify(words["which"])
     state = {**state, "parent_id": parent_id}
     brief = _brief(runtime, state)
     if not brief["can_write"]:
-        return failed(f"You can see {quote_user_text(brief['title'])} but not change it, so it cannot be "
-                      "broken down.", "forbidden")
+        return failed(words["read_only"].format(title=quote_user_text(brief["title"])), "forbidden")
     if runtime.context.llm.offline:
         proposal, planner = plan_offline(runtime, brief), OFFLINE
     else:
@@ -82,8 +84,8 @@ def plan(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any]:
                                   refused=[p.kind for p in proposal.problems])
     if proposal.plan is None:
         why = "; ".join(p.message for p in proposal.problems) or proposal.error or "no plan came back"
-        return {**failed(f"No plan could be made that keeps the rules, so nothing was changed ({why}).",
-                         "plan_refused", refused=[p.kind for p in proposal.problems]), "asked": proposal.asked}
+        return {**failed(words["no_plan"].format(why=why), "plan_refused",
+                         refused=[p.kind for p in proposal.problems]), "asked": proposal.asked}
     return {"parent_id": parent_id, "planner": planner, "asked": proposal.asked, "plan": proposal.plan.as_data(),
             "revision": 0, "results": {}, "log": []}
 
@@ -92,23 +94,23 @@ def review(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any
     """Show the plan card and wait; after the decision, re-read the parent and compare before anything runs."""
     pending = Plan.from_data(state["plan"])
     brief = _brief(runtime, state)
+    language = language_of(state.get("message"))
+    words = TEXTS[language]
     facts = card_facts(brief, pending, planner=state["planner"], revision=state["revision"],
-                       done=[entry["words"] for entry in state["log"] if entry["status"] == "done"])
+                       done=[entry["words"] for entry in state["log"] if entry["status"] == "done"], language=language)
     count = len(pending.steps)
-    question = (f"Please review the plan: {count} step{'s' if count != 1 else ''} for "
-                f"{quoted(brief['title'])}. Nothing is written until you approve.")
+    question = words["question"].format(count=count, steps=steps_word(count, words), title=quoted(brief["title"]))
     # Nothing above this line writes: the node runs again when the user decides.
     decision = ask_approval(action="decompose", facts=facts, question=question)
     if decision.get("decision") != "approve":
-        return done("Plan rejected: nothing more was changed.", rejected=True, **_so_far(state))
+        return done(words["rejected"], rejected=True, **_so_far(state))
     if decision.get("facts") != facts:
-        return failed(f"{quoted(brief['title'])} changed since the plan was made, so nothing more was changed. "
-                      "Please ask again.", "target_changed")
+        return failed(words["changed"].format(title=quoted(brief["title"])), "target_changed")
     approved = pending.without(set(decision.get("drop_steps") or []))
     runtime.context.recorder.node("decompose.review", approved=approved.ids(),
                                   dropped=sorted(set(pending.ids()) - set(approved.ids())))
     if not approved.steps:
-        return done("Every step was unchecked, so nothing was changed.", **_so_far(state))
+        return done(words["unchecked"], **_so_far(state))
     return {"approved": approved.as_data()}
 
 
@@ -120,7 +122,8 @@ def execute(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, An
     """Run the approved steps (no model)."""
     brief = _brief(runtime, state)
     results, log = plan_execute(runtime, state["exec_ctx"], Plan.from_data(state["approved"]),
-                                parent=parent_row(brief), results=state["results"], names=member_names(brief))
+                                parent=parent_row(brief), results=state["results"], names=member_names(brief),
+                                language=language_of(state.get("message")))
     return {"results": results, "log": [*state["log"], *log], "approved": [],
             "pass_failed": any(entry["status"] != "done" for entry in log)}
 
@@ -142,7 +145,8 @@ def finish(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any
     """Say what was done, what was not, and why."""
     if state.get("outcome"):
         return {}
-    return {"outcome": finish_outcome(state["log"], planner=state["planner"], asked=state["asked"])}
+    return {"outcome": finish_outcome(state["log"], planner=state["planner"], asked=state["asked"],
+                                      language=language_of(state.get("message")))}
 
 
 def _after_plan(state: DecomposeState) -> Literal["review", "finish"]:

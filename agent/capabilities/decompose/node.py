@@ -7,10 +7,12 @@ from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.capabilities.outcome import failed
+from agent.language import language_of
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from pm_assistant.errors import ApplicationError
 
+from .answers import TEXTS
 from .flow import FLOW
 
 
@@ -27,9 +29,10 @@ def decompose(state: DecomposeInput, runtime: Runtime[RunContext]) -> dict[str, 
         result = FLOW.invoke({"exec_ctx": state["exec_ctx"], "model_summary": state["model_summary"],
                               "route": state["route"], "message": state["message"]}, context=runtime.context)
     except ApplicationError as exc:
+        words = TEXTS[language_of(state["message"])]
         if exc.code != "not_found":
-            return failed(f"Nothing more was changed: {exc.message}", exc.code)
+            return failed(words["nothing_more"].format(why=exc.message), exc.code)
         # Found when the plan was made but gone at the decision: the target changed under the card.
-        return failed("I couldn't find that task among your projects, so nothing more was changed.",
+        return failed(words["not_found"],
                       "target_changed" if runtime.context.resuming else "not_found")
     return {"outcome": result["outcome"]}

@@ -5,8 +5,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agent.assembler.words import quote_user_text
+from agent.language import Language
 from agent.state import Outcome
 
+from .answers import TEXTS, steps_word
 from .planner import OFFLINE
 
 SHOWN = 10
@@ -19,19 +21,22 @@ def parent_row(brief: Mapping[str, Any]) -> dict[str, Any]:
             "project": brief["project"]}
 
 
-def finish_outcome(log: Sequence[Mapping[str, Any]], *, planner: str, asked: int) -> Outcome:
-    """Done when any step ran; an error naming the first failure when none did."""
+def finish_outcome(log: Sequence[Mapping[str, Any]], *, planner: str, asked: int,
+                   language: Language = "en") -> Outcome:
+    """Done when any step ran; an error naming the first failure when none did (in the request's language)."""
+    words = TEXTS[language]
     done = [e for e in log if e["status"] == "done"]
     missed = [e for e in log if e["status"] != "done"]
     created = [e["result"] for e in done if e["tool"] == "create_subtask"]
-    lines = [f"Done {len(done)} of {len(log)} step{'s' if len(log) != 1 else ''}."]
+    lines = [words["done_of"].format(done=len(done), count=len(log), steps=steps_word(len(log), words))]
     if created:
-        lines.append("Created " + ", ".join(quote_user_text(row["title"], 80) for row in created) + ".")
-    lines += [f"Not done: {e['words']} ({e['status']}: {e['reason']})." for e in missed]
+        titles = words["join"].join(quote_user_text(row["title"], 80) for row in created)
+        lines.append(words["created"].format(titles=titles))
+    lines += [words["not_done"].format(words=e["words"], status=e["status"], reason=e["reason"]) for e in missed]
     if planner == OFFLINE:
-        lines.append("The plan came from the offline planner.")
+        lines.append(words["offline"])
     data = {"items": created[:SHOWN], "count": len(created), "planner": planner, "plan_asks": asked,
             "steps": [{k: e.get(k) for k in ("step", "tool", "words", "status", "code", "reason")} for e in log]}
     if done:
-        return {"status": "done", "reply": " ".join(lines), "data": data}
-    return {"status": "error", "reply": " ".join(lines), "data": data, "error_code": missed[0]["code"]}
+        return {"status": "done", "reply": words["between"].join(lines), "data": data}
+    return {"status": "error", "reply": words["between"].join(lines), "data": data, "error_code": missed[0]["code"]}

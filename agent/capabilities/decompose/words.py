@@ -6,7 +6,9 @@ from datetime import date
 from typing import Any
 
 from agent.assembler.words import STATUS_WORDS, quote_user_text
+from agent.language import Language
 
+from .answers import TEXTS
 from .plan import SELECTED, PlanStep
 from .registry import PLAN_TOOLS
 
@@ -37,28 +39,37 @@ def brief_words(brief: Mapping[str, Any], *, today: date) -> str:
     return "\n".join(lines)
 
 
-def target_words(binding: Mapping[str, Any]) -> str:
+def target_words(binding: Mapping[str, Any], language: Language = "en") -> str:
     source = binding.get("from_step")
-    return "the selected task" if source == SELECTED else f"the subtask from step {source}"
+    words = TEXTS[language]
+    return words["selected"] if source == SELECTED else words["from_step"].format(step=source)
 
 
-def step_words(step: PlanStep, names: Mapping[str, str]) -> str:
-    """One step as a sentence: what it does and to which task, people by name."""
-    args = step.args
+def step_words(step: PlanStep, names: Mapping[str, str], language: Language = "en") -> str:
+    """One step as a sentence, in the language of the request: what it does and to which task, people by name."""
+    args, words = step.args, TEXTS[language]
+
+    def day(value: str | date) -> str:
+        return words["day"].format(day=value if isinstance(value, date) else date.fromisoformat(value))
+
+    def person(username: str) -> str:
+        return names.get(username, username)
+
     if step.tool == "create_subtask":
-        extras = [f"due {_day(args['due_date'])}" if args.get("due_date") else "",
-                  f"priority {args['priority']}" if args.get("priority") else "",
-                  f"assigned to {names.get(args['assignee'], args['assignee'])}" if args.get("assignee") else ""]
-        tail = "".join(f", {e}" for e in extras if e)
-        return f"Create subtask {quote_user_text(args['title'], 120)} under {target_words(args['parent_id'])}{tail}"
-    target = target_words(args["task_id"])
+        extras = [words["due"].format(day=day(args["due_date"])) if args.get("due_date") else "",
+                  words["priority"].format(priority=args["priority"]) if args.get("priority") else "",
+                  words["assigned"].format(name=person(args["assignee"])) if args.get("assignee") else ""]
+        tail = "".join(words["extra"].format(extra=e) for e in extras if e)
+        return words["create"].format(title=quote_user_text(args["title"], 120),
+                                      target=target_words(args["parent_id"], language), tail=tail)
+    target = target_words(args["task_id"], language)
     if step.tool == "set_due_date":
-        return f"Set the due date of {target} to {_day(args['due_date'])}"
+        return words["set_due_date"].format(target=target, day=day(args["due_date"]))
     if step.tool == "assign":
-        return f"Assign {target} to {names.get(args['assignee'], args['assignee'])}"
+        return words["assign"].format(target=target, name=person(args["assignee"]))
     if step.tool == "set_priority":
-        return f"Set the priority of {target} to {args['priority']}"
-    return f"{PLAN_TOOLS[step.tool].description} ({target})"
+        return words["set_priority"].format(target=target, priority=args["priority"])
+    return words["other"].format(what=PLAN_TOOLS[step.tool].description, target=target)
 
 
 def report_words(log: Sequence[Mapping[str, Any]]) -> str:

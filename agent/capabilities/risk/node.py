@@ -46,12 +46,13 @@ def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     rows = steps.bind("risk_score", {"rows": Binding(from_step="s1", path="$.items[*]")})["rows"] \
         if steps.count("s1") else []
     report = risk_score(rows, today=today, scope_label=scope.label, project_id=scope.project_id)
-    data = risk_data(report)
+    language = language_of(state.get("message"))
+    data = risk_data(report, language)
     recorder.node("risk_factors", top=[{"key": t["key"], "score": t["score"], "factors": t["factors"]}
                                        for t in data["top"]])
 
     recorder.node("risk_template")
-    template = RISK_TEXTS[language_of(state.get("message"))](report)
+    template = RISK_TEXTS[language](report)
     recorder.node("risk_polish")
     figures = risk_figures(report)
     reply = polish(runtime, state, what="risk summary", template=template, figures=figures,

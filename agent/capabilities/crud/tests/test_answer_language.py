@@ -34,3 +34,15 @@ def test_a_create_asked_in_chinese_is_answered_in_chinese(alice: Any, website: A
     created = Task.objects.get()
     assert created.title == "写发布说明"
     assert body["reply"] == f"已创建 {created.key} “写发布说明”。"
+
+
+def test_a_refused_or_unclear_chinese_delete_is_answered_in_chinese(alice: Any, dave: Any, website: Any) -> None:
+    task = task_create(actor=alice, project=website, title="Old banner")
+    refused = ask(dave, f"删除任务 {task.key}", _page(task))
+    assert refused["status"] == "error" and refused["error_code"] == "forbidden", refused
+    assert refused["reply"] == "你能查看 “Old banner”，但不能修改它，所以不能删除。"
+    missing = ask(alice, "删除任务 WEB-999", {"page": "home", "origin": "sidebar"})
+    assert missing["reply"] == "在你的项目中找不到这个任务，什么都没有改。", missing
+    asked = ask(alice, f"删除任务 {task.key}", _page(task))
+    assert asked["reply"] == f"请确认删除 {task.key} “Old banner”。"
+    assert Task.objects.filter(pk=task.pk).exists()
