@@ -7,7 +7,9 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import Page, expect
 
 from projects.models import Project
@@ -28,11 +30,27 @@ def many_tasks(alice: User, carol: User, website: Project) -> list[Task]:
 
 
 def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/login/")
-    page.fill("#id_username", username)
+    """Signed in by a session the server makes (Django's test client), then on home.
+
+    The form itself is tested once (test_the_sign_in_form_lands_on_home); the other browser tests
+    start signed in without typing, submitting and hashing a password each time.
+    """
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
+    page.goto(f"{base}/")
+    expect(page).to_have_url(f"{base}/")
+
+
+def test_the_sign_in_form_lands_on_home(page: Page, live_server: Any, alice: User) -> None:
+    page.goto(f"{live_server.url}/")
+    expect(page).to_have_url(re.compile(r"/login/"))
+    page.fill("#id_username", "alice")
     page.fill("#id_password", "demo")
     page.click("button[type=submit]")
-    expect(page).to_have_url(f"{base}/")
+    expect(page).to_have_url(f"{live_server.url}/")
+    expect(page.locator("nav.mainnav")).to_contain_text("Tasks")
 
 
 def page_context(page: Page, name: str) -> Any:
