@@ -94,15 +94,19 @@ def test_my_overdue_without_a_scope_covers_all_my_projects(alice: Any, overdue: 
     assert body["data"]["count"] == 4 and _keys(body) == {"WEB", "MOB"}
 
 
-@pytest.mark.parametrize("message", ["what is this task about?", "这个任务是关于什么的？"])
-def test_this_task_on_a_task_page_is_that_task(alice: Any, overdue: Any, message: str) -> None:
+@pytest.mark.parametrize(("message", "brief", "late"), [
+    ("what is this task about?", "{key} “MOB late 1” in Mobile App: to do, P2, due ", "(overdue)"),
+    ("这个任务是关于什么的？", "{key} “MOB late 1”（Mobile App）：待办，P2，截止 ", "（已逾期）"),
+])
+def test_this_task_on_a_task_page_is_that_task(
+        alice: Any, overdue: Any, message: str, brief: str, late: str) -> None:
     task = overdue["MOB"][1]
     context = {"page": "task_detail", "origin": "sidebar", "routeParams": {"taskId": task.pk}}
     body = _ask(alice, message, context)
     assert body["status"] == "done"
     assert body["data"]["count"] == 1 and [item["id"] for item in body["data"]["items"]] == [task.pk]
-    assert body["reply"].startswith(f"{task.key} “MOB late 1” in Mobile App: to do, P2, due ")
-    assert "(overdue)" in body["reply"]
+    assert body["reply"].startswith(brief.format(key=task.key))
+    assert late in body["reply"]
 
 
 @pytest.mark.parametrize("typed", ["task {id}", "#{id}", "{key}"])
