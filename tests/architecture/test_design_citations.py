@@ -110,3 +110,25 @@ def test_numbered_and_repeated_headings_get_their_anchors() -> None:
     anchors, numbers = design_sections("# Title\n## 3. Routing\n```\n## not a heading\n```\n## Notes\n## Notes\n")
     assert anchors == {"title", "3-routing", "notes", "notes-1"}
     assert numbers == {"3"}
+
+
+# A merge that stopped half-way leaves these lines; a document or module holding one is broken.
+CONFLICT_MARKER = re.compile(r"^(<{7}|>{7})( |$)|^={7}$", re.MULTILINE)
+
+
+def test_no_file_holds_a_merge_conflict_marker() -> None:
+    found = [f"{path.relative_to(REPOSITORY)}:{text.count(chr(10), 0, match.start()) + 1}"
+             for path in _scanned_files()
+             for text in [path.read_text(encoding="utf-8", errors="replace")]
+             for match in CONFLICT_MARKER.finditer(text)]
+    assert not found, "resolve these merge conflict markers:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(("text", "marked"), [
+    ("<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> topic\n", True),
+    ("a heading\n=======\n", True),
+    ("a heading\n========\n", False),
+    ("x = '<<<<<<<<'\n", False),
+])
+def test_a_conflict_marker_is_recognised(text: str, marked: bool) -> None:
+    assert bool(CONFLICT_MARKER.search(text)) is marked
