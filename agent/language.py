@@ -13,15 +13,24 @@ Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh")
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
-_LATIN = re.compile(r"[A-Za-z]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+# Text between quotes is the user's data (a title, a pasted line), not the language they write in.
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|「[^」]*」|『[^』]*』")
 
 
 def language_of(message: str | None) -> Language:
-    """Chinese when Han characters carry the message (a project name or a task key in Latin letters may
-    stand among them: each Han character counts for two letters), else English."""
+    """Chinese when Han characters carry the message, else English.
+
+    Quoted text does not count (“写文档” is a title in an English request), and Latin text counts by words,
+    so a project name or a task key among Chinese words ("Website Redesign 有哪些逾期任务？") leaves the
+    message Chinese: Chinese when the Han characters are at least as many as the Latin words.
+    """
     text = message or ""
+    unquoted = _QUOTED.sub(" ", text)
+    if _HAN.search(unquoted) or _LATIN_WORD.search(unquoted):
+        text = unquoted  # a message that is nothing but a quote is read whole
     han = len(_HAN.findall(text))
-    return "zh" if han and han * 2 >= len(_LATIN.findall(text)) else "en"
+    return "zh" if han and han >= len(_LATIN_WORD.findall(text)) else "en"
 
 
 Words = dict[str, str]

@@ -70,8 +70,11 @@ class CapabilitySpec:
     # that select this capability, with the slots they set. Empty: the offline rules have their own.
     keywords: tuple[str, ...] = ()
     keyword_slots: Mapping[str, Any] = field(default_factory=dict)
-    # A request a user may type for it, as help shows it ("" for capabilities help does not offer).
+    # A request a user may type for it, as help shows it ("" for capabilities help does not offer), and
+    # the same in Chinese with the capability's name, for help asked in Chinese (both or neither).
     example: str = ""
+    example_zh: str = ""
+    label_zh: str = ""
     # Whether a run with these slots may pause (an approval card, a background hand-off) and so must
     # be checkpointed to resume; a run that cannot pause is served without a checkpointer.
     may_interrupt: Callable[[Any], bool] = always
@@ -112,6 +115,8 @@ def _collect() -> tuple[CapabilitySpec, ...]:
         spec = importlib.import_module(f"{CAPABILITIES_PACKAGE}.{folder}.spec").SPEC
         assert isinstance(spec, CapabilitySpec), f"{folder}/spec.py: SPEC is a CapabilitySpec"
         assert spec.name == folder, f"{folder}/spec.py declares {spec.name!r}: a capability is named after its folder"
+        assert bool(spec.example) == bool(spec.example_zh) == bool(spec.label_zh), \
+            f"{folder}/spec.py: an example in English needs its Chinese example and label (and none, none)"
         specs.append(spec)
     return tuple(sorted(specs, key=lambda spec: (spec.order, spec.name)))
 

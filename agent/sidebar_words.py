@@ -25,6 +25,9 @@ WORDS = in_each_language(
         "unasked_note": "Your message did not ask for this change in so many words, so it waits for you.",
         "bulk_title": "Change {count} tasks to “{status}”?", "and_more": "and {n} more",
         "undo_note": "Facts read from the database just now. You can undo this for {minutes} minutes afterwards.",
+        # Undo under an answer that changed tasks.
+        "undo": "Undo", "undo_until": "until", "undone_one": "Undone: the previous values of {n} task are back.",
+        "undone_many": "Undone: the previous values of {n} tasks are back.",
         "mismatch": "The request said the {field} is “{stated}”, but it is “{actual}”. "
                     "These facts come from the database.",
         # The plan card.
@@ -69,6 +72,8 @@ WORDS = in_each_language(
         "unasked_note": "你的消息没有明确要求这个修改，所以它在等你决定。",
         "bulk_title": "把 {count} 个任务改为“{status}”？", "and_more": "另有 {n} 个",
         "undo_note": "以上事实刚从数据库读取。之后 {minutes} 分钟内可以撤销。",
+        "undo": "撤销", "undo_until": "可撤销至", "undone_one": "已撤销：{n} 个任务恢复了之前的值。",
+        "undone_many": "已撤销：{n} 个任务恢复了之前的值。",
         "mismatch": "请求中说{field}是“{stated}”，但实际是“{actual}”。这些事实来自数据库。",
         "plan_title": "把“{title}”拆分成子任务？", "plan_title_revised": "“{title}”的修订计划？",
         "assignee": "负责人", "unassigned": "未分配", "subtasks_now": "现有子任务",

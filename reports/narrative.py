@@ -39,9 +39,15 @@ def _versus(now: int, before: int) -> str:
     return f" ({before} the week before)" if now != before else " (as the week before)"
 
 
-def report_week_words(report: WeeklyReport) -> str:
-    """Which week, as a reader says it: "Last week, 2026-W48 (…)", "This week so far, 2026-W49 (from …)"."""
+def report_week_words(report: WeeklyReport, language: str = "en") -> str:
+    """Which week, as a reader says it: "Last week, 2026-W48 (…)", "This week so far, 2026-W49 (from …)";
+    in Chinese for language "zh" ("上周，2026-W48（…）")."""
     f = report.current
+    if language == "zh":
+        if not report.finished:
+            return f"本周截至目前，{f.week}（自 {f.monday} 起）"
+        days = f"{f.week}（{f.monday} 至 {f.sunday}）"
+        return f"上周，{days}" if report.relation == "last week" else f"{days} 这一周"
     if not report.finished:
         return f"This week so far, {f.week} (from {f.monday})"
     days = f"{f.monday} to {f.sunday}"
@@ -112,11 +118,7 @@ def report_text_zh(report: WeeklyReport) -> str:
     the same week words (a week still going says "so far") and the same note after later deletions."""
     f, p = report.current, report.previous
     scope = "我的全部项目" if report.scope_label == ALL_PROJECTS else report.scope_label
-    if not report.finished:
-        week = f"本周截至目前，{f.week}（自 {f.monday} 起）"
-    else:
-        days = f"{f.week}（{f.monday} 至 {f.sunday}）"
-        week = f"上周，{days}" if report.relation == "last week" else f"{days} 这一周"
+    week = report_week_words(report, "zh")
 
     def versus(now: int, before: int) -> str:
         return f"（上周 {before} 个）" if now != before else "（与上周相同）"

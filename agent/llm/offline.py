@@ -69,7 +69,11 @@ _ZH_UPDATE_VERB = ("改为", "改成", "设为", "设置为", "调为", "调到"
 _EN_PROJECT = re.compile(r".*\b(?:in|for|on|of|within)\s+(?:the\s+)?(?:project\s+)?[\"“]?"
                          r"(?P<name>[A-Za-z0-9][^?!.,;\"”]{0,99}?)[\"”]?(?:\s+project)?\s*[?!.？！。]*$", re.IGNORECASE)
 _ZH_PROJECT = (re.compile(r"在\s*[“\"「]?(?P<name>[^，。？?“”\"「」]{1,60}?)[”\"」]?\s*(?:项目)?\s*(?:里|中|内)"),
-               re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9 _-]{0,59}?)\s*项目\s*(?:里|中|内|的)"))
+               re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9 _-]{0,59}?)\s*项目\s*(?:里|中|内|的)"),
+               # A name in Latin letters leading a Chinese question: "Website Redesign 有哪些逾期任务？".
+               re.compile(r"^\s*(?P<name>[A-Za-z][A-Za-z0-9 _-]{0,59}?)\s*(?:里|中|有哪些|有什么|有多少)"))
+# A task key ("WEB-25 有什么进展") names a task, not a project.
+_KEY_ALONE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,9}-\d+$")
 # Words after "in"/"for" that are not project names.
 _NOT_PROJECTS = re.compile(r"^(?:progress|review|this .*|last .*|next .*|the .*|it|me|my .*|all .*|here|there|"
                            r"\d.*|week|today|tomorrow|p[0-3]|general|detail|short|words|english|chinese)$", re.I)
@@ -98,7 +102,7 @@ def _project_name(message: str, text: str) -> str | None:
     if not found:
         return None
     name = found.group("name").strip()
-    return None if _NOT_PROJECTS.match(name) or not name else name
+    return None if not name or _NOT_PROJECTS.match(name) or _KEY_ALONE.match(name) else name
 
 
 def _title(message: str) -> str | None:

@@ -33,7 +33,9 @@ def _numbers(text: str) -> list[str]:
 
 @pytest.mark.parametrize(("message", "language"), [
     ("我的逾期任务", "zh"), ("本周周报", "zh"), ("Website Redesign 项目里我的逾期任务", "zh"), ("WEB-25 的状态", "zh"),
-    ("show my overdue tasks", "en"), ("show tasks in 网站", "en"), ("", "en"), (None, "en"),
+    ("Website Redesign 有哪些逾期任务？", "zh"), ("把 WEB-25 标记为完成", "zh"), ("“写文档”", "zh"),
+    ("show my overdue tasks", "en"), ("show tasks in 网站", "en"), ('create task "写发布说明" in Website', "en"),
+    ("rename WEB-3 to “更新文档说明”", "en"), ("", "en"), (None, "en"),
 ])
 def test_the_language_of_a_message(message: str | None, language: str) -> None:
     assert language_of(message) == language

@@ -123,6 +123,24 @@ def test_the_weekly_report_figures_of_a_chinese_question_are_labelled_in_chinese
     for words in ("已完成", "新建", "逾期", "受阻", "的完整报告"):
         assert words in text, words
     assert "Completed" not in text and "Open the full report" not in text
+    # Which week it is, above the figures, in the same words as the paragraph.
+    assert re.search(r"本周截至目前，\d{4}-W\d{2}（自 \d{4}-\d{2}-\d{2} 起） 已完成", text), text
+    assert "This week so far" not in text
+    assert "This week so far" in _text(_ask(alice, "this week's report"))
+
+
+def test_undo_under_a_chinese_change_is_offered_and_reported_in_chinese(alice: User, website: Project) -> None:
+    task = task_create(actor=alice, project=website, title="Ship it")
+    html = _ask(alice, f"把 {task.key} 标记为完成")
+    text = _text(html)
+    assert "撤销 可撤销至" in text and "Undo" not in text and "until" not in text
+    run = Run.objects.latest("created_at")
+    undone = _text(_client(alice).post(f"/assistant/runs/{run.pk}/undo/").content.decode())
+    assert "已撤销：1 个任务恢复了之前的值。" in undone and "Undone" not in undone
+    task.refresh_from_db()
+    assert task.status == "todo"
+    english = _text(_ask(alice, f"mark {task.key} done"))
+    assert "Undo until" in english and "撤销" not in english
 
 
 def test_the_risk_list_of_a_chinese_question_is_labelled_in_chinese(alice: User, website: Project) -> None:

@@ -46,6 +46,26 @@ def test_chinese_questions_get_chinese_answers_with_the_servers_figures(page: Pa
     assert_accessible(page)
 
 
+def test_chinese_help_and_undo_are_chinese(page: Page, live_server: Any, width: str, alice: User,
+                                           website: Project) -> None:
+    task = task_create(actor=alice, project=website, title="Ship it")
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    open_assistant(page)
+    ask(page, "你能做什么？", 1)
+    reply = page.locator("#assistant-transcript .run-done .run-reply")
+    expect(reply.last).to_contain_text("本页的快捷操作：“Mark done”、“Break down”、“Delete task”。")
+    expect(reply.last).to_contain_text("周报：“上周的周报”")
+    expect(reply.last).not_to_contain_text("for example")
+    ask(page, "把这个任务标记为完成", 2)
+    run = page.locator("#assistant-transcript .run-done").last
+    expect(run.locator(".run-undo")).to_contain_text("可撤销至")
+    assert_accessible(page)
+    shot(page, f"chinese-help-undo-{width}")
+    run.get_by_role("button", name="撤销").click()
+    expect(page.locator("#assistant-transcript .run-undone")).to_have_text("已撤销：1 个任务恢复了之前的值。")
+
+
 def send(page: Page, message: str) -> None:
     page.fill("#assistant-message", message)
     page.click(".assistant-form button[type=submit]")

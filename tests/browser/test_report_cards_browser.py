@@ -64,7 +64,7 @@ def test_the_report_button_and_the_typed_request_each_say_which_week(
     shot(page, f"report-last-week-{width}")
 
     run = _ask(page, "本周周报")
-    expect(run.locator("[data-report-week]")).to_contain_text("This week so far, ")
+    expect(run.locator("[data-report-week]")).to_contain_text("本周截至目前，")
     # Asked in Chinese, answered in Chinese: "目前有" (now), never "周末时" (at the end of the week).
     expect(run.locator(".run-reply")).not_to_contain_text("周末时")
     expect(run.locator(".run-reply")).to_contain_text("目前有 1 个任务未完成")

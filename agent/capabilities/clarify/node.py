@@ -40,11 +40,12 @@ def suggestions_for(ctx: RouterCtx) -> list[dict[str, str]]:
 
 def what_works_here(ctx: RouterCtx, *, chinese: bool) -> str:
     """The page's quick actions by label, then a typed example for each capability."""
-    labels = ", ".join(f"“{entry.label}”" for entry in quick_actions_for(ctx.page))
-    examples = "\n".join(f"- {spec.label}: “{spec.example}”" for spec in HELP_EXAMPLES)
+    labels = ("、" if chinese else ", ").join(f"“{entry.label}”" for entry in quick_actions_for(ctx.page))
     if chinese:
+        examples = "\n".join(f"- {spec.label_zh}：“{spec.example_zh}”" for spec in HELP_EXAMPLES)
         buttons = f"本页的快捷操作：{labels}。\n" if labels else ""
         return f"{buttons}也可以直接输入（中文或英文），例如：\n{examples}"
+    examples = "\n".join(f"- {spec.label}: “{spec.example}”" for spec in HELP_EXAMPLES)
     buttons = f"On this page: {labels} (the buttons below).\n" if labels else ""
     return f"{buttons}Or ask in your own words, for example:\n{examples}"
 

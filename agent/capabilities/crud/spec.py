@@ -41,6 +41,7 @@ def _kind(slots: Any) -> str | None:
 SPEC = CapabilitySpec(
     "crud", "create, update or delete tasks (set operation; for updates the new status/priority/due date).",
     "Changing tasks", writes=True, order=10, example='create task "Write release notes" due 2026-12-15 P1',
+    example_zh="创建任务‘写发布说明’，2026-12-15 截止，P1", label_zh="修改任务",
     may_interrupt=_asks, kind_of_write=_kind,
     quick_actions=(
         QuickActionSpec("mark_done", "Done", TASK_TABLE_PAGES, _DONE, rows=True, hidden_for_status="done",

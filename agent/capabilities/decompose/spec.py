@@ -11,6 +11,7 @@ SPEC = CapabilitySpec(
     keywords=("breakdown", "decompose", "split", "subtasks", r"break\b.{0,30}\bdown", "拆解", "拆分", "分解",
               "子任务"),
     keyword_slots=_SELECTED, example="break this task down",
+    example_zh="把这个任务拆分成子任务", label_zh="拆解任务",
     quick_actions=(
         # A finished task has nothing left to break down.
         QuickActionSpec("decompose_task", "Break down", TASK_TABLE_PAGES, _SELECTED, rows=True,

@@ -19,7 +19,7 @@ from agent.capabilities.fidelity import Allowed
 from agent.capabilities.outcome import clarify, done, failed
 from agent.capabilities.polish import ReportInput, polish
 from agent.capabilities.scope import ScopeUnclear, request_project_id
-from agent.language import language_of
+from agent.language import Language, language_of
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
@@ -64,11 +64,12 @@ def _rows(steps: ToolRunner, step: str, name: str) -> list[dict[str, Any]]:
     return rows
 
 
-def report_data(report: WeeklyReport) -> dict[str, Any]:
-    """What the run hands the sidebar and the API: the figures of both weeks and where the full report is."""
+def report_data(report: WeeklyReport, language: Language = "en") -> dict[str, Any]:
+    """What the run hands the sidebar and the API: the figures of both weeks and where the full report is;
+    which week it is in the language of the request."""
     f = report.current
     return {"headline": report_headline(report), "week": f.week, "monday": f.monday, "sunday": f.sunday,
-            "week_words": report_week_words(report), "finished": report.finished,
+            "week_words": report_week_words(report, language), "finished": report.finished,
             "later_deleted": report.later_deleted, "later_deleted_on": report.later_deleted_on,
             "scope": report.scope_label, "project_id": report.project_id, "counts": f.counts(),
             "previous": {"week": report.previous.week, "counts": report.previous.counts()},
@@ -134,7 +135,8 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
 
     stage("write")
     recorder.node("report_template", week=week)
-    template = REPORT_TEXTS[language_of(state.get("message"))](report)
+    language = language_of(state.get("message"))
+    template = REPORT_TEXTS[language](report)
     recorder.node("report_polish", week=week)
     reply = polish(runtime, state, what="weekly report", template=template, allowed=report_allowed(report),
                    figures=[f"{report_week_words(report)} of {quote_user_text(report.scope_label, 80)}"
@@ -144,4 +146,4 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
                             *figures_words(report.previous)])
     if background:
         recorder.progress("done", len(STAGES), len(STAGES))
-    return done(reply, report=report_data(report), polished=reply != template)
+    return done(reply, report=report_data(report, language), polished=reply != template)

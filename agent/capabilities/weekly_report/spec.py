@@ -8,6 +8,7 @@ SPEC = CapabilitySpec(
     "The weekly report", writes=False, order=40,
     keywords=("weekly report", "week report", "status report", "report", "周报", "报告"),
     example="weekly report for last week",
+    example_zh="上周的周报", label_zh="周报",
     quick_actions=(
         # The button names its week, as its label does: the last full one ("this week" is asked in words).
         QuickActionSpec("weekly_report", "Last week's report", ("home", "project_list", "project_detail"),

@@ -6,6 +6,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from agent.language import language_of
+from agent.llm.offline import rules_read
 from agent.registry import HELP_EXAMPLES
 from agent.routing.quick_actions import quick_actions_for
 from pm_assistant.vocabulary import PAGES
@@ -47,7 +49,18 @@ def test_help_in_chinese_answers_in_chinese(alice: Any, website: Any) -> None:
     task = task_create(actor=alice, project=website, title="Fix login page")
     body = _ask(alice, "你能做什么？", _context("task_detail", task))
     assert body["route"]["capability"] == "help"
-    assert "本页的快捷操作" in body["reply"] and "“Mark done”" in body["reply"]
+    assert "本页的快捷操作" in body["reply"] and "“Mark done”、“Break down”" in body["reply"]
+    for spec in HELP_EXAMPLES:
+        assert f"- {spec.label_zh}：“{spec.example_zh}”" in body["reply"]
+        assert spec.example not in body["reply"] and spec.label not in body["reply"]
+
+
+@pytest.mark.parametrize("spec", HELP_EXAMPLES, ids=lambda spec: spec.name)
+def test_each_help_example_asks_for_its_own_capability_in_both_languages(spec: Any) -> None:
+    """What help offers to type is understood as that capability, in English and in Chinese."""
+    assert language_of(spec.example) == "en" and language_of(spec.example_zh) == "zh"
+    assert rules_read(spec.example)["capability"] == spec.name
+    assert rules_read(spec.example_zh)["capability"] == spec.name
 
 
 @pytest.mark.parametrize(("message", "opening"), [("what is the weather", "not clear enough"),
