@@ -22,6 +22,7 @@ from .run_view import run_view_context
 from .service import run_confirm, run_get, run_request
 from .sidebar_conversation import current_or_new_conversation
 from .undo import run_undo
+from .undo_words import undo_refusal_words
 
 # Capabilities whose success changes what the page shows, so the page refreshes its list.
 _CHANGES_TASKS = {"crud", "decompose"}
@@ -130,8 +131,9 @@ def sidebar_undo(request: HttpRequest, run_id: str) -> HttpResponse:
         return render_error(request, exc, asked="")
     except ApplicationError as exc:
         # 409 for every refusal, expired included: the sidebar swaps it in place of the run.
-        return _render_run(request, run_get(user=request.user, run_id=run_id),  # type: ignore[arg-type]
-                           status=409, undo_refused=exc.message)
+        run = run_get(user=request.user, run_id=run_id)  # type: ignore[arg-type]
+        return _render_run(request, run, status=409,
+                           undo_refused=undo_refusal_words(exc, run=run, language=language_of(run.message)))
     return _render_run(request, run)
 
 

@@ -46,13 +46,16 @@ class ChangedSince:
 
 
 class RevertRefused(Conflict):
-    """The batch cannot be undone; ``changed`` names what changed since, when that is the reason."""
+    """The batch cannot be undone; ``changed`` names what changed since, ``deleted`` the title of a task
+    deleted since, when that is the reason."""
 
     code = "changed_since"
 
-    def __init__(self, message: str, *, changed: tuple[ChangedSince, ...] = (), code: str | None = None) -> None:
+    def __init__(self, message: str, *, changed: tuple[ChangedSince, ...] = (), deleted: str = "",
+                 code: str | None = None) -> None:
         super().__init__(message, field="run_id", code=code)
         self.changed = changed
+        self.deleted = deleted
 
 
 def _display(task: Task, field: str) -> str:
@@ -82,7 +85,7 @@ def _batch(run_id: UUID) -> list[TaskActivity]:
         raise RevertRefused("This run created or deleted tasks, which cannot be undone.", code="not_undoable")
     gone = next((r for r in rows if r.task_id is None), None)  # a deleted task's rows lose their task
     if gone is not None:
-        raise RevertRefused(f"Nothing was restored: “{gone.task_title}” was deleted since.")
+        raise RevertRefused(f"Nothing was restored: “{gone.task_title}” was deleted since.", deleted=gone.task_title)
     return rows
 
 
@@ -120,7 +123,8 @@ def task_changes_revert(*, actor: User, run_id: UUID) -> list[Task]:
              .select_related("project", "assignee").filter(pk__in=ids).order_by("pk")}
     if len(tasks) != len(ids):
         missing = next(r for r in rows if r.task_id not in tasks)
-        raise RevertRefused(f"Nothing was restored: “{missing.task_title}” was deleted since.")
+        raise RevertRefused(f"Nothing was restored: “{missing.task_title}” was deleted since.",
+                            deleted=missing.task_title)
     project_require_writer_of(user=actor, project_ids={t.project_id for t in tasks.values()})
     changed = _changed_since(rows, tasks)
     if changed:
