@@ -31,6 +31,14 @@ TEXTS = in_each_language(
         "not_done": "Not done: {words} ({status}: {reason}).", "offline": "The plan came from the offline planner.",
         "nothing_more": "Nothing more was changed: {why}",
         "not_found": "I couldn't find that task among your projects, so nothing more was changed.",
+        # Why a step did not run (the trace and the alerts keep the English reason).
+        "status_failed": "failed", "status_skipped": "skipped",
+        "reason_forbidden": "you can see {title} but not change it",
+        "reason_mismatch": "the plan expected {field} {stated}, the database has {actual}", "reason_join": "; ",
+        "field_title": "title", "field_status": "status",
+        "reason_unbound": "the task it acts on could not be found from the earlier steps",
+        "reason_skipped": "it builds on step {steps}, which did not run",
+        "reason_refused": "{message}",
     },
     zh={
         "create": "在{target}下创建子任务 {title}{tail}", "set_due_date": "把{target}的截止日期设为 {day}",
@@ -51,6 +59,13 @@ TEXTS = in_each_language(
         "not_done": "未完成：{words}（{status}：{reason}）。", "offline": "计划来自离线规划器。",
         "nothing_more": "没有再做任何修改：{why}",
         "not_found": "在你的项目中找不到这个任务，所以没有再做任何修改。",
+        "status_failed": "失败", "status_skipped": "跳过",
+        "reason_forbidden": "你能查看 {title}，但不能修改它",
+        "reason_mismatch": "计划预期{field}为 {stated}，数据库中是 {actual}", "reason_join": "；",
+        "field_title": "标题", "field_status": "状态",
+        "reason_unbound": "无法从前面的步骤找到它要操作的任务",
+        "reason_skipped": "它依赖的步骤 {steps} 没有运行",
+        "reason_refused": "服务器拒绝了这一步（{message}）",
     },
 )
 

@@ -22,6 +22,7 @@ from agent.tools.binding import BindingUnresolved, StepResult
 from agent.tools.facts import fact, values_digest
 from pm_assistant.errors import ApplicationError
 
+from .answers import TEXTS
 from .plan import SELECTED, Plan, PlanStep
 from .registry import PLAN_TOOLS
 from .words import step_words
@@ -31,12 +32,14 @@ CHECKLIST = ("expected_title", "expected_status")
 
 
 class StepStopped(Exception):
-    """A step cannot run; the reason is said in words and named by a code."""
+    """A step cannot run; the reason is said in words (English for the trace, ``said`` in the language of
+    the request for the answer) and named by a code."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: str, reason: str, said: str = "") -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.said = said or reason
 
 
 def step_key(run_id: Any, step: PlanStep) -> str:
@@ -52,7 +55,7 @@ def _ran_before(run_id: Any, key: str) -> dict[str, Any] | None:
 
 
 def _checked_target(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep, task_id: int,
-                    bound: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+                    bound: Mapping[str, str], words: Mapping[str, str]) -> dict[str, dict[str, Any]]:
     """Read the target from the database, compare the planner's checklist, return the policy facts."""
     rec, runner = runtime.context.recorder, runtime.context.tools
     # Read afresh for every step: an earlier step may have changed the same task.
@@ -60,7 +63,8 @@ def _checked_target(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep, 
                 bound=bound, reuse=False, task_id=task_id)
     facts = runner.data(f"{step.id}:target")
     if not facts["can_write"]:
-        raise StepStopped("forbidden", f"you can see {quote_user_text(facts['title'])} but not change it")
+        raise StepStopped("forbidden", f"you can see {quote_user_text(facts['title'])} but not change it",
+                          words["reason_forbidden"].format(title=quote_user_text(facts["title"])))
     mismatches = task_tools.compare_expected(facts=facts, expected_title=step.args.get("expected_title"),
                                              expected_status=step.args.get("expected_status"))
     for m in mismatches:
@@ -70,27 +74,32 @@ def _checked_target(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep, 
     if mismatches:
         said = "; ".join(f"the plan expected {m.field} {quote_user_text(m.stated)}, the database has "
                          f"{quote_user_text(m.actual)}" for m in mismatches)
-        raise StepStopped("fact_mismatch", said)
+        in_words = words["reason_join"].join(
+            words["reason_mismatch"].format(field=words[f"field_{m.field}"], stated=quote_user_text(m.stated),
+                                            actual=quote_user_text(m.actual))
+            for m in mismatches)
+        raise StepStopped("fact_mismatch", said, in_words)
     return {"title": fact(facts["title"], "database"), "status": fact(facts["status"], "database"),
             "updated_at": fact(facts["updated_at"], "database"),
             "now": fact(timezone.now().isoformat(), "server_clock")}
 
 
-def _run_step(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep) -> tuple[dict[str, Any], dict[str, Any]]:
+def _run_step(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep,
+              words: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Bind, check and call one step's tool; return its resolved bindings and its output."""
     steps, tool = runtime.context.tools, PLAN_TOOLS[step.tool]
     bindings = step.bindings()
     try:
         values = steps.bind(step.id, bindings)
     except BindingUnresolved as exc:
-        raise StepStopped("binding_unresolved", exc.message) from None
+        raise StepStopped("binding_unresolved", exc.message, words["reason_unbound"]) from None
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
-        raise StepStopped("binding_unresolved", "a binding did not lead to a task id")
+        raise StepStopped("binding_unresolved", "a binding did not lead to a task id", words["reason_unbound"])
     resolved = {arg: {"binding": b.describe(), "from_step": b.from_step, "value": values[arg]}
                 for arg, b in bindings.items()}
     target_arg = tool.bound_args[0]
     described = {target_arg: bindings[target_arg].describe()}
-    policy = _checked_target(runtime, ctx, step, values[target_arg], {"task_id": described[target_arg]})
+    policy = _checked_target(runtime, ctx, step, values[target_arg], {"task_id": described[target_arg]}, words)
     args = tool.args.model_validate(step.args)
     plain = {name: getattr(args, name) for name in tool.args.model_fields
              if name not in bindings and name not in CHECKLIST}
@@ -107,7 +116,7 @@ def plan_execute(runtime: Runtime[RunContext], ctx: ExecCtx, plan: Plan, *, pare
     outputs = dict(results)
     runner.results.update({SELECTED: StepResult(step=SELECTED, data=dict(parent)),
                            **{sid: StepResult(step=sid, data=data) for sid, data in outputs.items()}})
-    log = []
+    log, words = [], TEXTS[language]
     for step in plan:
         key = step_key(rec.run_id, step)
         entry: dict[str, Any] = {"step": step.id, "tool": step.tool, "words": step_words(step, names, language)}
@@ -118,15 +127,17 @@ def plan_execute(runtime: Runtime[RunContext], ctx: ExecCtx, plan: Plan, *, pare
             entry.update(status="done", result=earlier, reused=True)
         elif missing:
             entry.update(status="skipped", code="binding_unresolved",
-                         reason=f"it builds on step {', '.join(missing)}, which did not run")
+                         reason=f"it builds on step {', '.join(missing)}, which did not run",
+                         said=words["reason_skipped"].format(steps=words["reason_join"].join(missing)))
         else:
             try:
-                resolved, output = _run_step(runtime, ctx, step)
+                resolved, output = _run_step(runtime, ctx, step, words)
                 entry.update(status="done", result=output)
             except StepStopped as exc:
-                entry.update(status="failed", code=exc.code, reason=exc.reason)
+                entry.update(status="failed", code=exc.code, reason=exc.reason, said=exc.said)
             except ApplicationError as exc:
-                entry.update(status="failed", code=exc.code, reason=exc.message)
+                entry.update(status="failed", code=exc.code, reason=exc.message,
+                             said=words["reason_refused"].format(message=exc.message))
         if entry["status"] == "done":
             outputs[step.id] = entry["result"]
             runner.results[step.id] = StepResult(step=step.id, data=entry["result"])

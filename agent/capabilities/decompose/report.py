@@ -32,7 +32,8 @@ def finish_outcome(log: Sequence[Mapping[str, Any]], *, planner: str, asked: int
     if created:
         titles = words["join"].join(quote_user_text(row["title"], 80) for row in created)
         lines.append(words["created"].format(titles=titles))
-    lines += [words["not_done"].format(words=e["words"], status=e["status"], reason=e["reason"]) for e in missed]
+    lines += [words["not_done"].format(words=e["words"], status=words.get(f"status_{e['status']}", e["status"]),
+                                       reason=e.get("said") or e["reason"]) for e in missed]
     if planner == OFFLINE:
         lines.append(words["offline"])
     data = {"items": created[:SHOWN], "count": len(created), "planner": planner, "plan_asks": asked,

@@ -38,7 +38,10 @@ def test_the_end_of_a_chinese_breakdown_is_said_in_chinese() -> None:
             "reason": "not a member"}]
     outcome = finish_outcome(log, planner="offline", asked=0, language="zh")
     assert outcome["reply"] == ("已完成 2/3 个步骤。已创建 “A”、“B”。"
-                                "未完成：把所选任务分配给 Carol（failed：not a member）。计划来自离线规划器。")
+                                "未完成：把所选任务分配给 Carol（失败：not a member）。计划来自离线规划器。")
+    log[2]["said"] = "你能查看 “X”，但不能修改它"
+    assert "未完成：把所选任务分配给 Carol（失败：你能查看 “X”，但不能修改它）。" in \
+        finish_outcome(log, planner="offline", asked=0, language="zh")["reply"]
     assert finish_outcome(log, planner="offline", asked=0)["reply"].startswith("Done 2 of 3 steps. Created “A”, “B”.")
 
 
@@ -56,3 +59,20 @@ def test_a_chinese_request_gets_a_chinese_question_card_steps_and_rejection(alic
     rejected = confirm(alice, run["run_id"], "reject").json()
     assert rejected["reply"] == "已拒绝计划：没有再做任何修改。"
     assert not task.subtasks.exists() and Run.objects.get(pk=run["run_id"]).status == "done"
+
+
+def test_why_a_step_did_not_run_is_said_in_chinese(alice: Any, carol: Any, website: Any) -> None:
+    from projects.models import Membership
+    from tasks.services import task_create
+
+    task = task_create(actor=alice, project=website, title="Tidy the wiki",
+                       description="Archive the old pages. Merge the two FAQ pages.")
+    run = break_down(carol, task, message="把这个任务拆分成子任务")
+    assert run["status"] == "needs_confirmation", run
+    Membership.objects.filter(user=carol, project=website).update(role=Membership.Role.VIEWER)
+    final = confirm(carol, run["run_id"]).json()
+    assert final["status"] == "error", final
+    assert final["reply"].count("（失败：你能查看 “Tidy the wiki”，但不能修改它）") == 2, final["reply"]
+    assert "failed" not in final["reply"] and "but not change it" not in final["reply"]
+    # The trace keeps the English reason.
+    assert {s["reason"] for s in final["data"]["steps"]} == {"you can see “Tidy the wiki” but not change it"}
