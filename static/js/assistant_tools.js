@@ -1,5 +1,7 @@
 // An answer's tools: Copy puts its text on the clipboard, Edit puts the question back in the input to
-// change and send again (Retry sends it again as it was: an htmx request like any other).
+// change and send again (Retry sends it again as it was: an htmx request like any other). A quick
+// button's answer is retried by pressing the page's own quick button of that action, so the request
+// carries this page's context; its Retry shows only while the page offers that button.
 (function () {
   "use strict";
 
@@ -35,7 +37,30 @@
     window.setTimeout(function () { first.textContent = button.dataset.label; }, COPIED_FOR_MS);
   }
 
+  function pageButton(action) {
+    var found = null;
+    document.querySelectorAll("#assistant .assistant-quick [data-assistant-action]").forEach(function (button) {
+      if (!found && button.getAttribute("data-assistant-action") === action && !button.hidden) found = button;
+    });
+    return found;
+  }
+
+  function offerRetries() {
+    document.querySelectorAll("[data-retry-action]").forEach(function (retry) {
+      retry.hidden = !pageButton(retry.getAttribute("data-retry-action"));
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", offerRetries);
+  document.addEventListener("htmx:afterSettle", offerRetries);
+
   document.addEventListener("click", function (event) {
+    var retry = event.target.closest("[data-retry-action]");
+    if (retry) {
+      var button = pageButton(retry.getAttribute("data-retry-action"));
+      if (button) button.click(); else retry.hidden = true;
+      return;
+    }
     var copyButton = event.target.closest("[data-copy-run]");
     if (copyButton) {
       var run = copyButton.closest(".run");

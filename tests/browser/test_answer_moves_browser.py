@@ -83,6 +83,32 @@ def test_an_answer_is_copied_and_its_question_edited_or_retried(page: Page, live
     assert_accessible(page)
 
 
+def test_a_quick_buttons_answer_is_retried_by_the_pages_own_button(page: Page, live_server: Any, width: str,
+                                                                   alice: User, website: Project) -> None:
+    task = task_create(actor=alice, project=website, assignee=alice, title="Late one",
+                       due_date=timezone.localdate() - timedelta(days=1))
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    page.click("#assistant .assistant-quick [data-assistant-action=my_overdue]")
+    answers = page.locator("#assistant-transcript .run-done")
+    expect(answers).to_have_count(1)
+    retry = answers.first.get_by_role("button", name="Retry this quick action")
+    expect(retry).to_be_visible()
+    assert_accessible(page)
+    retry.click()
+    expect(answers).to_have_count(2)
+    expect(answers.last.locator(".run-items")).to_contain_text("Late one")
+    stored = list(Run.objects.filter(user=alice).order_by("created_at").values_list("action", "page_context"))
+    assert [(action, context["origin"], context["page"]) for action, context in stored] == \
+        [("my_overdue", "workbench", "home")] * 2
+    # On a page without that button the conversation shows no Retry for it: the button is the page's.
+    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    open_assistant(page)
+    expect(page.locator("#assistant-transcript .run-done")).to_have_count(2)
+    expect(page.locator("#assistant-transcript [data-retry-action]").first).to_be_hidden()
+    expect(page.get_by_role("button", name="Retry this quick action")).to_have_count(0)
+
+
 def test_the_assistant_says_what_it_is_looking_at(page: Page, live_server: Any, width: str, alice: User,
                                                   website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Fix the login page")
