@@ -45,3 +45,14 @@ def test_an_explanation_that_keeps_to_the_result_is_the_reply(
 
     assert run["reply"] == text
     assert not Alert.objects.filter(run_id=run["run_id"]).exists()
+
+
+def test_one_task_found_is_said_in_the_singular() -> None:
+    from agent.capabilities.query.answers import template_reply
+    from agent.routing.decision import Slots
+
+    one = {"count": 1, "items": [{"key": "WEB-2", "title": "Write the notes"}]}
+    assert template_reply(one, Slots()) == "1 matching task: WEB-2 “Write the notes”."
+    assert template_reply(one, Slots(preset="my_overdue")) == "1 overdue task assigned to you: WEB-2 “Write the notes”."
+    two = {"count": 2, "items": one["items"] * 2}
+    assert template_reply(two, Slots()).startswith("2 matching tasks: ")
