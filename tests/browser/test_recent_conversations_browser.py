@@ -93,8 +93,17 @@ def test_a_conversation_is_renamed_searched_and_deleted_from_the_recent_list(pag
     expect(page.locator("#assistant-history-results .history-title")).to_have_count(2)
 
     # Deleting the current conversation empties the transcript; its run is kept, unlinked.
-    page.click(f"#assistant-history-results .history-more:has(#rename-{current.pk}) summary")
-    page.click(f"#assistant-history-results .history-more:has(#rename-{current.pk}) .history-delete")
+    menu = page.locator(f"#assistant-history-results .history-more:has(#rename-{current.pk})")
+    menu.locator("summary.history-more-button").click()
+    # The first Delete only asks: nothing is deleted until the question's own button is pressed.
+    expect(menu.locator(".history-delete")).to_be_hidden()
+    menu.locator(".history-delete-open").click()
+    expect(menu.locator(".history-delete-question")).to_have_text(
+        "Delete “My overdue tasks”? It leaves this list; its answers' traces are kept.")
+    assert_accessible(page)
+    shot(page, f"recent-delete-ask-{width}")
+    assert Conversation.objects.filter(pk=current.pk).exists()
+    menu.locator(".history-delete").click()
     expect(page.locator(".history-notice")).to_have_text("Deleted “My overdue tasks”.")
     expect(page.locator("#assistant-history-results .history-title")).to_have_text(["Launch week overdue"])
     expect(page.locator("#assistant-transcript .run")).to_have_count(0)
