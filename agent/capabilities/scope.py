@@ -9,14 +9,24 @@ from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx
 from agent.assembler.words import quote_user_text
+from agent.language import Language, in_each_language
 from agent.routing.decision import Slots
 from agent.runtime import RunContext
-from agent.tools.project_tools import project_by_name
-from pm_assistant.errors import NotFound
+from agent.tools.project_tools import ProjectNameUnclear, project_by_name
 
 
 class ScopeUnclear(Exception):
     """The request names a project that cannot be told apart; the message says why."""
+
+
+WORDS = in_each_language(
+    en={"none": "None of your projects has that name.", "several": "Several of your projects match: {names}.",
+        "names_join": ", ", "which": "{why} You asked about {name}; which project do you mean?",
+        "no_project_here": "This page shows no single project. Open the project, or name it in your request."},
+    zh={"none": "你的项目中没有叫这个名字的。", "several": "你的多个项目都符合：{names}。",
+        "names_join": "、", "which": "{why}你问的是 {name}；是指哪个项目？",
+        "no_project_here": "这个页面没有对应单个项目。请打开那个项目，或在请求中写出它的名字。"},
+)
 
 
 def page_project_id(ctx: ExecCtx) -> int | None:
@@ -28,20 +38,24 @@ def page_project_id(ctx: ExecCtx) -> int | None:
     return None
 
 
-def request_project_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots) -> int | None:
-    """The project to answer for, or None for all the user's projects; raises ScopeUnclear."""
+def request_project_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots,
+                       language: Language = "en") -> int | None:
+    """The project to answer for, or None for all the user's projects; raises ScopeUnclear, whose message
+    is in the language of the request."""
+    words = WORDS[language]
     if slots.project_name:
         try:
             runtime.context.tools.read("scope", "project_by_name", project_by_name, scope=lambda p: [p["id"]],
                                        name=slots.project_name)
-        except NotFound as exc:
-            raise ScopeUnclear(f"{exc.message} You asked about {quote_user_text(slots.project_name, 60)}; "
-                               "which project do you mean?") from None
+        except ProjectNameUnclear as exc:
+            names = words["names_join"].join(quote_user_text(name, 60) for name in exc.candidates)
+            why = words["several"].format(names=names) if exc.candidates else words["none"]
+            raise ScopeUnclear(words["which"].format(why=why, name=quote_user_text(slots.project_name, 60))) from None
         project_id: int = runtime.context.tools.data("scope")["id"]
         return project_id
     if slots.scope == "project":
         project_id_here = page_project_id(ctx)
         if project_id_here is None:
-            raise ScopeUnclear("This page shows no single project. Open the project, or name it in your request.")
+            raise ScopeUnclear(words["no_project_here"])
         return project_id_here
     return ctx.route_params.project_id

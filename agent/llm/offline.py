@@ -70,8 +70,9 @@ _EN_PROJECT = re.compile(r".*\b(?:in|for|on|of|within)\s+(?:the\s+)?(?:project\s
                          r"(?P<name>[A-Za-z0-9][^?!.,;\"”]{0,99}?)[\"”]?(?:\s+project)?\s*[?!.？！。]*$", re.IGNORECASE)
 _ZH_PROJECT = (re.compile(r"在\s*[“\"「]?(?P<name>[^，。？?“”\"「」]{1,60}?)[”\"」]?\s*(?:项目)?\s*(?:里|中|内)"),
                re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9 _-]{0,59}?)\s*项目\s*(?:里|中|内|的)"),
-               # A name in Latin letters leading a Chinese question: "Website Redesign 有哪些逾期任务？".
-               re.compile(r"^\s*(?P<name>[A-Za-z][A-Za-z0-9 _-]{0,59}?)\s*(?:里|中|有哪些|有什么|有多少)"))
+               # A capitalised name leading a Chinese question: "Website Redesign 有哪些逾期任务？" (not "show me").
+               re.compile(r"^\s*(?P<name>[A-Z][A-Za-z0-9_-]*(?: [A-Z0-9][A-Za-z0-9_-]*){0,5})\s*"
+                          r"(?:里|中|有哪些|有什么|有多少)"))
 # A task key ("WEB-25 有什么进展") names a task, not a project.
 _KEY_ALONE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,9}-\d+$")
 # Words after "in"/"for" that are not project names.

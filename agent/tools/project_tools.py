@@ -17,6 +17,14 @@ def project_facts(*, user: User, project_id: int) -> dict[str, Any]:
     return {"project_id": project.pk, "project": project.name, "key": project.key}
 
 
+class ProjectNameUnclear(NotFound):
+    """No project, or several, go by the name; ``candidates`` holds the several (up to five)."""
+
+    def __init__(self, message: str, *, candidates: list[str]) -> None:
+        super().__init__(message, field="project_name")
+        self.candidates = candidates
+
+
 def project_by_name(*, user: User, name: str) -> dict[str, Any]:
     """Return the user's project with this name or key (case-insensitive), else NotFound.
 
@@ -28,9 +36,10 @@ def project_by_name(*, user: User, name: str) -> dict[str, Any]:
     exact = [p for p in projects if wanted in (p.name.casefold(), p.key.casefold())]
     found = exact or [p for p in projects if wanted in p.name.casefold()]
     if len(found) != 1:
-        names = ", ".join(f"“{p.name}”" for p in found[:5])
+        candidates = [p.name for p in found[:5]]
+        names = ", ".join(f"“{name}”" for name in candidates)
         reason = f"Several of your projects match: {names}." if found else "None of your projects has that name."
-        raise NotFound(reason, field="project_name")
+        raise ProjectNameUnclear(reason, candidates=candidates)
     project = found[0]
     return {"id": project.pk, "name": project.name, "key": project.key}
 

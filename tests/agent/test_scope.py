@@ -75,6 +75,19 @@ def test_several_matching_projects_are_named_not_guessed(alice: Any, overdue: An
     assert "“Mobile App”" in body["reply"] and "“Mobile Website”" in body["reply"]
 
 
+def test_the_question_back_about_a_project_is_in_the_language_of_the_request(alice: Any, overdue: Any,
+                                                                            website: Any) -> None:
+    body = _ask(alice, "Nowhere 有哪些逾期任务？", HOME)
+    assert body["status"] == "needs_clarification" and "items" not in body["data"]
+    assert body["reply"] == "你的项目中没有叫这个名字的。你问的是 “Nowhere”；是指哪个项目？"
+    from projects.models import Project
+    Project.objects.filter(pk=website.pk).update(name="Mobile Website")
+    body = _ask(alice, "在 Mobile 里有哪些逾期任务？", HOME)
+    assert body["reply"] == "你的多个项目都符合：“Mobile App”、“Mobile Website”。你问的是 “Mobile”；是指哪个项目？"
+    body = _ask(alice, "这个项目有哪些逾期任务", HOME)
+    assert body["reply"] == "这个页面没有对应单个项目。请打开那个项目，或在请求中写出它的名字。"
+
+
 @pytest.mark.parametrize("message", ["what is overdue here?", "overdue tasks in this project",
                                      "这个项目有哪些逾期任务"])
 def test_here_on_a_project_page_means_that_project(alice: Any, overdue: Any, mobile: Any, message: str) -> None:

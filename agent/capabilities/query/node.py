@@ -138,7 +138,7 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     # rows shown are all it needs (COUNT + LIMIT), and no artifact is stored for the rest.
     limit = SHOWN if route.via == "fast_path" else tools.QUERY_MAX_ROWS
     try:
-        project_id = request_project_id(runtime, ctx, route.slots)
+        project_id = request_project_id(runtime, ctx, route.slots, language_of(state.get("message")))
     except ScopeUnclear as exc:
         return clarify(str(exc))
     filters = query_filters(ctx, route.slots, project_id=project_id)

@@ -29,7 +29,7 @@ def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = state["exec_ctx"]
     recorder, steps = runtime.context.recorder, runtime.context.tools
     try:
-        project_id = request_project_id(runtime, ctx, state["route"].slots)
+        project_id = request_project_id(runtime, ctx, state["route"].slots, language_of(state.get("message")))
     except ScopeUnclear as exc:
         return clarify(str(exc))
     today = timezone.localdate()

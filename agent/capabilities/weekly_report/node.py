@@ -90,7 +90,7 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
     recorder, steps = runtime.context.recorder, runtime.context.tools
     now = timezone.now()
     try:
-        project_id = request_project_id(runtime, ctx, state["route"].slots)
+        project_id = request_project_id(runtime, ctx, state["route"].slots, language_of(state.get("message")))
     except ScopeUnclear as exc:
         return clarify(str(exc))
     try:
