@@ -126,6 +126,9 @@ class TaskActivity(models.Model):
     # On a DELETED entry, the id the task had (its link above is cleared with the task): a page that
     # still lists it can be told the task is gone, and only by someone who could see it.
     deleted_task_id = models.BigIntegerField(null=True, blank=True)
+    # On a DELETED entry, when the task had been created: a past week's report tells a deletion that
+    # changed its figures (a task that existed then) from one of a task created after the week.
+    deleted_task_created_at = models.DateTimeField(null=True, blank=True)
 
     # Not a column: usernames in from_value/to_value and the names to show for them, when the
     # reader looked them up (tasks.selectors.task_activity_for_task).

@@ -121,7 +121,7 @@ def _record(*, task: Task, actor: User | None, kind: str, field: str = "",
     activity = _activity(task=task, actor=actor, kind=kind, field=field, old=old, new=new, at=timezone.now(),
                          run_id=run_id)
     if kind == TaskActivity.Kind.DELETED:
-        activity.deleted_task_id = task.pk
+        activity.deleted_task_id, activity.deleted_task_created_at = task.pk, task.created_at
     activity.save()
     return activity
 
