@@ -103,3 +103,13 @@ def test_the_recount_read_with_the_rows_stops_a_projection_that_lost_one(seeded:
 
     with pytest.raises(FiguresDisagree, match="reopened 0 vs 1"):
         report_verify(report, scope=scope, windows=windows, recount=read.recount)
+
+
+@pytest.mark.django_db
+def test_a_user_without_projects_gets_an_empty_verified_report_in_the_same_statements(seeded: Seeded) -> None:
+    nobody = User.objects.create_user("nobody")
+    with CaptureQueriesContext(connection) as queries:
+        report = _build(nobody, None)
+
+    assert report.current.counts() == dict.fromkeys(report.current.counts(), 0)
+    assert len(queries) == 2  # the user's projects (none), then the one read
