@@ -136,7 +136,7 @@ def main() -> None:
         from agent.assembler.tokens import token_count
         from agent.capabilities.polish import POLISH_INSTRUCTIONS
         from agent.prompting.assembler import PromptPart, prompt_assemble
-        from reports.collect import report_events, report_tasks
+        from reports.collect import report_read
         from reports.narrative import figures_words, report_headline
         from reports.pipeline import weekly_report_build
         from reports.risk.assess import risk_assess
@@ -163,10 +163,9 @@ def main() -> None:
                 risks[size].append(timed_against_largest(lambda scope=scope: risk_assess(scope=scope, today=today)))
         big = max(args.sizes)
         tokens_size = sorted(args.sizes)[1] if len(args.sizes) > 1 else big
-        rows = {"tasks": report_tasks(scope=scopes[tokens_size], windows=windows)["items"],
-                "events": report_events(scope=scopes[tokens_size], windows=windows)["items"]}
-        materialised = {size: len(report_tasks(scope=scope, windows=windows)["items"])
-                        for size, scope in scopes.items()}
+        read = report_read(scope=scopes[tokens_size], windows=windows)
+        rows = {"tasks": read.tasks, "events": read.events}
+        materialised = {size: len(report_read(scope=scope, windows=windows).tasks) for size, scope in scopes.items()}
 
     def prompt_tokens(user_text: str) -> int:
         prompt = prompt_assemble([

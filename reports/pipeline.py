@@ -1,4 +1,4 @@
-"""The weekly report's fixed pipeline for the report page: collect once → project → verify.
+"""The weekly report's fixed pipeline for the report page: collect once (one read) → project → verify.
 
 The assistant runs the same stages as named steps on its trace (agent/capabilities/weekly_report.py);
 this module is the plain server path, with no model anywhere.
@@ -9,10 +9,10 @@ from datetime import datetime
 
 from pm_assistant.errors import ApplicationError
 
-from .collect import report_counts, report_events, report_tasks
+from .collect import report_read
 from .figures import WeeklyReport, report_project
 from .scope import ReportScope, ReportWindows
-from .verify import Disagreement, figures_disagreements, weeks_recount
+from .verify import Disagreement, Recount, figures_disagreements, weeks_recount
 from .week import week_resolve
 
 
@@ -29,9 +29,14 @@ class FiguresDisagree(ApplicationError):
         self.disagreements = disagreements
 
 
-def report_verify(report: WeeklyReport, *, scope: ReportScope, windows: ReportWindows) -> None:
-    """Recount both weeks in SQL; raise FiguresDisagree unless every figure agrees."""
-    current, previous = weeks_recount(scope, windows)
+def report_verify(report: WeeklyReport, *, scope: ReportScope, windows: ReportWindows,
+                  recount: tuple[Recount, Recount] | None = None) -> None:
+    """Compare both weeks with the database's recount; raise FiguresDisagree unless every figure agrees.
+
+    `recount` is the one the report's read made in the same statement as its rows; without it, both
+    weeks are recounted now.
+    """
+    current, previous = recount or weeks_recount(scope, windows)
     found = figures_disagreements(report.current, current, with_assignees=True)
     found += [Disagreement(f"previous.{d.figure}", d.projected, d.recounted) for d in
               figures_disagreements(report.previous, previous, with_assignees=False)]
@@ -40,13 +45,12 @@ def report_verify(report: WeeklyReport, *, scope: ReportScope, windows: ReportWi
 
 
 def weekly_report_build(*, scope: ReportScope, windows: ReportWindows) -> WeeklyReport:
-    """Collect, project and verify one report."""
-    tasks = report_tasks(scope=scope, windows=windows)["items"]
-    events = report_events(scope=scope, windows=windows)["items"]
-    counted = report_counts(scope=scope, windows=windows)["items"]
-    report = report_project(scope_label=scope.label, project_id=scope.project_id, tasks=tasks, events=events,
-                            counted=counted, current=windows.current, previous=windows.previous, now=windows.now)
-    report_verify(report, scope=scope, windows=windows)
+    """Collect, project and verify one report: one statement whatever the scope's size."""
+    read = report_read(scope=scope, windows=windows)
+    report = report_project(scope_label=scope.label, project_id=scope.project_id, tasks=read.tasks,
+                            events=read.events, counted=read.counted, current=windows.current,
+                            previous=windows.previous, now=windows.now)
+    report_verify(report, scope=scope, windows=windows, recount=read.recount)
     return report
 
 

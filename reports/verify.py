@@ -7,35 +7,30 @@ change recorded at or after it. Both must agree, or the report is not shown.
 The history since the week before ended is ranked once per task (window functions) and joined, not
 looked up per task: a correlated subquery ran once per task row (~19 600 loops each at 20 000
 tasks, 1.2-1.5 s per recount on PostgreSQL with statistics), while one pass over the history rows
-costs the same whatever the number of tasks. Both weeks are counted in the same pass over the
-tasks (two passes, one a week, made the report at least twice its largest statement): two
-statements at any size, one over the tasks and one over the history.
+costs the same whatever the number of tasks. Both weeks are counted in one pass over the tasks,
+their deletions and slips in one pass over the history. The recount is a set of named subqueries
+(RECOUNT_CTES) and two JSON columns (RECOUNT_COLUMNS): the report's one read (reports/collect.py)
+runs them in the same statement as the collection; `weeks_recount` runs them alone.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
-
-from django.contrib.auth import get_user_model
-from django.db import connection
-from django.db.models import Count, F, Q
-
-from tasks.models import Task, TaskActivity
 
 from .figures import UNASSIGNED, WeekFigures
 from .scope import ReportScope, ReportWindows
+from .sql import fetch_one, json_rows, names, parsed, report_params
 
-DONE = Task.Status.DONE
 PER_ASSIGNEE = ("completed", "open", "overdue")
 
 # Per task in the scope, its status and due date at each week's end (0: the reported week, 1: the
 # week before, which ends where the reported one starts) and whether it was finished or reopened
-# within each, counted per current assignee. `later` ranks the status and due-date changes at or
-# after the earlier end, from it (nth1) and from the later end (nth0); `firsts` keeps each task's
-# first change of each kind after each end; `week` flags each week's status changes.
-_WEEKS_SQL = """
-WITH later AS (
+# within each, counted per current assignee (`recount`). `later` ranks the status and due-date
+# changes at or after the earlier end, from it (nth1) and from the later end (nth0); `firsts` keeps
+# each task's first change of each kind after each end; `week` flags each week's status changes.
+# `slips` counts each week's deletions and slipped tasks (a due date moved later; ISO dates compare
+# as text; a date set for the first time is not a slip) over the history alone.
+RECOUNT_CTES = """
+later AS (
     SELECT a.task_id, a.kind, a.from_value, a.created_at >= %(end0)s AS after0,
            ROW_NUMBER() OVER (PARTITION BY a.task_id, a.kind ORDER BY a.created_at, a.id) AS nth1,
            ROW_NUMBER() OVER (PARTITION BY a.task_id, a.kind, a.created_at >= %(end0)s
@@ -73,26 +68,41 @@ WITH later AS (
     LEFT JOIN firsts f ON f.task_id = t.id
     LEFT JOIN week w ON w.task_id = t.id
     WHERE t.project_id IN ({projects}) AND t.created_at < %(end0)s
-)
-SELECT u.username,
-       SUM(CASE WHEN e.created_at >= %(start0)s THEN 1 ELSE 0 END),
-       SUM(CASE WHEN e.status0 = %(done)s AND e.finished0 = 1 THEN 1 ELSE 0 END),
-       SUM(e.reopened0),
-       SUM(CASE WHEN e.status0 <> %(done)s THEN 1 ELSE 0 END),
-       SUM(CASE WHEN e.status0 = 'in_progress' THEN 1 ELSE 0 END),
-       SUM(CASE WHEN e.status0 = 'blocked' THEN 1 ELSE 0 END),
-       SUM(CASE WHEN e.status0 <> %(done)s AND e.due0 <> '' AND e.due0 < %(end_date0)s THEN 1 ELSE 0 END),
-       SUM(CASE WHEN e.alive1 = 1 AND e.created_at >= %(start1)s THEN 1 ELSE 0 END),
-       SUM(CASE WHEN e.alive1 = 1 AND e.status1 = %(done)s AND e.finished1 = 1 THEN 1 ELSE 0 END),
-       SUM(e.alive1 * e.reopened1),
-       SUM(CASE WHEN e.alive1 = 1 AND e.status1 <> %(done)s THEN 1 ELSE 0 END),
-       SUM(CASE WHEN e.alive1 = 1 AND e.status1 = 'in_progress' THEN 1 ELSE 0 END),
-       SUM(CASE WHEN e.alive1 = 1 AND e.status1 = 'blocked' THEN 1 ELSE 0 END),
-       SUM(CASE WHEN e.alive1 = 1 AND e.status1 <> %(done)s AND e.due1 <> '' AND e.due1 < %(end_date1)s
-                THEN 1 ELSE 0 END)
-FROM at_end e LEFT JOIN {user} u ON u.id = e.assignee_id
-GROUP BY u.username
-"""
+), recount AS (
+    SELECT u.username AS who,
+           SUM(CASE WHEN e.created_at >= %(start0)s THEN 1 ELSE 0 END) AS n0,
+           SUM(CASE WHEN e.status0 = %(done)s AND e.finished0 = 1 THEN 1 ELSE 0 END) AS n1,
+           SUM(e.reopened0) AS n2,
+           SUM(CASE WHEN e.status0 <> %(done)s THEN 1 ELSE 0 END) AS n3,
+           SUM(CASE WHEN e.status0 = 'in_progress' THEN 1 ELSE 0 END) AS n4,
+           SUM(CASE WHEN e.status0 = 'blocked' THEN 1 ELSE 0 END) AS n5,
+           SUM(CASE WHEN e.status0 <> %(done)s AND e.due0 <> '' AND e.due0 < %(end_date0)s THEN 1 ELSE 0 END) AS n6,
+           SUM(CASE WHEN e.alive1 = 1 AND e.created_at >= %(start1)s THEN 1 ELSE 0 END) AS n7,
+           SUM(CASE WHEN e.alive1 = 1 AND e.status1 = %(done)s AND e.finished1 = 1 THEN 1 ELSE 0 END) AS n8,
+           SUM(e.alive1 * e.reopened1) AS n9,
+           SUM(CASE WHEN e.alive1 = 1 AND e.status1 <> %(done)s THEN 1 ELSE 0 END) AS n10,
+           SUM(CASE WHEN e.alive1 = 1 AND e.status1 = 'in_progress' THEN 1 ELSE 0 END) AS n11,
+           SUM(CASE WHEN e.alive1 = 1 AND e.status1 = 'blocked' THEN 1 ELSE 0 END) AS n12,
+           SUM(CASE WHEN e.alive1 = 1 AND e.status1 <> %(done)s AND e.due1 <> '' AND e.due1 < %(end_date1)s
+                    THEN 1 ELSE 0 END) AS n13
+    FROM at_end e LEFT JOIN {user} u ON u.id = e.assignee_id
+    GROUP BY u.username
+), slips AS (
+    SELECT COUNT(CASE WHEN a.created_at >= %(start0)s AND a.kind = 'deleted' THEN 1 END) AS deleted0,
+           COUNT(DISTINCT CASE WHEN a.created_at >= %(start0)s AND a.kind = 'updated' AND a.field = 'due_date'
+                 AND a.task_id IS NOT NULL AND a.from_value <> '' AND a.to_value <> ''
+                 AND a.to_value > a.from_value THEN a.task_id END) AS slipped0,
+           COUNT(CASE WHEN a.created_at < %(end1)s AND a.kind = 'deleted' THEN 1 END) AS deleted1,
+           COUNT(DISTINCT CASE WHEN a.created_at < %(end1)s AND a.kind = 'updated' AND a.field = 'due_date'
+                 AND a.task_id IS NOT NULL AND a.from_value <> '' AND a.to_value <> ''
+                 AND a.to_value > a.from_value THEN a.task_id END) AS slipped1
+    FROM {activity} a
+    WHERE a.project_id IN ({projects}) AND a.created_at >= %(start1)s AND a.created_at < %(end0)s
+)"""
+# Two columns: the counts per assignee ([who, n0 … n13]) and the history's ([deleted0, slipped0, deleted1, slipped1]).
+RECOUNT_COLUMNS = """
+    (SELECT {json_recount} FROM recount r) AS recounted,
+    (SELECT CAST({arr}(s.deleted0, s.slipped0, s.deleted1, s.slipped1) AS TEXT) FROM slips s) AS history"""
 _COUNTED = ("created", "completed", "reopened", "open", "in_progress", "blocked", "overdue")
 
 
@@ -111,53 +121,23 @@ class Recount:
     per_assignee: dict[str, dict[str, int]]
 
 
-def _instant(value: datetime) -> Any:
-    """An instant as the ORM would pass it to this database (SQLite keeps naive UTC text)."""
-    return connection.ops.adapt_datetimefield_value(value)
+def recount_sql_names(projects: str) -> dict[str, str]:
+    """What RECOUNT_CTES and RECOUNT_COLUMNS format in: tables, JSON functions, the scope's placeholders."""
+    found = names()
+    row = ", ".join(["r.who", *(f"r.n{i}" for i in range(2 * len(_COUNTED)))])
+    return {**found, "projects": projects, "json_recount": json_rows(f"{found['arr']}({row})", "r.who")}
 
 
-def _per_assignee_counts(scope: ReportScope, windows: ReportWindows) -> list[dict[str | None, dict[str, int]]]:
-    """Each week's counts grouped by the tasks' current assignee (None: unassigned), in one statement."""
-    if not scope.project_ids:
-        return [{}, {}]
-    quote = connection.ops.quote_name
-    # Only table names and a run of placeholders are formatted in; every value is a parameter.
-    sql = _WEEKS_SQL.format(activity=quote(TaskActivity._meta.db_table), task=quote(Task._meta.db_table),
-                            user=quote(get_user_model()._meta.db_table),
-                            projects=", ".join(f"%(p{i})s" for i in range(len(scope.project_ids))))
-    params: dict[str, Any] = {"done": str(DONE), **{f"p{i}": pk for i, pk in enumerate(scope.project_ids)}}
-    for n, window in enumerate((windows.current, windows.previous)):
-        params.update({f"start{n}": _instant(window.start), f"end{n}": _instant(window.end),
-                       f"end_date{n}": window.end_date.isoformat()})
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+def recount_parse(recounted: str | None, history: str | None) -> tuple[Recount, Recount]:
+    """Both weeks' recounts from the two JSON columns of RECOUNT_COLUMNS."""
+    rows, slips = parsed(recounted), parsed(history)
     width = len(_COUNTED)
-    return [{row[0]: dict(zip(_COUNTED, (int(v or 0) for v in row[1 + n * width:1 + (n + 1) * width]), strict=True))
-             for row in rows} for n in range(2)]
-
-
-def _history_counts(scope: ReportScope, windows: ReportWindows) -> list[dict[str, int]]:
-    """Each week's deletions and slipped tasks, from their history rows in one statement."""
-    # A slip: the due date moved later (ISO dates compare as text); a date set for the first time is not one.
-    slip = (Q(kind=TaskActivity.Kind.UPDATED, field="due_date", task__isnull=False, to_value__gt=F("from_value"))
-            & ~Q(from_value="") & ~Q(to_value=""))
-    counted: dict[str, Any] = {}
-    for n, window in enumerate((windows.current, windows.previous)):
-        within = Q(created_at__gte=window.start, created_at__lt=window.end)
-        counted[f"deleted{n}"] = Count("id", filter=within & Q(kind=TaskActivity.Kind.DELETED))
-        counted[f"slipped{n}"] = Count("task_id", filter=within & slip, distinct=True)
-    row = TaskActivity.objects.filter(project_id__in=scope.project_ids, created_at__gte=windows.previous.start,
-                                      created_at__lt=windows.current.end).aggregate(**counted)
-    return [{"deleted": row[f"deleted{n}"], "slipped": row[f"slipped{n}"]} for n in range(2)]
-
-
-def weeks_recount(scope: ReportScope, windows: ReportWindows) -> tuple[Recount, Recount]:
-    """Every count of both weeks, in total and per assignee, in two statements whatever the scope's size."""
     recounts = []
-    for grouped, history in zip(_per_assignee_counts(scope, windows), _history_counts(scope, windows), strict=True):
+    for n in range(2):
+        grouped = {row[0]: dict(zip(_COUNTED, (int(v or 0) for v in row[1 + n * width:1 + (n + 1) * width]),
+                                    strict=True)) for row in rows}
         totals = {name: sum(counts[name] for counts in grouped.values()) for name in _COUNTED}
-        totals.update(history)
+        totals.update({"deleted": int(slips[2 * n]), "slipped": int(slips[2 * n + 1])})
         per_assignee = {}
         for username, counts in grouped.items():
             mine = {key: counts[key] for key in PER_ASSIGNEE}
@@ -165,6 +145,15 @@ def weeks_recount(scope: ReportScope, windows: ReportWindows) -> tuple[Recount, 
                 per_assignee[username or UNASSIGNED] = mine
         recounts.append(Recount(totals=totals, per_assignee=per_assignee))
     return recounts[0], recounts[1]
+
+
+def weeks_recount(scope: ReportScope, windows: ReportWindows) -> tuple[Recount, Recount]:
+    """Every count of both weeks, in total and per assignee, in one statement whatever the scope's size."""
+    projects, params = report_params(scope, windows)
+    sql_names = recount_sql_names(projects)
+    sql = "WITH " + RECOUNT_CTES.format(**sql_names) + "\nSELECT" + RECOUNT_COLUMNS.format(**sql_names)
+    recounted, history = fetch_one(sql, params)
+    return recount_parse(recounted, history)
 
 
 def figures_disagreements(figures: WeekFigures, recount: Recount, *, with_assignees: bool) -> list[Disagreement]:

@@ -1,19 +1,20 @@
-"""Report tools: the weekly report's three collections and the risk facts, scoped to the user's projects.
+"""Report tools: the weekly report's one read and its three parts, and the risk facts, scoped to the user's projects.
 
-Each returns ``{"count", "items"}`` like every reading tool, so the step runner stores a large
-collection as an artifact and later steps bind its rows instead of carrying them.
+The report is read in one statement (reports.collect.report_read); each of its three parts (the
+tasks, the history, the grouped counts) is then handed to the step runner as a reading tool's
+result, ``{"count", "items"}`` like every reading tool, so a large part is stored as an artifact
+and later steps bind its rows instead of carrying them.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
 
-from reports.collect import report_counts, report_events, report_tasks, scope_size
+from reports.collect import ReportRead, report_read, scope_size
 from reports.risk.facts import risk_facts
 from reports.scope import ReportScope, ReportWindows, scope_for_user
-from reports.week import IsoWeek
 
 
 def report_scope(user: User, project_id: int | None) -> ReportScope:
@@ -26,26 +27,24 @@ def report_size(scope: ReportScope) -> int:
     return scope_size(scope)
 
 
-def _windows(week: str, now: str) -> ReportWindows:
-    return ReportWindows.for_week(IsoWeek.parse(week), now=datetime.fromisoformat(now))
+def weekly_report_read(*, scope: ReportScope, windows: ReportWindows) -> ReportRead:
+    """The week's rows, grouped counts and recount, in one statement (see reports.collect.report_read)."""
+    return report_read(scope=scope, windows=windows)
 
 
-def weekly_report_tasks(*, user: User, project_id: int | None, week: str, now: str) -> dict[str, Any]:
-    """The tasks that can count in the week or the week before (see reports.collect.report_tasks)."""
-    scope = report_scope(user, project_id)
-    return report_tasks(scope=scope, windows=_windows(week, now))
+# The reading steps a report's parts are handed to the runner as: (step, tool, part of the read).
+REPORT_PARTS = (("s1", "weekly_report_tasks", "tasks"), ("s2", "weekly_report_events", "events"),
+                ("s3", "weekly_report_counts", "counted"))
 
 
-def weekly_report_counts(*, user: User, project_id: int | None, week: str, now: str) -> dict[str, Any]:
-    """The tasks without recent history, counted per assignee and status (see reports.collect.report_counts)."""
-    scope = report_scope(user, project_id)
-    return report_counts(scope=scope, windows=_windows(week, now))
+def report_part(read: ReportRead, part: str) -> Callable[..., dict[str, Any]]:
+    """One part of a read as a reading tool's result: the tasks, the history or the grouped counts."""
+    items: list[dict[str, Any]] = getattr(read, part)
 
+    def tool(**_: Any) -> dict[str, Any]:
+        return {"count": len(items), "items": items}
 
-def weekly_report_events(*, user: User, project_id: int | None, week: str, now: str) -> dict[str, Any]:
-    """Status changes, due-date changes and deletions since the week before began."""
-    scope = report_scope(user, project_id)
-    return report_events(scope=scope, windows=_windows(week, now))
+    return tool
 
 
 def risk_facts_for(*, user: User, project_id: int | None) -> dict[str, Any]:

@@ -6,7 +6,8 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from reports.figures import LISTS
+from reports.collect import report_read
+from reports.figures import LISTS, report_project
 from reports.pipeline import FiguresDisagree, report_verify, weekly_report_build
 from reports.scope import ReportWindows, scope_for_user
 from reports.week import IsoWeek, week_resolve
@@ -86,3 +87,29 @@ def test_a_history_row_the_projection_never_saw_stops_the_report(seeded: Seeded,
 
     with pytest.raises(FiguresDisagree, match="reopened 1 vs 2"):
         report_verify(report, scope=scope, windows=windows)
+
+
+@pytest.mark.django_db
+def test_the_recount_read_with_the_rows_stops_a_projection_that_lost_one(seeded: Seeded, alice: User) -> None:
+    scope = scope_for_user(user=alice, project_id=seeded.website.pk)
+    windows = ReportWindows.for_week(W48, now=NOW)
+    read = report_read(scope=scope, windows=windows)
+    reopen = next(e for e in read.events if e["kind"] == "status" and e["from_value"] == "done"
+                  and e["task_id"] == seeded.tasks["reopened"].pk and e["created_at"] >= "2026-11-24")
+    # The same rows without the reopen: the projection counts none; the recount made with the rows still one.
+    report = report_project(scope_label=scope.label, project_id=scope.project_id, tasks=read.tasks,
+                            events=[e for e in read.events if e is not reopen], counted=read.counted,
+                            current=windows.current, previous=windows.previous, now=NOW)
+
+    with pytest.raises(FiguresDisagree, match="reopened 0 vs 1"):
+        report_verify(report, scope=scope, windows=windows, recount=read.recount)
+
+
+@pytest.mark.django_db
+def test_a_user_without_projects_gets_an_empty_verified_report_in_the_same_statements(seeded: Seeded) -> None:
+    nobody = User.objects.create_user("nobody")
+    with CaptureQueriesContext(connection) as queries:
+        report = _build(nobody, None)
+
+    assert report.current.counts() == dict.fromkeys(report.current.counts(), 0)
+    assert len(queries) == 2  # the user's projects (none), then the one read

@@ -1,8 +1,9 @@
 """weekly_report: collect once → structured projection → verified figures → template → optional polish.
 
-Each stage is a named node on the run's trace. The rows are fetched once as tool results (an
-artifact when large) and the projection binds them from there; the figures are recounted in SQL
-by an independent path before any text is written, and a disagreement ends the run with an alert.
+Each stage is a named node on the run's trace. The rows, the grouped counts and the recount are
+read in one statement; the rows' three parts are then tool results (an artifact when large) and
+the projection binds them from there. The figures are checked against the recount, made in SQL by
+an independent path, before any text is written, and a disagreement ends the run with an alert.
 """
 from __future__ import annotations
 
@@ -23,13 +24,7 @@ from agent.language import Language, language_of
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
-from agent.tools.report_tools import (
-    report_scope,
-    report_size,
-    weekly_report_counts,
-    weekly_report_events,
-    weekly_report_tasks,
-)
+from agent.tools.report_tools import REPORT_PARTS, report_part, report_scope, report_size, weekly_report_read
 from agent.tools.runner import ToolRunner
 from pm_assistant.errors import ApplicationError
 from reports.figures import WeeklyReport, report_project
@@ -112,10 +107,10 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
 
     stage("collect")
     recorder.node("report_collect", week=week, scope=scope.label, projects=len(scope.project_ids))
-    for step, tool, fn in (("s1", "weekly_report_tasks", weekly_report_tasks),
-                           ("s2", "weekly_report_events", weekly_report_events),
-                           ("s3", "weekly_report_counts", weekly_report_counts)):
-        steps.read(step, tool, fn, scope=lambda _: list(scope.project_ids), **arguments)
+    # One statement reads the rows, the grouped counts and the recount; each part is then a step.
+    read = weekly_report_read(scope=scope, windows=windows)
+    for step, tool, part in REPORT_PARTS:
+        steps.read(step, tool, report_part(read, part), scope=lambda _: list(scope.project_ids), **arguments)
 
     stage("project")
     recorder.node("report_project", week=week)
@@ -127,7 +122,7 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
     stage("verify")
     recorder.node("report_verify", week=week, figures=report.current.counts())
     try:
-        report_verify(report, scope=scope, windows=windows)
+        report_verify(report, scope=scope, windows=windows, recount=read.recount)
     except FiguresDisagree as exc:
         recorder.alert(Alert.Kind.FIGURES_MISMATCH, exc.message, key=week,
                        disagreements=[vars(d) for d in exc.disagreements])
