@@ -30,7 +30,8 @@ from .verify import RECOUNT_COLUMNS, RECOUNT_CTES, Recount, recount_parse, recou
 _OTHERS = "t.project_id IN ({projects}) AND t.created_at < %(end0)s AND t.id NOT IN (SELECT task_id FROM touched)"
 _COLLECT_CTES = """
 hist AS (
-    SELECT a.id, a.task_id, a.task_title, a.kind, a.field, a.from_value, a.to_value, a.created_at
+    SELECT a.id, a.task_id, a.task_title, a.kind, a.field, a.from_value, a.to_value, a.created_at,
+           a.deleted_task_created_at
     FROM {activity} a
     WHERE a.project_id IN ({projects}) AND a.created_at >= %(start1)s
       AND (a.kind IN ('status', 'deleted') OR (a.kind = 'updated' AND a.field = 'due_date'))
@@ -85,7 +86,8 @@ def _columns(obj: str, arr: str) -> dict[str, str]:
             f"'created_at', {instant('r.created_at')})")
     event = (f"{obj}('id', h.id, 'task_id', h.task_id, 'task_title', h.task_title, 'kind', h.kind, "
              f"'field', h.field, 'from_value', h.from_value, 'to_value', h.to_value, "
-             f"'created_at', {instant('h.created_at')})")
+             f"'created_at', {instant('h.created_at')}, "
+             f"'task_created_at', {instant('h.deleted_task_created_at')})")
     group = (f"{obj}('assignee', c.who, 'status', c.status, 'alive', {arr}(c.alive0, c.alive1), "
              f"'created', {arr}(c.created0, c.created1), 'due', {arr}(c.due0, c.due1))")
     return {"json_tasks": json_rows(task, "r.id"), "json_events": json_rows(event, "h.created_at, h.id"),

@@ -248,8 +248,11 @@ def report_project(*, scope_label: str, project_id: int | None, tasks: Sequence[
     """Project both weeks from one collection and keep the lines of the tasks the lists name."""
     this_week, week_before = weeks_project(tasks, events, counted, [current, previous])
     finished = current.finished
-    # The collection reaches until now, so it holds every deletion since the week ended.
-    later = sorted(at for e in events if e["kind"] == "deleted" and (at := _at(e["created_at"])) >= current.end)
+    # The collection reaches until now, so it holds every deletion since the week ended. Only a task that
+    # existed before the week ended counted in its figures: one created later changed nothing here (a
+    # deletion logged before its creation time was kept is counted, as it may have).
+    later = sorted(at for e in events if e["kind"] == "deleted" and (at := _at(e["created_at"])) >= current.end
+                   and (e.get("task_created_at") is None or _at(e["task_created_at"]) < current.end))
     later_on = timezone.localtime(later[-1]).date().isoformat() if finished and later else None
     return WeeklyReport(scope_label=scope_label, project_id=project_id, current=this_week,
                         previous=week_before, tasks=_Lines(tasks), finished=finished,

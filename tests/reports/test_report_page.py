@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tasks.services import task_delete
+from tasks.services import task_create, task_delete
 
 from .fixture import NOW, Seeded, clock_at, local
 
@@ -114,3 +114,18 @@ def test_the_week_still_going_is_reported_so_far_not_as_ended(
     assert "This week so far, 2026-W49 (from 2026-11-30)" in page
     assert re.search(r"Now \d+ tasks? (is|are) open", page)
     assert "At the end of the week" not in page and "Overdue now" in page and "Overdue at week end" not in page
+
+
+def test_a_task_made_and_deleted_after_the_week_does_not_mark_it_recomputed(
+        seeded: Seeded, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"/projects/{seeded.website.pk}/reports/weekly/?week=2026-W48"
+    with clock_at(monkeypatch, NOW):
+        before = _client(alice).get(url).content.decode()
+    with clock_at(monkeypatch, local(12, 1, 15)):  # W49: made after W48 ended, then deleted
+        task_delete(actor=alice, task=task_create(actor=alice, project=seeded.website, title="Made later"))
+    with clock_at(monkeypatch, NOW):
+        after = html.unescape(_client(alice).get(url).content.decode())
+    assert "Recomputed" not in after
+    figures = re.compile(r'<section class="[^"]*report-figures.*?</section>', re.S)
+    assert len(figures.findall(after)) == 1
+    assert figures.findall(after) == figures.findall(html.unescape(before))
