@@ -1,7 +1,8 @@
 """What the sidebar says when an Undo is refused, in the language of the run's message (agent.language).
 
-The refusal's code, the changes it names (tasks.revert.ChangedSince) and the title of a task deleted
-since are said in words; the keys, titles and values are the server's, as in the API's message.
+In English, the API's own message. In another language, the refusal's code, the changes it names
+(tasks.revert.ChangedSince) and the title of a task deleted since are said in its words; the keys,
+titles and values are the server's, as in the API's message.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ WORDS = in_each_language(
     en={
         "already_undone": "This run was already undone.",
         "not_undoable": "This run changed nothing that can be undone.",
+        "creates_or_deletes": "This run created or deleted tasks, which cannot be undone.",
+        "forbidden": "You may not change these tasks, so nothing was restored.",
         "undo_expired": "Too late to undo: it was possible until {until}.",
         "deleted_since": "Nothing was restored: “{title}” was deleted since.",
         "changed_since": "Nothing was restored: {changes}{more}.",
@@ -30,6 +33,8 @@ WORDS = in_each_language(
     zh={
         "already_undone": "这次操作已经撤销过了。",
         "not_undoable": "这次操作没有可以撤销的修改。",
+        "creates_or_deletes": "这次操作创建或删除了任务，这些无法撤销。",
+        "forbidden": "你无权修改这些任务，所以没有恢复任何内容。",
         "undo_expired": "已超过撤销期限：只能在 {until} 之前撤销。",
         "deleted_since": "没有恢复任何内容：“{title}”之后被删除了。",
         "changed_since": "没有恢复任何内容：{changes}{more}。",
@@ -43,8 +48,12 @@ WORDS = in_each_language(
 
 def undo_refusal_words(exc: ApplicationError, *, run: Run, language: Language) -> str:
     """The sentence the sidebar shows under the run when its Undo was refused."""
+    if language == "en":
+        return exc.message
     words = WORDS[language]
-    if exc.code in ("already_undone", "not_undoable"):
+    if isinstance(exc, RevertRefused) and exc.creates_or_deletes:
+        return words["creates_or_deletes"]
+    if exc.code in ("already_undone", "not_undoable", "forbidden"):
         return words[exc.code]
     if exc.code == "undo_expired" and run.undo_until is not None:
         return words["undo_expired"].format(until=f"{timezone.localtime(run.undo_until):%H:%M}")

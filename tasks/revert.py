@@ -52,10 +52,11 @@ class RevertRefused(Conflict):
     code = "changed_since"
 
     def __init__(self, message: str, *, changed: tuple[ChangedSince, ...] = (), deleted: str = "",
-                 code: str | None = None) -> None:
+                 code: str | None = None, creates_or_deletes: bool = False) -> None:
         super().__init__(message, field="run_id", code=code)
         self.changed = changed
         self.deleted = deleted
+        self.creates_or_deletes = creates_or_deletes
 
 
 def _display(task: Task, field: str) -> str:
@@ -82,7 +83,8 @@ def _batch(run_id: UUID) -> list[TaskActivity]:
     if not rows:
         raise RevertRefused("There is nothing to undo: this run changed no task.", code="not_undoable")
     if any(r.kind not in _KINDS or r.field not in REVERTIBLE for r in rows):
-        raise RevertRefused("This run created or deleted tasks, which cannot be undone.", code="not_undoable")
+        raise RevertRefused("This run created or deleted tasks, which cannot be undone.", code="not_undoable",
+                            creates_or_deletes=True)
     gone = next((r for r in rows if r.task_id is None), None)  # a deleted task's rows lose their task
     if gone is not None:
         raise RevertRefused(f"Nothing was restored: “{gone.task_title}” was deleted since.", deleted=gone.task_title)

@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from agent.language import QUOTED
 from agent.registry import BY_NAME, CAPABILITIES
 
 from .base import LLMError, LLMReply, Message, Role, RunListener
@@ -20,10 +21,8 @@ from .mood import Mood, mood_of
 _TASK_REF = re.compile(r"(?:#|\btask\s+#?|任务\s*#?|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{0,9}-)(\d{1,12})(?!\d)",
                        re.IGNORECASE)
 _PASTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』")
-# Each opening quote with its own closing one, so "Don't panic" keeps its apostrophe; a straight single
-# quote counts only outside a word (not the one in "don't").
-_QUOTED = re.compile(r"\"([^\"]{1,300})\"|“([^”]{1,300})”|‘([^’]{1,300})’|「([^」]{1,300})」|『([^』]{1,300})』"
-                     r"|(?<![A-Za-z])'([^']{1,300})'(?![A-Za-z])")
+# A quoted title, as agent.language reads it (one pattern for both).
+_QUOTED = QUOTED
 _DATE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 # Not \b: in "P1任务" the Han character is a word character too.
 _PRIORITY = re.compile(r"(?<![A-Za-z0-9])(P[0-3])(?![A-Za-z0-9])", re.IGNORECASE)
@@ -69,12 +68,12 @@ _ZH_UPDATE_VERB = ("改为", "改成", "设为", "设置为", "调为", "调到"
 _EN_PROJECT = re.compile(r".*\b(?:in|for|on|of|within)\s+(?:the\s+)?(?:project\s+)?[\"“]?"
                          r"(?P<name>[A-Za-z0-9][^?!.,;\"”]{0,99}?)[\"”]?(?:\s+project)?\s*[?!.？！。]*$", re.IGNORECASE)
 _ZH_PROJECT = (re.compile(r"在\s*[“\"「]?(?P<name>[^，。？?“”\"「」]{1,60}?)[”\"」]?\s*(?:项目)?\s*(?:里|中|内)"),
-               re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9 _-]{0,59}?)\s*项目\s*(?:里|中|内|的)"),
-               # A capitalised name leading a Chinese question: "Website Redesign 有哪些逾期任务？" (not "show me").
-               re.compile(r"^\s*(?P<name>[A-Z][A-Za-z0-9_-]*(?: [A-Z0-9][A-Za-z0-9_-]*){0,5})\s*"
-                          r"(?:里|中|有哪些|有什么|有多少)"))
-# A task key ("WEB-25 有什么进展") names a task, not a project.
-_KEY_ALONE = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,9}-\d+$")
+               re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9 _-]{0,59}?)\s*项目\s*(?:里|中|内|的)"))
+# A name of two or more capitalised words leading a Chinese question, "Website Redesign 有哪些逾期任务？": not
+# one word ("Alice 有哪些任务" names a person), not a status, a task ("Task 5") or task keys ("WEB-25 WEB-26").
+_ZH_LEADING_NAME = re.compile(r"^\s*(?P<name>[A-Z][A-Za-z0-9_-]*(?: [A-Z][A-Za-z0-9_-]*){1,5})\s*"
+                              r"(?:里|中|有哪些|有什么|有多少)")
+_TASK_KEY = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d+$")
 # Words after "in"/"for" that are not project names.
 _NOT_PROJECTS = re.compile(r"^(?:progress|review|this .*|last .*|next .*|the .*|it|me|my .*|all .*|here|there|"
                            r"\d.*|week|today|tomorrow|p[0-3]|general|detail|short|words|english|chinese)$", re.I)
@@ -101,9 +100,14 @@ def _project_name(message: str, text: str) -> str | None:
         return None
     found = _EN_PROJECT.match(message) or next(filter(None, (p.search(message) for p in _ZH_PROJECT)), None)
     if not found:
-        return None
+        leading = _ZH_LEADING_NAME.match(message)
+        words = leading.group("name").split() if leading else []
+        if not words or words[0].lower() == "task" or any(_TASK_KEY.match(w) for w in words) \
+                or " ".join(words).lower() in _STATUS_WORDS:
+            return None
+        return " ".join(words)
     name = found.group("name").strip()
-    return None if not name or _NOT_PROJECTS.match(name) or _KEY_ALONE.match(name) else name
+    return None if not name or _NOT_PROJECTS.match(name) else name
 
 
 def _title(message: str) -> str | None:

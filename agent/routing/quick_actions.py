@@ -86,3 +86,11 @@ _ACTION_LABELS = {entry.action: entry.label
 def quick_action_label(action: str) -> str:
     """Return the button label of a quick action (an unknown one in words)."""
     return _ACTION_LABELS.get(action, action.replace("_", " ").capitalize())
+
+
+# Quick actions that only read: an answer of one may be asked again from its Retry (the page's own button).
+# One that writes is not: pressed again on another task's page, or over another filter, it would change
+# tasks the user never chose.
+READING_ACTIONS: frozenset[str] = frozenset(
+    entry.action for entries in QUICK_ACTIONS.values() for entry in entries) - frozenset(
+    entry.action for entries in QUICK_ACTIONS.values() for entry in entries if entry.changes_tasks)

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from agent.assembler.words import PAGE_WORDS
-from agent.routing.quick_actions import QuickAction, quick_action_label, quick_actions_for
+from agent.routing.quick_actions import READING_ACTIONS, QuickAction, quick_action_label, quick_actions_for
 from agent.sidebar_conversation import transcript
 from pm_assistant.vocabulary import PAGES, Page
 
@@ -116,3 +116,9 @@ def action_label(action: str) -> str:
 def words(value: str) -> str:
     """Turn a code like in_progress into words."""
     return str(value or "").replace("_", " ")
+
+
+@register.filter
+def retryable(action: str) -> bool:
+    """Tell whether an answer of this quick action offers Retry: only a button that reads (READING_ACTIONS)."""
+    return action in READING_ACTIONS

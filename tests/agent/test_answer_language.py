@@ -36,6 +36,8 @@ def _numbers(text: str) -> list[str]:
     ("Website Redesign 有哪些逾期任务？", "zh"), ("把 WEB-25 标记为完成", "zh"), ("“写文档”", "zh"),
     ("show my overdue tasks", "en"), ("show tasks in 网站", "en"), ('create task "写发布说明" in Website', "en"),
     ("rename WEB-3 to “更新文档说明”", "en"), ("", "en"), (None, "en"),
+    ("Create task 写文档", "en"), ("mark 登录页 done", "en"), ("Show me tasks in 官网改版", "en"),
+    ("新建任务 'Fix the login page crash on Safari'", "zh"), ("这个任务分配给bob", "zh"),
 ])
 def test_the_language_of_a_message(message: str | None, language: str) -> None:
     assert language_of(message) == language

@@ -94,3 +94,14 @@ def test_a_chinese_refusal_says_the_same_facts_in_chinese(alice: User, website: 
     run.refresh_from_db()
     until = f"{timezone.localtime(run.undo_until):%H:%M}" if run.undo_until else ""
     assert _refusal(alice, run) == expected.format(key=task.key, until=until)
+
+
+def test_a_chinese_refusal_of_a_run_that_created_a_task_says_so(alice: User, website: Project) -> None:
+    from agent.undo_words import undo_refusal_words
+    from tasks.revert import RevertRefused
+
+    run = Run(message="创建任务")
+    refused = RevertRefused("This run created or deleted tasks, which cannot be undone.", code="not_undoable",
+                            creates_or_deletes=True)
+    assert undo_refusal_words(refused, run=run, language="zh") == "这次操作创建或删除了任务，这些无法撤销。"
+    assert undo_refusal_words(refused, run=run, language="en") == refused.message

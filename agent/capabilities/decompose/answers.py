@@ -37,7 +37,7 @@ TEXTS = in_each_language(
         "reason_mismatch": "the plan expected {field} {stated}, the database has {actual}", "reason_join": "; ",
         "field_title": "title", "field_status": "status",
         "reason_unbound": "the task it acts on could not be found from the earlier steps",
-        "reason_skipped": "it builds on step {steps}, which did not run",
+        "reason_skipped": "it builds on step {steps}, which did not run", "steps_join": ", ",
         "reason_refused": "{message}",
     },
     zh={
@@ -64,7 +64,7 @@ TEXTS = in_each_language(
         "reason_mismatch": "计划预期{field}为 {stated}，数据库中是 {actual}", "reason_join": "；",
         "field_title": "标题", "field_status": "状态",
         "reason_unbound": "无法从前面的步骤找到它要操作的任务",
-        "reason_skipped": "它依赖的步骤 {steps} 没有运行",
+        "reason_skipped": "它依赖的步骤 {steps} 没有运行", "steps_join": "、",
         "reason_refused": "服务器拒绝了这一步（{message}）",
     },
 )

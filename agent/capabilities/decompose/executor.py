@@ -128,7 +128,7 @@ def plan_execute(runtime: Runtime[RunContext], ctx: ExecCtx, plan: Plan, *, pare
         elif missing:
             entry.update(status="skipped", code="binding_unresolved",
                          reason=f"it builds on step {', '.join(missing)}, which did not run",
-                         said=words["reason_skipped"].format(steps=words["reason_join"].join(missing)))
+                         said=words["reason_skipped"].format(steps=words["steps_join"].join(missing)))
         else:
             try:
                 resolved, output = _run_step(runtime, ctx, step, words)
