@@ -16,6 +16,8 @@ from .models import Run
 
 CHANGES_SHOWN = 3
 
+# The English words say what the API's messages say; they stand as the reference that each other language
+# fills the same keys and fields of (in_each_language checks it), while English itself shows exc.message.
 WORDS = in_each_language(
     en={
         "already_undone": "This run was already undone.",
