@@ -77,9 +77,9 @@ def test_several_matching_projects_are_named_not_guessed(alice: Any, overdue: An
 
 def test_the_question_back_about_a_project_is_in_the_language_of_the_request(alice: Any, overdue: Any,
                                                                             website: Any) -> None:
-    body = _ask(alice, "Nowhere 有哪些逾期任务？", HOME)
+    body = _ask(alice, "Nowhere Land 有哪些逾期任务？", HOME)
     assert body["status"] == "needs_clarification" and "items" not in body["data"]
-    assert body["reply"] == "你的项目中没有叫这个名字的。你问的是 “Nowhere”；是指哪个项目？"
+    assert body["reply"] == "你的项目中没有叫这个名字的。你问的是 “Nowhere Land”；是指哪个项目？"
     from projects.models import Project
     Project.objects.filter(pk=website.pk).update(name="Mobile Website")
     body = _ask(alice, "在 Mobile 里有哪些逾期任务？", HOME)
