@@ -21,8 +21,6 @@ from .mood import Mood, mood_of
 _TASK_REF = re.compile(r"(?:#|\btask\s+#?|任务\s*#?|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{0,9}-)(\d{1,12})(?!\d)",
                        re.IGNORECASE)
 _PASTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』")
-# A quoted title, as agent.language reads it (one pattern for both).
-_QUOTED = QUOTED
 _DATE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 # Not \b: in "P1任务" the Han character is a word character too.
 _PRIORITY = re.compile(r"(?<![A-Za-z0-9])(P[0-3])(?![A-Za-z0-9])", re.IGNORECASE)
@@ -112,7 +110,7 @@ def _project_name(message: str, text: str) -> str | None:
 
 def _title(message: str) -> str | None:
     """A new task's title: the quoted text, else what follows the create word."""
-    quoted = _QUOTED.search(message)
+    quoted = QUOTED.search(message)  # as agent.language reads quotes
     if quoted:
         return next(part for part in quoted.groups() if part is not None).strip()
     rest = re.sub(r"(?i)^.*?(?:(?:\b(?:a|an|new|task|create|add)\b|任务|创建|新建|添加|新增|一个)[:：\s]*)+", "",
@@ -134,7 +132,7 @@ def rules_read(message: str) -> dict[str, Any]:
     text = message.lower()
     # A quoted title is the user's data, not their request: "create 'Risk review'" is no risk analysis.
     # So is text pasted between curly quotes or corner brackets, whatever quotes it holds itself.
-    request = _QUOTED.sub(" ", _PASTED.sub(" ", text))
+    request = QUOTED.sub(" ", _PASTED.sub(" ", text))
     slots = dict(_EMPTY_SLOTS)
     ref = _TASK_REF.search(message)
     if ref:

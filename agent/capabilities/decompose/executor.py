@@ -6,7 +6,7 @@ again, its recorded output is reused. A failed step stops only itself and the st
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils import timezone
@@ -42,6 +42,19 @@ class StepStopped(Exception):
         self.said = said or reason
 
 
+Words = Mapping[str, str]
+
+
+def _in_words(words: Words, say: Callable[[Words], str]) -> tuple[str, str]:
+    """A reason said from the answer words: in English for the trace and the alerts, and in the request's."""
+    return say(TEXTS["en"]), say(words)
+
+
+def _builds_on(missing: list[str]) -> Callable[[Words], str]:
+    """Why a step was skipped: the earlier steps it builds on did not run."""
+    return lambda w: w["reason_skipped"].format(steps=w["steps_join"].join(missing))
+
+
 def step_key(run_id: Any, step: PlanStep) -> str:
     """The step's idempotency key: the run, the step id, its tool and its arguments."""
     return values_digest({"run": str(run_id), "step": step.id, "tool": step.tool, "args": dict(step.args)})
@@ -55,7 +68,7 @@ def _ran_before(run_id: Any, key: str) -> dict[str, Any] | None:
 
 
 def _checked_target(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep, task_id: int,
-                    bound: Mapping[str, str], words: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+                    bound: Mapping[str, str], words: Words) -> dict[str, dict[str, Any]]:
     """Read the target from the database, compare the planner's checklist, return the policy facts."""
     rec, runner = runtime.context.recorder, runtime.context.tools
     # Read afresh for every step: an earlier step may have changed the same task.
@@ -63,8 +76,8 @@ def _checked_target(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep, 
                 bound=bound, reuse=False, task_id=task_id)
     facts = runner.data(f"{step.id}:target")
     if not facts["can_write"]:
-        raise StepStopped("forbidden", f"you can see {quote_user_text(facts['title'])} but not change it",
-                          words["reason_forbidden"].format(title=quote_user_text(facts["title"])))
+        title = quote_user_text(facts["title"])
+        raise StepStopped("forbidden", *_in_words(words, lambda w: w["reason_forbidden"].format(title=title)))
     mismatches = task_tools.compare_expected(facts=facts, expected_title=step.args.get("expected_title"),
                                              expected_status=step.args.get("expected_status"))
     for m in mismatches:
@@ -72,20 +85,16 @@ def _checked_target(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep, 
                   f"says {m.actual!r}. The step stopped.", key=f"{step.id}:{m.field}", step=step.id,
                   field=m.field, stated=m.stated, actual=m.actual)
     if mismatches:
-        said = "; ".join(f"the plan expected {m.field} {quote_user_text(m.stated)}, the database has "
-                         f"{quote_user_text(m.actual)}" for m in mismatches)
-        in_words = words["reason_join"].join(
-            words["reason_mismatch"].format(field=words[f"field_{m.field}"], stated=quote_user_text(m.stated),
-                                            actual=quote_user_text(m.actual))
-            for m in mismatches)
-        raise StepStopped("fact_mismatch", said, in_words)
+        raise StepStopped("fact_mismatch", *_in_words(words, lambda w: w["reason_join"].join(
+            w["reason_mismatch"].format(field=w[f"field_{m.field}"], stated=quote_user_text(m.stated),
+                                        actual=quote_user_text(m.actual)) for m in mismatches)))
     return {"title": fact(facts["title"], "database"), "status": fact(facts["status"], "database"),
             "updated_at": fact(facts["updated_at"], "database"),
             "now": fact(timezone.now().isoformat(), "server_clock")}
 
 
 def _run_step(runtime: Runtime[RunContext], ctx: ExecCtx, step: PlanStep,
-              words: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
+              words: Words) -> tuple[dict[str, Any], dict[str, Any]]:
     """Bind, check and call one step's tool; return its resolved bindings and its output."""
     steps, tool = runtime.context.tools, PLAN_TOOLS[step.tool]
     bindings = step.bindings()
@@ -126,9 +135,8 @@ def plan_execute(runtime: Runtime[RunContext], ctx: ExecCtx, plan: Plan, *, pare
         if earlier is not None:
             entry.update(status="done", result=earlier, reused=True)
         elif missing:
-            entry.update(status="skipped", code="binding_unresolved",
-                         reason=f"it builds on step {', '.join(missing)}, which did not run",
-                         said=words["reason_skipped"].format(steps=words["steps_join"].join(missing)))
+            reason, said = _in_words(words, _builds_on(missing))
+            entry.update(status="skipped", code="binding_unresolved", reason=reason, said=said)
         else:
             try:
                 resolved, output = _run_step(runtime, ctx, step, words)
