@@ -95,6 +95,7 @@ def test_a_quick_buttons_answer_is_retried_by_the_pages_own_button(page: Page, l
     retry = answers.first.get_by_role("button", name="Retry this quick action")
     expect(retry).to_be_visible()
     assert_accessible(page)
+    shot(page, f"quick-retry-{width}")
     retry.click()
     expect(answers).to_have_count(2)
     expect(answers.last.locator(".run-items")).to_contain_text("Late one")
