@@ -151,7 +151,9 @@
   // Another conversation (or a new one) replaced the transcript: show its end and where to go on.
   function onConversationShown() {
     var history = document.getElementById("assistant-history");
-    if (history) history.open = false;
+    // Closed, unless the new conversation replaces one just deleted from the list (assistant_history.js).
+    if (history && history.dataset.keepOpen) delete history.dataset.keepOpen;
+    else if (history) history.open = false;
     scrollToBottom();
     markPending();
     var cards = document.querySelectorAll("#assistant-transcript .confirm-card");

@@ -104,9 +104,12 @@ def test_a_conversation_is_renamed_searched_and_deleted_from_the_recent_list(pag
     shot(page, f"recent-delete-ask-{width}")
     assert Conversation.objects.filter(pk=current.pk).exists()
     menu.locator(".history-delete").click()
+    # The new, empty conversation lands first; the list stays open on its notice after it.
+    expect(page.locator("#assistant-transcript .run")).to_have_count(0)
+    expect(page.locator("#assistant-transcript")).to_contain_text("Ask about your tasks")
+    expect(page.locator(".history-notice")).to_be_visible()
     expect(page.locator(".history-notice")).to_have_text("Deleted “My overdue tasks”.")
     expect(page.locator("#assistant-history-results .history-title")).to_have_text(["Launch week overdue"])
-    expect(page.locator("#assistant-transcript .run")).to_have_count(0)
     assert not Conversation.objects.filter(pk=current.pk).exists()
     assert Run.objects.filter(user=alice, conversation__isnull=True).count() == 1
     assert_accessible(page)
