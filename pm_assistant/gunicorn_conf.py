@@ -36,10 +36,11 @@ def when_ready(server: Any) -> None:
 
 def post_fork(server: Any, worker: Any) -> None:
     """Open the new worker's database pool; it takes requests once the first connection is ready
-    (the master holds no connection)."""
-    from pm_assistant.warmup import warm_database
+    (the master holds no connection) and it has run one quick button, rolled back."""
+    from pm_assistant.warmup import rehearse_quick_button, warm_database
 
     warm_database()
+    rehearse_quick_button()
 
 
 def pre_request(worker: Any, req: Any) -> None:

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from django.db import connections
 
 from agent.assembler import tokens
@@ -195,3 +196,55 @@ def test_pre_request_counts_connections_against_threads() -> None:
     request = SimpleNamespace(must_close=False)
     gunicorn_conf.pre_request(SimpleNamespace(cfg=SimpleNamespace(threads=1)), request)
     assert request.must_close is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_worker_rehearses_a_quick_button_and_keeps_nothing(caplog: Any) -> None:
+    """post_fork runs the "my overdue" path once (a run, its trace, the task read) and rolls all of it back."""
+    from django.contrib.auth.models import User
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from agent.models import Conversation, Run, TraceEvent
+    from pm_assistant.warmup import rehearse_quick_button
+
+    def rows() -> list[int]:
+        return [model.objects.count() for model in (User, Conversation, Run, TraceEvent)]
+
+    before = rows()
+    with CaptureQueriesContext(connection) as queries:
+        rehearse_quick_button()
+    # It leaves no connection open (in the master or a worker, the pool gets its connection back).
+    assert all(c.connection is None for c in connections.all(initialized_only=True))
+    sql = " ".join(q["sql"] for q in queries.captured_queries)
+    assert 'INSERT INTO "agent_run"' in sql and 'INSERT INTO "agent_traceevent"' in sql
+    assert 'FROM "tasks_task"' in sql
+    assert rows() == before
+    assert "rehearsal failed" not in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_rehearsal_is_logged_and_the_worker_starts(monkeypatch: Any, caplog: Any) -> None:
+    from django.contrib.auth.models import User
+
+    import agent.service
+    from pm_assistant.warmup import rehearse_quick_button
+
+    def broken(**kwargs: Any) -> None:
+        User.objects.get(username__startswith="warm-up-")  # the user was made, inside the transaction
+        raise RuntimeError("database gone")
+
+    monkeypatch.setattr(agent.service, "run_request", broken)
+    rehearse_quick_button()
+    assert "quick-button rehearsal failed" in caplog.text and "database gone" in caplog.text
+    assert not User.objects.filter(username__startswith="warm-up-").exists()
+
+
+def test_post_fork_opens_the_pool_then_rehearses(monkeypatch: Any) -> None:
+    import pm_assistant.warmup as warmup
+
+    called: list[str] = []
+    monkeypatch.setattr(warmup, "warm_database", lambda: called.append("pool"))
+    monkeypatch.setattr(warmup, "rehearse_quick_button", lambda: called.append("rehearsal"))
+    gunicorn_conf.post_fork(server=None, worker=None)
+    assert called == ["pool", "rehearsal"]
