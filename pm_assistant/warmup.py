@@ -169,31 +169,40 @@ class _Rehearsed(Exception):
     """Ends the rehearsal's transaction: everything it wrote is rolled back."""
 
 
+def _rehearsal_host() -> str:
+    """A host name the app accepts (ALLOWED_HOSTS), for a request that never leaves the process."""
+    for host in settings.ALLOWED_HOSTS:
+        if host != "*":
+            return host.lstrip(".")
+    return "localhost"
+
+
 def rehearse_quick_button() -> None:
-    """Run one quick button ("my overdue") in this process, for a user made for it, and roll it all back.
+    """Press one quick button ("my overdue") in this process, as a user made for it, and roll it all back.
 
     Called in each new gunicorn worker before it takes requests (pm_assistant/gunicorn_conf.py post_fork).
     A forked worker shares the master's memory until it writes to it, and running code writes: reference
     counts, the interpreter's inline caches, the ORM's and the graph's per-call state. The first request
-    that runs the assistant's path touched about 3 000 of those shared pages, each copied on the spot
-    (the kernel counts them as minor faults), and took twice a warm one; this run pays for them instead.
-    Nothing it writes stays: the user, the conversation, the run and its trace are created inside one
-    transaction that is rolled back (sequences may skip a number). A failure is logged, never raised: the
-    worker starts either way.
+    that ran the assistant's path touched about 3 000 of those shared pages, each copied on the spot (the
+    kernel counts them as minor faults), and took twice a warm one; this rehearsal pays for them instead.
+    It goes through the whole stack (middleware, session, the API view, the graph, the JSON response)
+    with Django's in-process client: nothing is sent over the network. Nothing it writes stays: the user,
+    the session, the conversation, the run and its trace are written inside one transaction that is rolled
+    back (sequences may skip a number). A failure is logged, never raised: the worker starts either way.
     """
     from django.contrib.auth import get_user_model
     from django.db import transaction
+    from django.test import Client
 
-    from agent.conversations import conversation_for_request
-    from agent.run_shapes import run_as_dict
-    from agent.service import run_request
-
+    body = {"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}
     try:
         with transaction.atomic():
-            user = get_user_model().objects.create(username=f"warm-up-{uuid.uuid4().hex}", is_active=False)
-            run = run_request(user=user, page_context={"page": "home", "origin": "workbench"}, action="my_overdue",
-                              conversation=conversation_for_request(user=user, conversation_id=None))
-            run_as_dict(run)
+            user = get_user_model().objects.create(username=f"warm-up-{uuid.uuid4().hex}")
+            client = Client(HTTP_HOST=_rehearsal_host(), secure=True)
+            client.force_login(user)
+            response = client.post(reverse("assistant-request"), body, content_type="application/json")
+            if response.status_code != 200:
+                raise RuntimeError(f"the quick button answered {response.status_code}: {response.content[:200]!r}")
             raise _Rehearsed
     except _Rehearsed:
         pass

@@ -219,6 +219,8 @@ def test_a_new_worker_rehearses_a_quick_button_and_keeps_nothing(caplog: Any) ->
     sql = " ".join(q["sql"] for q in queries.captured_queries)
     assert 'INSERT INTO "agent_run"' in sql and 'INSERT INTO "agent_traceevent"' in sql
     assert 'FROM "tasks_task"' in sql
+    # The whole stack ran: the session was stored and read back by the middleware.
+    assert 'INSERT INTO "django_session"' in sql and 'FROM "django_session"' in sql
     assert rows() == before
     assert "rehearsal failed" not in caplog.text
 
@@ -227,14 +229,14 @@ def test_a_new_worker_rehearses_a_quick_button_and_keeps_nothing(caplog: Any) ->
 def test_a_failed_rehearsal_is_logged_and_the_worker_starts(monkeypatch: Any, caplog: Any) -> None:
     from django.contrib.auth.models import User
 
-    import agent.service
+    import agent.api
     from pm_assistant.warmup import rehearse_quick_button
 
     def broken(**kwargs: Any) -> None:
         User.objects.get(username__startswith="warm-up-")  # the user was made, inside the transaction
         raise RuntimeError("database gone")
 
-    monkeypatch.setattr(agent.service, "run_request", broken)
+    monkeypatch.setattr(agent.api, "run_request", broken)
     rehearse_quick_button()
     assert "quick-button rehearsal failed" in caplog.text and "database gone" in caplog.text
     assert not User.objects.filter(username__startswith="warm-up-").exists()
