@@ -28,15 +28,34 @@ REPORT_STATEMENTS = 1
 RISK_STATEMENTS = 2
 
 
+def _tasks_insert(project: Project, owner: User, size: int) -> None:
+    """Task n of `size`: status n mod 5, assigned unless n is a multiple of 3, due n mod 41 - 20 days from today.
+
+    One INSERT … SELECT over a counted series (the count triggers fire as for any insert): building 120 000
+    model objects for bulk_create took 30 of this file's 37 seconds.
+    """
+    ops = connection.ops
+    due = ("CAST(%s AS date) + (n %% 41 - 20)" if connection.vendor == "postgresql"
+           else "date(%s, (n %% 41 - 20) || ' days')")
+    status = "CASE n %% {} {} END".format(len(STATUSES), " ".join(f"WHEN {i} THEN %s" for i in range(len(STATUSES))))
+    now = ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        # Interpolated: the model's table name and the two fragments above; every value is a parameter.
+        cursor.execute(
+            f"""WITH RECURSIVE series(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM series WHERE n + 1 < %s)
+            INSERT INTO {Task._meta.db_table} (project_id, title, description, status, priority, assignee_id,
+                due_date, progress, created_by_id, created_at, updated_at)
+            SELECT %s, 'task ' || n, '', {status}, %s, CASE WHEN n %% 3 = 0 THEN NULL ELSE %s END,
+                {due}, 0, %s, %s, %s FROM series""",  # noqa: S608
+            [size, project.pk, *STATUSES, Task._meta.get_field("priority").get_default(), owner.pk,
+             ops.adapt_datefield_value(timezone.localdate()), owner.pk, now, now])
+
+
 def _project(owner: User, size: int) -> ReportScope:
     """A project of `size` tasks (evenly over the statuses, some subtasks) with history in both reported weeks."""
     project = Project.objects.create(owner=owner, name=f"Size {size}", key=f"S{size}")
     Membership.objects.create(user=owner, project=project, role=Membership.Role.OWNER)
-    today = timezone.localdate()
-    Task.objects.bulk_create((Task(project=project, title=f"task {i}", status=STATUSES[i % len(STATUSES)],
-                                   created_by=owner, assignee=owner if i % 3 else None,
-                                   due_date=today + timedelta(days=i % 41 - 20)) for i in range(size)),
-                             batch_size=5000)
+    _tasks_insert(project, owner, size)
     ids = list(Task.objects.filter(project=project).order_by("id").values_list("id", flat=True))
     Task.objects.filter(pk__in=ids[1:40]).update(parent_id=ids[0])
     now = timezone.now()
