@@ -36,11 +36,24 @@ def when_ready(server: Any) -> None:
 
 def post_fork(server: Any, worker: Any) -> None:
     """Open the new worker's database pool; it takes requests once the first connection is ready
-    (the master holds no connection) and it has run one quick button, rolled back."""
-    from pm_assistant.warmup import rehearse_quick_button, warm_database
+    (the master holds no connection)."""
+    from pm_assistant.warmup import warm_database
 
     warm_database()
-    rehearse_quick_button()
+
+
+def post_worker_init(worker: Any) -> None:
+    """Press one quick button, rolled back, in a thread of the new worker beside its first requests.
+
+    The rehearsal copies the pages of shared memory a first request would copy as it writes to them
+    (pm_assistant/warmup.py); in a thread of its own it does not hold back a request that arrives while
+    the worker starts.
+    """
+    import threading
+
+    from pm_assistant.warmup import rehearse_quick_button
+
+    threading.Thread(target=rehearse_quick_button, name="quick-button-rehearsal", daemon=True).start()
 
 
 def pre_request(worker: Any, req: Any) -> None:

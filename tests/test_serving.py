@@ -127,6 +127,34 @@ print(*report(), sum(1 for _ in patterns(get_resolver())), len(apps.get_models()
     assert after[0] == after[6] and after[1] == after[7] and after[2:6] == ["True"] * 4
 
 
+def test_warm_up_builds_the_database_pool_without_opening_it() -> None:
+    """What a worker would build as it starts, the master builds: the pool object and the statement each
+    of its connections runs as it opens; no connection is opened and the pool is not started."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.service_checks import skip_or_fail
+
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        skip_or_fail("DATABASE_URL is not PostgreSQL: the connection pool is PostgreSQL's")
+    probe = """
+import django
+django.setup()
+from django.db import connections
+from pm_assistant import warm_connection
+from pm_assistant.warmup import warm_up
+warm_up()
+pool = connections["default"]._connection_pools.get("default")
+print(type(pool).__name__, pool.closed, connections["default"].connection is None,
+      warm_connection.every_table.cache_info().currsize)
+"""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "pm_assistant.settings", "DB_POOL_SIZE": "2"}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert out[-4:] == ["ConnectionPool", "True", "True", "1"]
+
+
 def test_warm_up_reverses_every_named_url() -> None:
     """Each name is reversed once (compiling the regex its reversal checks against): a converter with no
     sample value would leave its names for the first request."""
@@ -242,11 +270,22 @@ def test_a_failed_rehearsal_is_logged_and_the_worker_starts(monkeypatch: Any, ca
     assert not User.objects.filter(username__startswith="warm-up-").exists()
 
 
-def test_post_fork_opens_the_pool_then_rehearses(monkeypatch: Any) -> None:
+def test_a_worker_opens_its_pool_as_it_forks_and_rehearses_in_a_thread_beside_its_requests(monkeypatch: Any) -> None:
+    import threading
+
     import pm_assistant.warmup as warmup
 
-    called: list[str] = []
-    monkeypatch.setattr(warmup, "warm_database", lambda: called.append("pool"))
-    monkeypatch.setattr(warmup, "rehearse_quick_button", lambda: called.append("rehearsal"))
+    called: list[tuple[str, str]] = []
+    rehearsed = threading.Event()
+
+    def rehearse() -> None:
+        called.append(("rehearsal", threading.current_thread().name))
+        rehearsed.set()
+
+    monkeypatch.setattr(warmup, "warm_database", lambda: called.append(("pool", threading.current_thread().name)))
+    monkeypatch.setattr(warmup, "rehearse_quick_button", rehearse)
     gunicorn_conf.post_fork(server=None, worker=None)
-    assert called == ["pool", "rehearsal"]
+    assert called == [("pool", threading.current_thread().name)]
+    gunicorn_conf.post_worker_init(worker=None)
+    assert rehearsed.wait(10)
+    assert called[1] == ("rehearsal", "quick-button-rehearsal")
