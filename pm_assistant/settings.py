@@ -26,6 +26,8 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhos
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # Its runserver (make demo) is WhiteNoise's, answering without Nagle's delay: first, so manage.py runs it.
+    "pm_assistant.devserver",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
