@@ -227,8 +227,9 @@ def test_pre_request_counts_connections_against_threads() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_new_worker_rehearses_a_quick_button_and_keeps_nothing(caplog: Any) -> None:
-    """post_fork runs the "my overdue" path once (a run, its trace, the task read) and rolls all of it back."""
+def test_a_new_worker_rehearses_a_quick_button_and_keeps_nothing(caplog: Any, openai_settings: Any) -> None:
+    """A new worker runs the "my overdue" path once (a run, its trace, the task read) and rolls all of it
+    back; with a real model configured it asks the model nothing (a quick button makes no model call)."""
     from django.contrib.auth.models import User
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -251,6 +252,7 @@ def test_a_new_worker_rehearses_a_quick_button_and_keeps_nothing(caplog: Any) ->
     assert 'INSERT INTO "django_session"' in sql and 'FROM "django_session"' in sql
     assert rows() == before
     assert "rehearsal failed" not in caplog.text
+    assert openai_settings.calls == 0
 
 
 @pytest.mark.django_db(transaction=True)
