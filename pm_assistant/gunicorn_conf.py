@@ -27,33 +27,48 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 
 
 def when_ready(server: Any) -> None:
-    """Warm the preloaded app in the master, then freeze its objects for the collector, before any worker is forked."""
-    from pm_assistant.warmup import freeze_for_fork, warm_up
+    """Warm the preloaded app in the master and learn the pages a worker's first request writes, before
+    any worker is forked.
+
+    The master imports and builds the request path's lazy parts (warm_up), presses one quick button
+    itself, rolled back (rehearse_quick_button: what the path builds on first use is built here, once, and
+    inherited), closes what that opened, and freezes its objects for the collector. A probe forked like a
+    worker then presses the button again to find the shared pages a first request copies (pm_assistant/prefault.py).
+    """
+    from pm_assistant import prefault
+    from pm_assistant.warmup import (
+        freeze_for_fork,
+        rehearse_quick_button,
+        release_connections,
+        warm_database,
+        warm_up,
+    )
 
     warm_up()
+    rehearse_quick_button()
+    release_connections()
     freeze_for_fork()
+
+    def first_request() -> None:
+        warm_database()
+        rehearse_quick_button()
+
+    prefault.learn(first_request, after=release_connections)
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """Open the new worker's database pool; it takes requests once the first connection is ready
-    (the master holds no connection)."""
+    """Copy the pages the first request would write (in a thread, off the interpreter lock) while the
+    worker opens its database pool; it takes requests once the first connection is ready."""
+    from pm_assistant import prefault
     from pm_assistant.warmup import warm_database
 
+    prefault.start()
     warm_database()
 
 
 def post_worker_init(worker: Any) -> None:
-    """Press one quick button, rolled back, in a thread of the new worker beside its first requests.
-
-    The rehearsal copies the pages of shared memory a first request would copy as it writes to them
-    (pm_assistant/warmup.py); in a thread of its own it does not hold back a request that arrives while
-    the worker starts.
-    """
-    import threading
-
-    from pm_assistant.warmup import rehearse_quick_button
-
-    threading.Thread(target=rehearse_quick_button, name="quick-button-rehearsal", daemon=True).start()
+    """Start the worker's first request thread now: the thread pool starts one as a request arrives."""
+    worker.tpool.submit(lambda: None)
 
 
 def pre_request(worker: Any, req: Any) -> None:

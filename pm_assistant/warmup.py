@@ -1,9 +1,9 @@
 """Load what the first request would otherwise load: the URLconf (every pattern compiled), the graph, the
 tokenizer, the templates, the models' field caches, the regexes Django compiles lazily and the LLM SDK.
 
-gunicorn calls it in the master after the app is preloaded (pm_assistant/gunicorn_conf.py), so every
-forked worker starts warm and shares these pages with the master; `celery worker` calls it before it
-takes its first job (pm_assistant/celery.py).
+gunicorn calls it in the master after the app is preloaded (pm_assistant/gunicorn_conf.py), then presses
+a quick button there (rehearse_quick_button), so every forked worker starts warm and shares these pages
+with the master; `celery worker` calls it before it takes its first job (pm_assistant/celery.py).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import logging
 import sys
 import uuid
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from django.apps import apps
 from django.conf import settings
@@ -160,6 +160,20 @@ def warm_up() -> None:
     connections.close_all()
 
 
+def release_connections() -> None:
+    """Close every connection and pool this process opened, leaving the database pool object built but
+    not opened: a forked process must not share a socket, a pool's threads or its locks with its parent."""
+    from agent.graph.checkpointer import checkpointer_pools_close
+
+    connections.close_all()
+    for connection in connections.all():
+        if getattr(connection, "pool", None) is not None:
+            pooled = cast(Any, connection)  # PostgreSQL's wrapper: the only one with a pool
+            pooled.close_pool()
+            pooled.pool  # noqa: B018 - a new pool object, not opened
+    checkpointer_pools_close()
+
+
 def freeze_for_fork() -> None:
     """Put every object the master holds in the collector's permanent generation, just before it forks.
 
@@ -187,11 +201,10 @@ def _rehearsal_host() -> str:
 def rehearse_quick_button() -> None:
     """Press one quick button ("my overdue") in this process, as a user made for it, and roll it all back.
 
-    Called in each new gunicorn worker before it takes requests (pm_assistant/gunicorn_conf.py post_fork).
-    A forked worker shares the master's memory until it writes to it, and running code writes: reference
-    counts, the interpreter's inline caches, the ORM's and the graph's per-call state. The first request
-    that ran the assistant's path touched about 3 000 of those shared pages, each copied on the spot (the
-    kernel counts them as minor faults), and took twice a warm one; this rehearsal pays for them instead.
+    gunicorn's master calls it after warm_up (pm_assistant/gunicorn_conf.py when_ready): whatever the
+    assistant's path builds on first use (the ORM's and the graph's lazily made parts, the interpreter's
+    specialised bytecode) is then built once, in the memory every worker inherits. It runs again in the
+    probe that learns which shared pages a worker's first request copies (pm_assistant/prefault.py).
     It goes through the whole stack (middleware, session, the API view, the graph, the JSON response)
     with Django's in-process client: nothing is sent over the network. Nothing it writes stays: the user,
     the session, the conversation, the run and its trace are written inside one transaction that is rolled

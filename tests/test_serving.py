@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.db import connections
 
 from agent.assembler import tokens
@@ -36,10 +35,14 @@ def test_warm_up_builds_the_graph_and_tokenizer_and_leaves_no_connection() -> No
     assert after <= before
 
 
-def test_the_master_freezes_its_warmed_objects_before_forking_workers() -> None:
+def test_the_master_freezes_its_warmed_objects_before_forking_workers(monkeypatch: Any) -> None:
     """After when_ready the warmed objects are out of the collector's reach: a worker's collections skip them."""
     import gc
 
+    from pm_assistant import prefault, warmup
+
+    monkeypatch.setattr(warmup, "rehearse_quick_button", lambda: None)
+    monkeypatch.setattr(prefault, "learn", lambda *args, **kwargs: 0)
     gc.unfreeze()
     try:
         gunicorn_conf.when_ready(server=None)
@@ -226,68 +229,34 @@ def test_pre_request_counts_connections_against_threads() -> None:
     assert request.must_close is False
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_new_worker_rehearses_a_quick_button_and_keeps_nothing(caplog: Any, openai_settings: Any) -> None:
-    """A new worker runs the "my overdue" path once (a run, its trace, the task read) and rolls all of it
-    back; with a real model configured it asks the model nothing (a quick button makes no model call)."""
-    from django.contrib.auth.models import User
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from agent.models import Conversation, Run, TraceEvent
-    from pm_assistant.warmup import rehearse_quick_button
-
-    def rows() -> list[int]:
-        return [model.objects.count() for model in (User, Conversation, Run, TraceEvent)]
-
-    before = rows()
-    with CaptureQueriesContext(connection) as queries:
-        rehearse_quick_button()
-    # It leaves no connection open (in the master or a worker, the pool gets its connection back).
-    assert all(c.connection is None for c in connections.all(initialized_only=True))
-    sql = " ".join(q["sql"] for q in queries.captured_queries)
-    assert 'INSERT INTO "agent_run"' in sql and 'INSERT INTO "agent_traceevent"' in sql
-    assert 'FROM "tasks_task"' in sql
-    # The whole stack ran: the session was stored and read back by the middleware.
-    assert 'INSERT INTO "django_session"' in sql and 'FROM "django_session"' in sql
-    assert rows() == before
-    assert "rehearsal failed" not in caplog.text
-    assert openai_settings.calls == 0
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_failed_rehearsal_is_logged_and_the_worker_starts(monkeypatch: Any, caplog: Any) -> None:
-    from django.contrib.auth.models import User
-
-    import agent.api
-    from pm_assistant.warmup import rehearse_quick_button
-
-    def broken(**kwargs: Any) -> None:
-        User.objects.get(username__startswith="warm-up-")  # the user was made, inside the transaction
-        raise RuntimeError("database gone")
-
-    monkeypatch.setattr(agent.api, "run_request", broken)
-    rehearse_quick_button()
-    assert "quick-button rehearsal failed" in caplog.text and "database gone" in caplog.text
-    assert not User.objects.filter(username__startswith="warm-up-").exists()
-
-
-def test_a_worker_opens_its_pool_as_it_forks_and_rehearses_in_a_thread_beside_its_requests(monkeypatch: Any) -> None:
-    import threading
+def test_the_master_rehearses_then_learns_what_a_worker_copies_and_each_worker_copies_it_as_it_opens_its_pool(
+        monkeypatch: Any) -> None:
+    """The order of when_ready (the probe forks last, like a worker) and of a new worker's start."""
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
 
     import pm_assistant.warmup as warmup
+    from pm_assistant import prefault
 
-    called: list[tuple[str, str]] = []
-    rehearsed = threading.Event()
+    called: list[str] = []
+    for name in ("warm_up", "rehearse_quick_button", "release_connections", "freeze_for_fork", "warm_database"):
+        monkeypatch.setattr(warmup, name, lambda name=name: called.append(name))
 
-    def rehearse() -> None:
-        called.append(("rehearsal", threading.current_thread().name))
-        rehearsed.set()
+    def learn(first_request: Any, after: Any) -> int:
+        called.append("learn")
+        first_request()
+        after()
+        return 1
 
-    monkeypatch.setattr(warmup, "warm_database", lambda: called.append(("pool", threading.current_thread().name)))
-    monkeypatch.setattr(warmup, "rehearse_quick_button", rehearse)
+    monkeypatch.setattr(prefault, "learn", learn)
+    monkeypatch.setattr(prefault, "start", lambda: called.append("prefault"))
+    gunicorn_conf.when_ready(server=None)
+    assert called == ["warm_up", "rehearse_quick_button", "release_connections", "freeze_for_fork",
+                      "learn", "warm_database", "rehearse_quick_button", "release_connections"]
+    called.clear()
     gunicorn_conf.post_fork(server=None, worker=None)
-    assert called == [("pool", threading.current_thread().name)]
-    gunicorn_conf.post_worker_init(worker=None)
-    assert rehearsed.wait(10)
-    assert called[1] == ("rehearsal", "quick-button-rehearsal")
+    assert called == ["prefault", "warm_database"]
+    # The worker's first request thread is started before a request needs it.
+    with ThreadPoolExecutor(max_workers=4) as tpool:
+        gunicorn_conf.post_worker_init(worker=SimpleNamespace(tpool=tpool))
+        assert len(tpool._threads) == 1
