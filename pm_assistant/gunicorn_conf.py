@@ -67,8 +67,11 @@ def post_fork(server: Any, worker: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """Start the worker's first request thread now: the thread pool starts one as a request arrives."""
-    worker.tpool.submit(lambda: None)
+    """Start the worker's first request thread now: the thread pool starts one as a request arrives.
+    A worker class without a thread pool (sync, chosen with gunicorn's -k) is left alone."""
+    tpool = getattr(worker, "tpool", None)
+    if tpool is not None:
+        tpool.submit(lambda: None)
 
 
 def pre_request(worker: Any, req: Any) -> None:

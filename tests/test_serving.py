@@ -260,3 +260,4 @@ def test_the_master_rehearses_then_learns_what_a_worker_copies_and_each_worker_c
     with ThreadPoolExecutor(max_workers=4) as tpool:
         gunicorn_conf.post_worker_init(worker=SimpleNamespace(tpool=tpool))
         assert len(tpool._threads) == 1
+    gunicorn_conf.post_worker_init(worker=SimpleNamespace())  # a sync worker: nothing to start
