@@ -103,12 +103,18 @@ class Completion:
 
 @dataclass(frozen=True)
 class Streamed:
-    """Text for a streamed request, sent as one chunk event per piece, `interval` seconds apart."""
+    """Text for a streamed request, sent as one chunk event per piece, `interval` seconds apart.
+
+    With `pause` set, the stream stops after its first `pause_after` pieces until the test sets the
+    event: the partial answer can be looked at for as long as the test needs.
+    """
 
     pieces: tuple[str, ...]
     interval: float = 0.0
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    pause: threading.Event | None = None
+    pause_after: int = 0
 
     @classmethod
     def of(cls, completion: Completion) -> Streamed:
@@ -171,6 +177,23 @@ class Delay:
 
 
 @dataclass(frozen=True)
+class Held:
+    """Wait until the test sets `release` (cut short when the server stops), then answer `then`.
+
+    A test that must act while the model is still thinking (press Stop, check the working bubble)
+    releases the answer when it is done instead of guessing a delay long enough for a busy machine.
+    """
+
+    release: threading.Event
+    then: Completion | Error | Raw | Streamed
+    # A test that never releases does not pin a handler thread past this.
+    limit: float = 60.0
+
+    def render(self, body: dict[str, Any]) -> Raw:
+        return self.then.render(body)
+
+
+@dataclass(frozen=True)
 class Trickle:
     """Send the status and headers at once, then the body one byte every `interval` seconds.
 
@@ -184,7 +207,7 @@ class Trickle:
         return self.then.render(body)
 
 
-Scripted = Completion | Error | Raw | Delay | Trickle | Streamed
+Scripted = Completion | Error | Raw | Delay | Held | Trickle | Streamed
 
 
 @dataclass(frozen=True)
@@ -233,6 +256,12 @@ class _Handler(BaseHTTPRequestHandler):
             if stub._stopping.wait(scripted.seconds):
                 return  # the server is stopping: drop the request
             scripted = scripted.then
+        elif isinstance(scripted, Held):
+            deadline = time.monotonic() + scripted.limit
+            while not scripted.release.wait(0.02):
+                if stub._stopping.is_set() or time.monotonic() > deadline:
+                    return  # the server is stopping (or the test never released it): drop the request
+            scripted = scripted.then
         if body.get("stream") and isinstance(scripted, (Completion, Streamed)):
             return self._send_stream(scripted if isinstance(scripted, Streamed) else Streamed.of(scripted), body)
         interval = scripted.interval if isinstance(scripted, Trickle) else None
@@ -248,6 +277,10 @@ class _Handler(BaseHTTPRequestHandler):
             for index, event in enumerate(stream.events(body)):
                 if index > 1 and stream.interval and stub._stopping.wait(stream.interval):
                     return  # the server is stopping
+                if stream.pause is not None and index == stream.pause_after + 1:
+                    while not stream.pause.wait(0.02):  # index 0 is the role chunk, the pieces follow
+                        if stub._stopping.is_set():
+                            return
                 self.wfile.write(event)
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
@@ -381,6 +414,14 @@ class LLMStub:
             raise TypeError("a delay cannot be followed by another delay")
         return self.push(Delay(seconds, follow))
 
+    def push_held(self, then: Scripted) -> threading.Event:
+        """Queue an answer held until the test sets the returned event."""
+        if isinstance(then, (Delay, Held, Trickle)):
+            raise TypeError("a held answer is a plain answer")
+        release = threading.Event()
+        self.push(Held(release, then))
+        return release
+
     def push_trickle(self, interval: float, then: Scripted | None = None) -> LLMStub:
         """Queue an answer whose body arrives one byte every `interval` seconds."""
         follow = then or Completion("slow answer")
@@ -392,6 +433,12 @@ class LLMStub:
                     completion_tokens: int | None = None) -> LLMStub:
         """Queue text that a streamed request receives piece by piece, `interval` seconds apart."""
         return self.push(Streamed(tuple(pieces), interval, prompt_tokens, completion_tokens))
+
+    def push_stream_paused(self, pieces: list[str], *, after: int, interval: float = 0.0) -> threading.Event:
+        """Queue a stream that stops after its first `after` pieces until the test sets the returned event."""
+        resume = threading.Event()
+        self.push(Streamed(tuple(pieces), interval, pause=resume, pause_after=after))
+        return resume
 
     def push_malformed(self, content: str = "not json {") -> LLMStub:
         """Queue a valid completion whose content is not valid JSON."""

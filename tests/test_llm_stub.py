@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -201,6 +202,53 @@ def test_stop_interrupts_a_pending_delay() -> None:
 
     assert time.monotonic() - started < 2
     assert stub.inflight == 0
+
+
+def test_a_held_answer_waits_for_the_test_to_release_it(llm_stub: LLMStub) -> None:
+    release = llm_stub.push_held(Completion("now"))
+    replies: list[str | None] = []
+    caller = threading.Thread(target=lambda: replies.append(
+        _client(llm_stub, max_retries=0, timeout=10).chat.completions.create(
+            model="m", messages=MESSAGES).choices[0].message.content))
+    caller.start()
+    caller.join(timeout=0.5)
+    assert caller.is_alive() and replies == [] and llm_stub.inflight == 1
+
+    release.set()
+    caller.join(timeout=5)
+
+    assert replies == ["now"]
+
+
+def test_stop_drops_a_held_answer_never_released() -> None:
+    stub = LLMStub().start()
+    stub.push_held(Completion("never"))
+    with pytest.raises(openai.APITimeoutError):
+        _client(stub, max_retries=0, timeout=0.2).chat.completions.create(model="m", messages=MESSAGES)
+    started = time.monotonic()
+
+    stub.stop()
+
+    assert time.monotonic() - started < 2
+    assert stub.inflight == 0
+
+
+def test_a_paused_stream_sends_its_first_pieces_then_the_rest_when_resumed(llm_stub: LLMStub) -> None:
+    resume = llm_stub.push_stream_paused(["a ", "b ", "c ", "d "], after=2)
+    stream = _client(llm_stub, timeout=10).chat.completions.create(model="m", messages=MESSAGES, stream=True)
+    received: list[str] = []
+    for chunk in stream:
+        if chunk.choices and chunk.choices[0].delta.content:
+            received.append(chunk.choices[0].delta.content)
+        if len(received) == 2:
+            break
+    time.sleep(0.3)  # paused: nothing more arrives until it is resumed
+    assert llm_stub.inflight == 1 and received == ["a ", "b "]
+
+    resume.set()
+    received += [c.choices[0].delta.content or "" for c in stream if c.choices]
+
+    assert "".join(received) == "a b c d "
 
 
 def test_malformed_content_fails_structured_parsing(llm_stub: LLMStub) -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from agent.models import Run
+from agent.models import Run, TraceEvent
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
@@ -22,22 +23,21 @@ from .shell import assert_accessible, focused, open_assistant, shot
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
-SLOW = 2.0
-
 
 
 @pytest.fixture
-def slow_model(openai_settings: LLMStub, settings: Any) -> LLMStub:
-    """A model whose routing answer takes two seconds, then a one-line explanation."""
-    settings.LLM_TIMEOUT_SECONDS = 5.0
-    openai_settings.push_delay(SLOW, then=Completion(json.dumps(route_json("query", assignee_me=True))))
+def slow_model(openai_settings: LLMStub, settings: Any) -> threading.Event:
+    """A model whose routing answer waits until the test sets the returned event, then a one-line
+    explanation: the test looks at the page while the request is surely still out."""
+    settings.LLM_TIMEOUT_SECONDS = 30.0
+    release = openai_settings.push_held(Completion(json.dumps(route_json("query", assignee_me=True))))
     openai_settings.push_text("You have one open task.")
-    return openai_settings
+    return release
 
 
 
 def test_the_message_is_echoed_with_a_working_bubble_and_nothing_is_sent_twice(
-        page: Page, live_server: Any, width: str, alice: User, website: Project, slow_model: LLMStub) -> None:
+        page: Page, live_server: Any, width: str, alice: User, website: Project, slow_model: threading.Event) -> None:
     task_create(actor=alice, project=website, title="Write the release notes", assignee=alice)
     log_in(page, live_server.url, "alice")
     open_assistant(page)
@@ -51,14 +51,15 @@ def test_the_message_is_echoed_with_a_working_bubble_and_nothing_is_sent_twice(
     expect(page.locator("#assistant-stop")).to_be_visible()
     expect(page.locator(".assistant-form button[type=submit]")).to_be_hidden()
     expect(page.locator("#assistant [data-assistant-action]").first).to_be_disabled()
-    # A quick button and a second Enter while the first request is out do nothing (tried at once, while
-    # the slow model surely still has the first).
+    # A quick button and a second Enter while the first request is out do nothing (the model still holds
+    # the first).
     page.locator("#assistant [data-assistant-action]").first.click(force=True)
     page.fill("#assistant-message", "again")
     page.press("#assistant-message", "Enter")
     shot(page, f"working-bubble-{width}")
     assert_accessible(page)
 
+    slow_model.set()
     expect(page.locator("#assistant-transcript .run-done")).to_have_count(1, timeout=10_000)
     expect(pending).to_have_count(0)
     expect(page.locator("#assistant-transcript .run-done .run-reply")).to_contain_text("one open task")
@@ -68,7 +69,7 @@ def test_the_message_is_echoed_with_a_working_bubble_and_nothing_is_sent_twice(
 
 
 def test_stop_abandons_a_typed_request_and_gives_the_text_back(
-        page: Page, live_server: Any, width: str, alice: User, slow_model: LLMStub) -> None:
+        page: Page, live_server: Any, width: str, alice: User, slow_model: threading.Event) -> None:
     log_in(page, live_server.url, "alice")
     open_assistant(page)
     page.fill("#assistant-message", "what am I working on?")
@@ -84,8 +85,20 @@ def test_stop_abandons_a_typed_request_and_gives_the_text_back(
     shot(page, f"stopped-{width}")
     assert_accessible(page)
     # The abandoned answer never lands in this page, even once the server has finished it.
-    page.wait_for_timeout(SLOW * 1000 + 1500)
+    slow_model.set()
+    for _ in range(150):
+        if _run_thread_ended():
+            break
+        page.wait_for_timeout(100)
+    assert _run_thread_ended()
+    page.wait_for_timeout(500)  # anything the server still sent reaches the page
     expect(page.locator("#assistant-transcript .run-done")).to_have_count(0)
+
+
+def _run_thread_ended() -> bool:
+    """The run's thread has ended: it stored an answer, or wrote the "stopped" event it writes as it ends."""
+    return (Run.objects.exclude(status__in=[Run.Status.RUNNING, Run.Status.STOPPED]).exists()
+            or TraceEvent.objects.filter(name="stopped").exists())
 
 
 def test_shift_enter_makes_a_new_line_and_enter_sends(page: Page, live_server: Any, width: str,

@@ -102,8 +102,9 @@ def test_new_replies_scroll_into_view_unless_the_user_scrolled_up(
     route = Completion(json.dumps(route_json("query", assignee_me=False)))
     for _ in range(7):
         openai_settings.push(route).push_text("Here are the tasks you can see.")
-    # The eighth answer is slow: the user scrolls up to read while it is on its way.
-    openai_settings.push_delay(2.0, then=route).push_text("Here they are again.")
+    # The eighth answer waits: the user scrolls up to read while it is on its way.
+    release = openai_settings.push_held(route)
+    openai_settings.push_text("Here they are again.")
     log_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/tasks/")
     if not page.locator("#assistant").is_visible():
@@ -124,6 +125,7 @@ def test_new_replies_scroll_into_view_unless_the_user_scrolled_up(
     expect(transcript.locator(".run-pending")).to_have_count(1)
     assert transcript_at_bottom(page), "the user's own message is always shown"
     transcript.evaluate("t => { t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); }")
+    release.set()
     expect(transcript.locator(".run-done")).to_have_count(8, timeout=10_000)
     pill = page.locator("#assistant-new-pill")
     expect(pill).to_be_visible()

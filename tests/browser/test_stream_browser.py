@@ -4,6 +4,7 @@ desktop sizes."""
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -26,18 +27,18 @@ PIECES = ["You have ", "**one** ", "open ", "task: ", "the ", "release ", "notes
 
 
 @pytest.fixture
-def streaming_model(openai_settings: LLMStub, settings: Any, alice: User, website: Project) -> LLMStub:
-    """A router answer at once, then prose that streams a piece every 0.3 seconds."""
-    settings.LLM_TIMEOUT_SECONDS = 5.0
-    settings.LLM_CALL_DEADLINE_SECONDS = 20.0
+def streaming_model(openai_settings: LLMStub, settings: Any, alice: User, website: Project) -> threading.Event:
+    """A router answer at once, then prose that streams its first four pieces and waits for the test to
+    let the rest follow (returned: the event that does)."""
+    settings.LLM_TIMEOUT_SECONDS = 30.0
+    settings.LLM_CALL_DEADLINE_SECONDS = 40.0
     task_create(actor=alice, project=website, title="Write the release notes", assignee=alice)
     openai_settings.push_json(route_json("query", assignee_me=True))
-    openai_settings.push_stream(PIECES, interval=0.3)
-    return openai_settings
+    return openai_settings.push_stream_paused(PIECES, after=4, interval=0.05)
 
 
 def test_the_reply_streams_in_as_text_then_lands_formatted(page: Page, live_server: Any, width: str,
-                                                           alice: User, streaming_model: LLMStub) -> None:
+                                                           alice: User, streaming_model: threading.Event) -> None:
     log_in(page, live_server.url, "alice")
     open_assistant(page)
     page.fill("#assistant-message", "what am I working on?")
@@ -54,6 +55,7 @@ def test_the_reply_streams_in_as_text_then_lands_formatted(page: Page, live_serv
     shot(page, f"streaming-{width}")
     assert_accessible(page)
 
+    streaming_model.set()
     reply = page.locator("#assistant-transcript .run-done .run-reply")
     expect(reply).to_contain_text("start there first.", timeout=15_000)
     expect(reply.locator("strong")).to_have_text("one")  # the server's sanitised Markdown replaced the text
@@ -62,16 +64,18 @@ def test_the_reply_streams_in_as_text_then_lands_formatted(page: Page, live_serv
     assert_accessible(page)
 
 
-ROUTER_DELAY = 6.0
+def _run_thread_ended(run: Run) -> bool:
+    """The run's own thread writes its last trace event ("stopped") as it ends; run_stop writes none."""
+    return run.events.filter(name="stopped").exists()
 
 
 def test_stop_ends_the_run_on_the_server_and_nothing_is_written(page: Page, live_server: Any, width: str,
                                                                openai_settings: LLMStub, settings: Any,
                                                                alice: User, website: Project) -> None:
-    # The router answers late enough that the stop comes first even on a busy machine.
-    settings.LLM_TIMEOUT_SECONDS = 12.0
+    # The router's answer is held until the stop has been seen on the server, however busy the machine.
+    settings.LLM_TIMEOUT_SECONDS = 30.0
     message = 'create task "Write the notes" in Website Redesign'
-    openai_settings.push_delay(ROUTER_DELAY, then=Completion(json.dumps(route_json(
+    release_router = openai_settings.push_held(Completion(json.dumps(route_json(
         "crud", operation="create", title="Write the notes", project_name="Website Redesign"))))
     log_in(page, live_server.url, "alice")
     open_assistant(page)
@@ -93,11 +97,16 @@ def test_stop_ends_the_run_on_the_server_and_nothing_is_written(page: Page, live
     expect(page.locator(".assistant-form button[type=submit]")).to_be_visible()
     run = Run.objects.get()
     assert run.status == "stopped"
+    assert not _run_thread_ended(run)  # the run is still waiting for the router
     shot(page, f"stopped-on-server-{width}")
     assert_accessible(page)
 
     # The router's answer arrives after the stop: the run ends there and the task is never created.
-    page.wait_for_timeout(ROUTER_DELAY * 1000)
+    release_router.set()
+    for _ in range(150):
+        if _run_thread_ended(run):
+            break
+        page.wait_for_timeout(100)
     run.refresh_from_db()
     assert (run.status, run.capability) == ("stopped", "")
     assert not Task.objects.filter(title="Write the notes").exists()
