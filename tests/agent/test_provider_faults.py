@@ -24,7 +24,7 @@ from tasks.models import Task, TaskActivity
 from tasks.services import task_create
 from tests.llm_stub import Completion, LLMStub
 
-CALL_DEADLINE = 1.0
+CALL_DEADLINE = 0.5
 OUTPUT_LIMIT = 2000
 SLOTS = {"operation": None, "task_id": None, "title": None, "status": None, "priority": None,
          "due_date": None, "scope": None, "expected_title": None, "expected_status": None,
