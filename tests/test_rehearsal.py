@@ -1,6 +1,7 @@
 """The quick-button rehearsal gunicorn's master runs before it forks (pm_assistant/warmup.py)."""
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -54,6 +55,10 @@ def test_a_failed_rehearsal_is_logged_and_the_server_starts(monkeypatch: Any, ca
         raise RuntimeError("database gone")
 
     monkeypatch.setattr(agent.api, "run_request", broken)
+    # A logging.config.dictConfig run by an earlier test on this worker disables the loggers it does not
+    # name; this one must speak here, whatever ran before on this worker.
+    monkeypatch.setattr(logging.getLogger("pm_assistant.warmup"), "disabled", False)
+    caplog.set_level(logging.WARNING, logger="pm_assistant.warmup")
     rehearse_quick_button()
     assert "quick-button rehearsal failed" in caplog.text and "database gone" in caplog.text
     assert not User.objects.filter(username__startswith="warm-up-").exists()
