@@ -1,6 +1,7 @@
 """Browser-test helpers for the assistant shell: the two viewports, axe-core and screenshots."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,15 @@ def transcript_at_bottom(page: Page) -> bool:
     """Tell whether the transcript is scrolled to its newest message."""
     return page.evaluate("""() => { const t = document.getElementById('assistant-transcript');
         return t.scrollHeight - t.scrollTop - t.clientHeight < 4; }""")
+
+
+def wait_until(page: Page, condition: Callable[[], bool], seconds: float = 15) -> bool:
+    """Poll a server-side condition (the database, the stub model) while the page goes on; its last value."""
+    for _ in range(int(seconds * 10)):
+        if condition():
+            return True
+        page.wait_for_timeout(100)
+    return condition()
 
 
 def open_assistant(page: Page) -> None:

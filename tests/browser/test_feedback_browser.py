@@ -19,7 +19,7 @@ from tasks.services import task_create
 from tests.agent.test_trace_api import route_json
 from tests.llm_stub import Completion, LLMStub
 
-from .shell import assert_accessible, focused, open_assistant, shot
+from .shell import assert_accessible, focused, open_assistant, shot, wait_until
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
@@ -86,11 +86,7 @@ def test_stop_abandons_a_typed_request_and_gives_the_text_back(
     assert_accessible(page)
     # The abandoned answer never lands in this page, even once the server has finished it.
     slow_model.set()
-    for _ in range(150):
-        if _run_thread_ended():
-            break
-        page.wait_for_timeout(100)
-    assert _run_thread_ended()
+    assert wait_until(page, _run_thread_ended)
     page.wait_for_timeout(500)  # anything the server still sent reaches the page
     expect(page.locator("#assistant-transcript .run-done")).to_have_count(0)
 

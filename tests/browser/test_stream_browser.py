@@ -18,7 +18,7 @@ from tasks.services import task_create
 from tests.agent.test_trace_api import route_json
 from tests.llm_stub import Completion, LLMStub
 
-from .shell import assert_accessible, open_assistant, shot
+from .shell import assert_accessible, open_assistant, shot, wait_until
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
@@ -103,10 +103,7 @@ def test_stop_ends_the_run_on_the_server_and_nothing_is_written(page: Page, live
 
     # The router's answer arrives after the stop: the run ends there and the task is never created.
     release_router.set()
-    for _ in range(150):
-        if _run_thread_ended(run):
-            break
-        page.wait_for_timeout(100)
+    assert wait_until(page, lambda: _run_thread_ended(run))
     run.refresh_from_db()
     assert (run.status, run.capability) == ("stopped", "")
     assert not Task.objects.filter(title="Write the notes").exists()
