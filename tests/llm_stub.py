@@ -410,8 +410,8 @@ class LLMStub:
     def push_delay(self, seconds: float, then: Scripted | None = None) -> LLMStub:
         """Queue an answer that waits `seconds` first (to trip the client timeout)."""
         follow = then or Completion("late answer")
-        if isinstance(follow, Delay):
-            raise TypeError("a delay cannot be followed by another delay")
+        if isinstance(follow, (Delay, Held, Trickle)):
+            raise TypeError("a delay is followed by a plain answer")
         return self.push(Delay(seconds, follow))
 
     def push_held(self, then: Scripted) -> threading.Event:
@@ -425,7 +425,7 @@ class LLMStub:
     def push_trickle(self, interval: float, then: Scripted | None = None) -> LLMStub:
         """Queue an answer whose body arrives one byte every `interval` seconds."""
         follow = then or Completion("slow answer")
-        if isinstance(follow, (Delay, Trickle)):
+        if isinstance(follow, (Delay, Held, Trickle)):
             raise TypeError("a trickle sends a plain answer slowly")
         return self.push(Trickle(interval, follow))
 
