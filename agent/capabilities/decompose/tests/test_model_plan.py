@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -24,18 +25,20 @@ def parent(alice: User, carol: User, website: Project) -> Task:
                        priority="P2", description="New tiers, new copy.")
 
 
-GOOD = plan(
-    create("s1", "Write the tier copy", due=in_days(7), priority="P1", assignee="carol"),
-    create("s2", "Design the tier cards", due=in_days(10)),
-    create("s3", "Proofread the tier copy", parent=bind("s1"), due=in_days(8)),
-    change("s4", "set_priority", expected_title="Redesign the pricing page", expected_status="in_progress",
-           priority="P1"),
-)
+def good_plan() -> dict[str, Any]:
+    """Built when a test runs: a plan built at import would be a day behind after midnight."""
+    return plan(
+        create("s1", "Write the tier copy", due=in_days(7), priority="P1", assignee="carol"),
+        create("s2", "Design the tier cards", due=in_days(10)),
+        create("s3", "Proofread the tier copy", parent=bind("s1"), due=in_days(8)),
+        change("s4", "set_priority", expected_title="Redesign the pricing page", expected_status="in_progress",
+               priority="P1"),
+    )
 
 
 def test_good_plan_card_then_approve_creates_subtasks_with_bound_parents(openai_settings: LLMStub, alice: User,
                                                                          parent: Task) -> None:
-    openai_settings.push_json(GOOD)
+    openai_settings.push_json(good_plan())
     body = break_down(alice, parent)
     assert body["status"] == "needs_confirmation", body
     assert body["usage"]["llm_calls"] == 1
@@ -74,7 +77,7 @@ def test_the_planner_sees_words_not_ids_or_raw_context(openai_settings: LLMStub,
     # A number no date or step id in the prompt could contain, so its absence means something.
     parent = Task.objects.create(id=987654, project=parent.project, title=parent.title, status=parent.status,
                                  description=parent.description, created_by=alice)
-    openai_settings.push_json(GOOD)
+    openai_settings.push_json(good_plan())
     break_down(alice, parent)
     sent = openai_settings.last_body
     text = "\n".join(m["content"] for m in sent["messages"])
@@ -88,7 +91,7 @@ def test_the_planner_sees_words_not_ids_or_raw_context(openai_settings: LLMStub,
 
 def test_unchecking_a_step_drops_it_and_every_step_bound_to_it(openai_settings: LLMStub, alice: User,
                                                               parent: Task) -> None:
-    openai_settings.push_json(GOOD)
+    openai_settings.push_json(good_plan())
     body = break_down(alice, parent)
     done = confirm(alice, body["run_id"], drop_steps=["s1"]).json()
     assert done["status"] == "done", done
@@ -100,7 +103,7 @@ def test_unchecking_a_step_drops_it_and_every_step_bound_to_it(openai_settings: 
 
 
 def test_drop_steps_must_name_steps_of_the_plan(openai_settings: LLMStub, alice: User, parent: Task) -> None:
-    openai_settings.push_json(GOOD)
+    openai_settings.push_json(good_plan())
     body = break_down(alice, parent)
     refused = confirm(alice, body["run_id"], drop_steps=["s9"])
     assert refused.status_code == 400 and "drop_steps" in refused.json()["error"]["fields"]
@@ -108,7 +111,7 @@ def test_drop_steps_must_name_steps_of_the_plan(openai_settings: LLMStub, alice:
 
 
 def test_reject_writes_nothing(openai_settings: LLMStub, alice: User, parent: Task) -> None:
-    openai_settings.push_json(GOOD)
+    openai_settings.push_json(good_plan())
     body = break_down(alice, parent)
     rejected = confirm(alice, body["run_id"], "reject").json()
     assert rejected["status"] == "done" and rejected["data"]["rejected"] is True
