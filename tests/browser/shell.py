@@ -5,13 +5,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1440, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1440, "height": 900}
 VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
 
 
