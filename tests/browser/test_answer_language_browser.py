@@ -49,8 +49,7 @@ def test_chinese_questions_get_chinese_answers_with_the_servers_figures(page: Pa
 def test_chinese_help_and_undo_are_chinese(page: Page, live_server: Any, width: str, alice: User,
                                            website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Ship it")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     open_assistant(page)
     ask(page, "你能做什么？", 1)
     reply = page.locator("#assistant-transcript .run-done .run-reply")
@@ -106,8 +105,7 @@ def test_a_chinese_plan_card_says_chinese_words_and_counts_the_steps_in_chinese(
         page: Page, live_server: Any, width: str, alice: User, website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Publish the handbook",
                        description="- Collect the chapters\n- Copy-edit the text\n- Print the first run")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     open_assistant(page)
     send(page, f"把 {task.key} 拆分成子任务")
     card = page.locator(".plan-card").last
@@ -133,8 +131,7 @@ def test_a_chinese_single_task_question_overdue_list_and_risk_check_are_labelled
         page: Page, live_server: Any, width: str, alice: User, website: Project) -> None:
     late = timezone.localdate() - timedelta(days=2)
     task = task_create(actor=alice, project=website, assignee=alice, due_date=late, title="Fix login", priority="P1")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     open_assistant(page)
     ask(page, "这个任务是关于什么的？", 1)
     run = page.locator("#assistant-transcript .run-done").last

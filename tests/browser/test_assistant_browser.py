@@ -41,8 +41,7 @@ def test_a_delete_typed_in_the_sidebar_waits_for_approval_then_removes_the_row(
         page: Page, live_server: Any, alice: User, website: Project) -> None:
     doomed = task_create(actor=alice, project=website, title="Old landing page experiment")
     task_create(actor=alice, project=website, title="Its subtask", parent=doomed)
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     row = page.locator(f"tr[data-entity-id='{doomed.pk}']")
     expect(row).to_have_count(1)
     page.fill("#assistant-message", f"delete task #{doomed.pk}")
@@ -64,8 +63,7 @@ def test_a_delete_typed_in_the_sidebar_waits_for_approval_then_removes_the_row(
 def test_reject_on_a_row_delete_keeps_the_task(page: Page, live_server: Any, alice: User,
                                                website: Project) -> None:
     kept = task_create(actor=alice, project=website, title="Keep me")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     page.locator(f"tr[data-entity-id='{kept.pk}'] [data-assistant-action=delete_task]").click()
     card = page.locator(".confirm-card")
     expect(card).to_contain_text("Keep me")
@@ -78,8 +76,7 @@ def test_reject_on_a_row_delete_keeps_the_task(page: Page, live_server: Any, ali
 
 def test_a_row_mark_done_updates_the_list(page: Page, live_server: Any, alice: User, website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Ship the footer")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/?status=todo")
+    log_in(page, live_server.url, "alice", "/tasks/?status=todo")
     page.locator(f"tr[data-entity-id='{task.pk}'] [data-assistant-action=mark_done]").click()
     expect(page.locator("#assistant-transcript .run-done")).to_have_count(1)
     expect(page.locator(f"tr[data-entity-id='{task.pk}']")).to_have_count(0)
@@ -95,8 +92,7 @@ def test_the_sidebar_says_when_the_model_is_offline(page: Page, live_server: Any
 def test_deleting_the_task_on_its_own_page_goes_back_to_the_list(page: Page, live_server: Any, alice: User,
                                                                  website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Retire the old blog")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     page.click("#assistant [data-assistant-action=delete_task]")
     page.locator(".confirm-card button[data-confirm-run]").click()
     expect(page).to_have_url(f"{live_server.url}/tasks/")

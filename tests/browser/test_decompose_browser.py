@@ -21,8 +21,7 @@ def test_break_down_uncheck_a_step_approve_and_the_subtasks_appear(page: Page, l
                                                                    website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Publish the handbook",
                        description="- Collect the chapters\n- Copy-edit the text\n- Print the first run")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     expect(page.locator(".subtasks")).to_have_count(0)
     page.click("#assistant [data-assistant-action=decompose_task]")
     card = page.locator(".plan-card")
@@ -45,8 +44,7 @@ def test_break_down_uncheck_a_step_approve_and_the_subtasks_appear(page: Page, l
 
 def test_the_row_action_opens_a_plan_card(page: Page, live_server: Any, alice: User, website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Clean the backlog and close stale bugs")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     page.locator(f"tr[data-entity-id='{task.pk}'] [data-assistant-action=decompose_task]").click()
     card = page.locator(".plan-card")
     expect(card.locator(".plan-step")).to_have_count(2)
@@ -72,8 +70,7 @@ def test_unchecking_a_step_unchecks_the_steps_built_on_it(page: Page, live_serve
     with LLMStub() as stub:
         settings.LLM_PROVIDER, settings.OPENAI_API_KEY, settings.OPENAI_BASE_URL = "openai", "k", stub.base_url
         stub.push_json({"steps": steps})
-        log_in(page, live_server.url, "alice")
-        page.goto(f"{live_server.url}/tasks/{task.pk}/")
+        log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
         page.click("#assistant [data-assistant-action=decompose_task]")
         card = page.locator(".plan-card")
         expect(card).to_contain_text("needs step s1")

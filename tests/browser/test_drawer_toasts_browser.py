@@ -28,8 +28,7 @@ def test_a_toast_does_not_cover_the_open_drawer(page: Page, live_server: Any, al
                                                  website: Project) -> None:
     page.set_viewport_size(VIEWPORTS["phone"])
     tasks = [task_create(actor=alice, project=website, title=f"Renew domain {n}") for n in range(3)]
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     page.locator(f"tr[data-entity-id='{tasks[1].pk}'] [data-assistant-action=delete_task]").click()
     card = page.locator("#assistant .confirm-card")
     expect(card).to_be_focused()

@@ -116,8 +116,7 @@ def test_shift_enter_makes_a_new_line_and_enter_sends(page: Page, live_server: A
 
 def test_slash_opens_the_assistant_and_focuses_the_input(page: Page, live_server: Any, width: str,
                                                           alice: User) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     if page.locator("#assistant").is_visible():
         page.click("#assistant-toggle")
     expect(page.locator("#assistant")).to_be_hidden()
@@ -135,8 +134,7 @@ def test_slash_opens_the_assistant_and_focuses_the_input(page: Page, live_server
 
 def test_the_skip_link_reaches_the_assistant_early_in_tab_order(page: Page, live_server: Any, width: str,
                                                                 alice: User) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     page.keyboard.press("Tab")
     expect(page.locator(".skip-link").first).to_be_focused()
     page.keyboard.press("Tab")
@@ -152,8 +150,7 @@ def test_the_skip_link_reaches_the_assistant_early_in_tab_order(page: Page, live
 def test_after_a_row_action_focus_returns_to_the_row(page: Page, live_server: Any, width: str, alice: User,
                                                     website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Ship the footer")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     page.locator(f"tr[data-entity-id='{task.pk}'] [data-assistant-action=mark_done]").click()
     expect(page.locator(f"tr[data-entity-id='{task.pk}'] .badge").first).to_have_text("Done")
     page.wait_for_function(f"() => document.activeElement.closest(\"[data-entity-id='{task.pk}']\")")

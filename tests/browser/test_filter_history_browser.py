@@ -32,8 +32,7 @@ def chip(page: Page, fieldset: str, label: str) -> Any:
 
 def test_back_shows_the_filters_of_the_results_and_the_next_change_keeps_them(
         page: Page, live_server: Any, width: str, website: Project, mixed: None) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     rows = page.locator("tr[data-entity-type=task]")
     expect(rows).to_have_count(6)
 

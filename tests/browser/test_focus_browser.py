@@ -23,8 +23,7 @@ def task(alice: User, website: Project) -> Task:
 
 
 def test_an_editor_takes_focus_and_gives_it_back(page: Page, live_server: Any, width: str, task: Task) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     for name, field in (("title", "input[name=title]"), ("description", "textarea"), ("priority", "select"),
                         ("due_date", "input[name=due_date]")):
         page.click(f"#field-{name} .btn-edit")
@@ -57,8 +56,7 @@ def test_an_editor_takes_focus_and_gives_it_back(page: Page, live_server: Any, w
 
 def test_a_moved_board_card_keeps_focus_on_its_status(page: Page, live_server: Any, width: str,
                                                       task: Task, website: Project) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/projects/{website.pk}/?view=board")
+    log_in(page, live_server.url, "alice", f"/projects/{website.pk}/?view=board")
     select = page.locator(f"#status-{task.pk}")
     select.focus()
     select.select_option("in_progress")
@@ -75,8 +73,7 @@ def test_a_card_that_leaves_the_tab_hands_focus_to_its_neighbour(page: Page, liv
                                                                  alice: User, website: Project) -> None:
     for n in range(2):
         task_create(actor=alice, project=website, title=f"Hang banner {n}", status="in_progress")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/projects/{website.pk}/?tab=in_progress&view=board")
+    log_in(page, live_server.url, "alice", f"/projects/{website.pk}/?tab=in_progress&view=board")
     cards = page.locator("#board-cards-in_progress article.card")
     expect(cards).to_have_count(2)
     leaving = cards.first.locator("select")
@@ -92,8 +89,7 @@ def test_undo_in_the_assistant_leaves_focus_on_its_reply(page: Page, live_server
                                                          alice: User, website: Project) -> None:
     for n in range(2):
         task_create(actor=alice, project=website, title=f"Proofread chapter {n}")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/?status=todo")
+    log_in(page, live_server.url, "alice", "/tasks/?status=todo")
     open_assistant(page)
     page.click("#assistant [data-assistant-action=mark_visible_done]")
     run = page.locator("#assistant-transcript .run-done").last
@@ -111,8 +107,7 @@ def test_a_row_action_after_a_refresh_returns_focus_at_once(page: Page, live_ser
     """A page refresh that has ended does not hold back a later focus return (it waited three seconds)."""
     page.set_viewport_size(VIEWPORTS["desktop"])
     tasks = [task_create(actor=alice, project=website, title=f"Print poster {n}") for n in range(3)]
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     # A change made in the assistant refreshes the rows (tasks-changed) without a row to return to.
     page.click("#assistant [data-assistant-action=mark_visible_done]")
     expect(page.locator("#assistant-transcript .run-done")).to_have_count(1)
@@ -127,8 +122,7 @@ def test_a_row_action_after_a_refresh_returns_focus_at_once(page: Page, live_ser
 
 def test_an_open_editor_keeps_its_draft_when_the_assistant_changes_the_task(
         page: Page, live_server: Any, width: str, task: Task) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     page.click("#field-description .btn-edit")
     page.fill("#field-description textarea", "A draft not saved yet")
     open_assistant(page)
@@ -146,8 +140,7 @@ def test_an_open_editor_keeps_its_draft_when_the_assistant_changes_the_task(
 
 def test_tab_stays_in_the_open_drawer_on_a_phone(page: Page, live_server: Any, task: Task) -> None:
     page.set_viewport_size(VIEWPORTS["phone"])
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     open_assistant(page)
     page.focus("#assistant-message")
     inside = "() => document.getElementById('assistant').contains(document.activeElement)"

@@ -77,8 +77,7 @@ def test_the_drawer_is_fully_on_screen_on_the_project_page(page: Page, live_serv
 def test_board_task_keys_stay_on_one_line(page: Page, live_server: Any, website: Project,
                                           long_project: list[Task]) -> None:
     page.set_viewport_size(VIEWPORTS["desktop"])
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/projects/{website.pk}/?view=board")
+    log_in(page, live_server.url, "alice", f"/projects/{website.pk}/?view=board")
     keys = page.locator(".board .card .key")
     expect(keys).to_have_count(len(long_project))
     lines = keys.evaluate_all("""keys => keys.map(k => {
@@ -98,8 +97,7 @@ def test_board_task_keys_stay_on_one_line(page: Page, live_server: Any, website:
 def test_timeline_date_labels_do_not_touch_on_a_phone(page: Page, live_server: Any, website: Project,
                                                       long_project: list[Task]) -> None:
     page.set_viewport_size(VIEWPORTS["phone"])
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/projects/{website.pk}/?view=gantt")
+    log_in(page, live_server.url, "alice", f"/projects/{website.pk}/?view=gantt")
     ticks = page.locator(".gantt-axis .gantt-tick")
     expect(ticks.first).to_be_attached()
     # The labels a reader sees (a skipped label keeps its tick mark, its text is not drawn).

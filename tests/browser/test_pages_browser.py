@@ -29,18 +29,18 @@ def many_tasks(alice: User, carol: User, website: Project) -> list[Task]:
     ]
 
 
-def log_in(page: Page, base: str, username: str) -> None:
-    """Signed in by a session the server makes (Django's test client), then on home.
+def log_in(page: Page, base: str, username: str, path: str = "/") -> None:
+    """Signed in by a session the server makes (Django's test client), then on `path` (home by default).
 
     The form itself is tested once (test_the_sign_in_form_lands_on_home); the other browser tests
-    start signed in without typing, submitting and hashing a password each time.
+    start signed in without typing, submitting and hashing a password each time, on the page they test.
     """
     client = Client()
     client.force_login(User.objects.get(username=username))
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
-    page.goto(f"{base}/")
-    expect(page).to_have_url(f"{base}/")
+    page.goto(f"{base}{path}")
+    expect(page).to_have_url(f"{base}{path}")
 
 
 def test_the_sign_in_form_lands_on_home(page: Page, live_server: Any, alice: User) -> None:
@@ -81,8 +81,7 @@ def test_task_list_filters_and_pages(page: Page, live_server: Any, many_tasks: l
 
 
 def test_invalid_filter_shows_the_error_in_the_browser(page: Page, live_server: Any, many_tasks: list[Task]) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/?due_before=soon")
+    log_in(page, live_server.url, "alice", "/tasks/?due_before=soon")
     expect(page.locator("#filter-error")).to_contain_text("due_before")
     expect(page.locator("tr[data-entity-type=task]")).to_have_count(0)
 
@@ -114,8 +113,7 @@ def test_board_card_moves_to_its_new_column(page: Page, live_server: Any, many_t
 
 def test_task_detail_inline_edit(page: Page, live_server: Any, many_tasks: list[Task]) -> None:
     task = many_tasks[3]
-    log_in(page, live_server.url, "carol")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "carol", f"/tasks/{task.pk}/")
     page.click("#field-priority .btn-edit")
     page.select_option("#field-priority select", "P0")
     page.click("#field-priority button[type=submit]")

@@ -26,8 +26,7 @@ def test_the_pager_walks_by_cursor_and_stays_accessible(page: Page, live_server:
     Task.objects.bulk_create(Task(project=website, title=f"Task {i:02}", created_by=alice,
                                   due_date=today + timedelta(days=i // 4)) for i in range(60))
     page.set_viewport_size(VIEWPORTS[size])
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/?page_size=5")
+    log_in(page, live_server.url, "alice", "/tasks/?page_size=5")
     pager = page.locator("nav.pagination")
     expect(pager.locator("[rel=last]")).to_have_text("12")
     shot(page, "paging-task-list-first")

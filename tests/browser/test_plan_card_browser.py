@@ -94,8 +94,7 @@ def test_a_done_task_offers_no_break_down(page: Page, live_server: Any, width: s
                                          website: Project) -> None:
     done = task_create(actor=alice, project=website, title="Ship the beta", status="done")
     open_task = task_create(actor=alice, project=website, title="Plan the launch")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{done.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{done.pk}/")
     open_assistant(page)
     expect(page.locator("#assistant [data-assistant-action=decompose_task]")).to_be_hidden()
     expect(page.locator("#assistant [data-assistant-action=delete_task]")).to_be_visible()
@@ -113,8 +112,7 @@ def test_deleting_from_the_task_page_lands_on_the_list_with_a_toast_and_no_404(
         if response.status >= 400:
             failed.append(f"{response.status} {response.url}")
 
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     page.on("response", on_response)
     open_assistant(page)
     page.click("#assistant [data-assistant-action=delete_task]")

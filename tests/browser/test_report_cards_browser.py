@@ -79,8 +79,7 @@ def test_the_report_button_and_the_typed_request_each_say_which_week(
 
 def test_a_finished_week_says_its_figures_changed_after_a_later_deletion_and_passes_axe(
         page: Page, live_server: Any, width: str, alice: User, last_week: list[Task]) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/reports/weekly/")
+    log_in(page, live_server.url, "alice", "/reports/weekly/")
     expect(page.locator("main [data-report-week]")).to_contain_text("Last week, ")
     expect(page.locator("main [data-report-recomputed]")).to_have_count(0)
     expect(page.locator("#list-completed li")).to_have_count(3)
@@ -108,8 +107,7 @@ def test_the_risk_chart_explains_its_colours_axis_and_values_and_adds_the_factor
         page: Page, live_server: Any, width: str, alice: User, website: Project, last_week: list[Task]) -> None:
     blocked = task_create(actor=alice, project=website, title="Waiting on legal", status="blocked",
                           due_date=timezone.localdate() - timedelta(days=3))
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/projects/{website.pk}/")
+    log_in(page, live_server.url, "alice", f"/projects/{website.pk}/")
     open_assistant(page)
     page.click("#assistant [data-assistant-action=risk_analysis]")
     run = page.locator("#assistant-transcript .run-done").last

@@ -95,8 +95,7 @@ def test_weekly_report_from_home_to_the_full_page_and_its_download(
 def test_tasks_at_risk_draws_a_chart_with_a_table_for_screen_readers(
         page: Page, live_server: Any, alice: User, website: Project, last_week: list[Task]) -> None:
     page.set_viewport_size({"width": 1440, "height": 900})
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/projects/{website.pk}/")
+    log_in(page, live_server.url, "alice", f"/projects/{website.pk}/")
     panel_chart = page.locator("#risk-panel canvas[data-rendered='1']")
     expect(panel_chart).to_have_count(1)
     page.click("#assistant [data-assistant-action=risk_analysis]")

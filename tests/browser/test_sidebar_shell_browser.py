@@ -36,8 +36,7 @@ def collapse(page: Page) -> None:
 
 def test_a_row_delete_with_the_assistant_closed_opens_it_on_the_card(
         page: Page, live_server: Any, width: str, three_tasks: list[Task]) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     collapse(page)
     middle = three_tasks[1]
     page.locator(f"tr[data-entity-id='{middle.pk}'] [data-assistant-action=delete_task]").click()
@@ -60,8 +59,7 @@ def test_a_row_delete_with_the_assistant_closed_opens_it_on_the_card(
 
 def test_an_approved_row_delete_returns_focus_to_the_neighbouring_row(
         page: Page, live_server: Any, width: str, three_tasks: list[Task]) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     collapse(page)
     doomed = three_tasks[1]
     page.locator(f"tr[data-entity-id='{doomed.pk}'] [data-assistant-action=delete_task]").click()
@@ -75,8 +73,7 @@ def test_an_approved_row_delete_returns_focus_to_the_neighbouring_row(
 
 def test_a_row_done_with_the_assistant_closed_answers_in_a_toast_that_opens_it(
         page: Page, live_server: Any, width: str, three_tasks: list[Task]) -> None:
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/?status=todo")
+    log_in(page, live_server.url, "alice", "/tasks/?status=todo")
     collapse(page)
     done = three_tasks[0]
     page.locator(f"tr[data-entity-id='{done.pk}'] [data-assistant-action=mark_done]").click()
@@ -105,8 +102,7 @@ def test_new_replies_scroll_into_view_unless_the_user_scrolled_up(
     # The eighth answer waits: the user scrolls up to read while it is on its way.
     release = openai_settings.push_held(route)
     openai_settings.push_text("Here they are again.")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     if not page.locator("#assistant").is_visible():
         page.click("#assistant-toggle")
     transcript = page.locator("#assistant-transcript")
@@ -141,8 +137,7 @@ def test_new_replies_scroll_into_view_unless_the_user_scrolled_up(
 def test_a_card_answers_a_click_the_moment_it_lands(
         page: Page, live_server: Any, width: str, three_tasks: list[Task]) -> None:
     """A card's buttons work as soon as the card is on the page, not after htmx's settle pause."""
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     collapse(page)
     # Click Approve in the same turn of the event loop that inserted the card.
     page.evaluate("""() => new MutationObserver((records, observer) => {

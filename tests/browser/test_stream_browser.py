@@ -125,8 +125,7 @@ def test_a_stop_after_the_run_finished_shows_what_it_did_and_does_not_offer_it_a
     def hold(route: Any) -> None:
         held.append((route, route.fetch()))  # the server runs the request to its end; the page waits on
 
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/projects/{website.pk}/")  # the page names the project to create it in
+    log_in(page, live_server.url, "alice", f"/projects/{website.pk}/")  # the page names the project to create it in
     open_assistant(page)
     page.route("**/assistant/request/", hold)
     page.fill("#assistant-message", message)

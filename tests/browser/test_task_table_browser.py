@@ -43,8 +43,7 @@ def test_rows_fit_their_table_and_their_cells_do_not_overlap(page: Page, live_se
     for n, status in enumerate(STATUSES):
         task_create(actor=alice, project=website, title=f"Check the overdue layout of row {n}", assignee=alice,
                     status=status, priority="P0", due_date=late)
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/")
+    log_in(page, live_server.url, "alice", "/tasks/")
     expect(page.locator("tr.task-row")).to_have_count(4)
     assert page.evaluate(_OVERLAPS, list(_CELLS)) == []
     wrap = page.locator(".table-wrap")

@@ -23,8 +23,7 @@ def test_undo_after_mark_visible_as_done_restores_the_rows(page: Page, live_serv
                                                            alice: User, website: Project) -> None:
     tasks = [task_create(actor=alice, project=website, title=f"Proofread chapter {n}", status=status)
              for n, status in ((1, "todo"), (2, "in_progress"), (3, "blocked"))]
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/?status=todo&status=in_progress&status=blocked")
+    log_in(page, live_server.url, "alice", "/tasks/?status=todo&status=in_progress&status=blocked")
     expect(page.locator("tr[data-entity-id]")).to_have_count(3)
     open_assistant(page)
     page.click("#assistant [data-assistant-action=mark_visible_done]")
@@ -51,8 +50,7 @@ def test_mark_done_on_the_task_page_hides_the_button_and_undo_brings_it_back(
         page: Page, live_server: Any, alice: User, website: Project) -> None:
     page.set_viewport_size(VIEWPORTS["desktop"])
     task = task_create(actor=alice, project=website, title="Book the venue", status="in_progress")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     mark_done = page.locator("#assistant [data-assistant-action=mark_done]")
     expect(mark_done).to_be_visible()
     mark_done.click()

@@ -50,8 +50,7 @@ def test_help_lists_the_pages_buttons_and_a_button_answers(page: Page, live_serv
 def test_a_chinese_request_marks_the_open_task_done(page: Page, live_server: Any, alice: User,
                                                     website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Ship the footer")
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/tasks/{task.pk}/")
+    log_in(page, live_server.url, "alice", f"/tasks/{task.pk}/")
     run = _ask(page, "把这个任务标记为完成")
     expect(run.locator(".run-reply")).to_contain_text(f"已更新 {task.key}")  # asked in Chinese, answered in Chinese
     expect(run.locator(f".run-reply a[href='/tasks/{task.pk}/']")).to_have_text(task.key)
