@@ -8,18 +8,23 @@ slow repeat does not make the round's ratio). Prints each page's median first an
 median per-round ratio first/warm, and the share of rounds over 1.5x.
 
 The first request is sent `--settle` seconds after the fork (default 1 s: the worker has started and
-opened its database pool); with `--settle 0` it arrives while the worker is still starting and its
-time includes the start.
+opened its database pool); with `--settle 0` it is sent within 2 ms of the fork (the master's list of
+children is read that often), arrives while the worker is still starting, and its time includes the start.
+`--trace` serves with bench/worker_trace.py (the same settings, each hook timed) and prints, per page, when
+each step of the new worker's start and its first request happened after the fork, and that request's
+minor page faults against the ones after it.
 
-    .venv/bin/python bench/fresh_worker.py [--rounds 7] [--tasks 1000] [--settle 1]
+    .venv/bin/python bench/fresh_worker.py [--rounds 7] [--tasks 1000] [--settle 1] [--pages my_overdue] [--trace]
 """
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,11 +38,17 @@ from bench.outage import database, logged_in  # noqa: E402
 from tests.gunicorn_server import manage, server_env  # noqa: E402
 
 WARM_REPEATS = 3
+PAGES = ["/", "/tasks/", "my_overdue"]  # two pages and the "my overdue" quick button
 GOAL = 1.5  # the first request of a new worker at most this many times a warm one
 
 
 def children(pid: int) -> set[int]:
-    """The live child processes of pid (Linux /proc)."""
+    """The live child processes of pid (Linux /proc): the children list of its main thread, which forks
+    gunicorn's workers (one small file, read every 2 ms), else a scan of every process's parent."""
+    try:
+        return {int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()}
+    except OSError:
+        pass
     found = set()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -60,7 +71,7 @@ def fresh_worker(master: int, old: set[int], settle: float) -> set[int]:
         if now and not now & old:
             time.sleep(settle)
             return now
-        time.sleep(0.05)
+        time.sleep(0.002)
     raise RuntimeError("gunicorn did not start a new worker")
 
 
@@ -78,17 +89,22 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=1000)
     parser.add_argument("--settle", type=float, default=1.0,
                         help="seconds between the fork and the first request (0: it arrives while the worker starts)")
+    parser.add_argument("--pages", nargs="+", choices=PAGES, default=PAGES, help="the requests to time")
+    parser.add_argument("--trace", action="store_true",
+                        help="serve with bench/worker_trace.py and print where each new worker's time went")
     args = parser.parse_args()
-    pages = ["/", "/tasks/", "my_overdue"]
+    pages = args.pages
+    trace = Path(tempfile.mkdtemp(prefix="pm-worker-trace-")) / "trace.log"
+    sent: list[tuple[str, int, float]] = []  # (page, new worker's pid, when its first request was sent)
     first: dict[str, list[float]] = {p: [] for p in pages}
     warm: dict[str, list[float]] = {p: [] for p in pages}
     ratios: dict[str, list[float]] = {p: [] for p in pages}
     with database() as url:
         env = server_env(DATABASE_URL=url, LLM_PROVIDER="offline", CELERY_TASK_ALWAYS_EAGER="1",
-                         GUNICORN_WORKERS="1")
+                         GUNICORN_WORKERS="1", WORKER_TRACE_LOG=str(trace))
         manage(env, "migrate", "--noinput")
         manage(env, "shell", "-c", SEED.format(tasks=args.tasks))
-        with served_process(env) as (base, master):
+        with served_process(env, config="bench.worker_trace" if args.trace else None) as (base, master):
             client = logged_in(base)
             api = {"X-CSRFToken": client.cookies.get("csrftoken") or ""}
             body = {"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}
@@ -103,6 +119,7 @@ def main() -> None:
                                 return ms(client, "POST", "/api/assistant/requests/", json=body, headers=api)
                             return ms(client, "GET", page)
 
+                        sent.append((page, min(workers), time.time()))
                         cold = request()
                         hot = statistics.median(request() for _ in range(WARM_REPEATS))
                         first[page].append(cold)
@@ -119,6 +136,35 @@ def main() -> None:
         print(f"{page:<12} first {cold:8.1f} ms   warm {hot:8.1f} ms   median ratio first/warm {ratio:5.2f}x   "
               f"rounds over {GOAL:g}x: {over}/{len(ratios[page])}   per round: "
               + " ".join(f"{r:.2f}" for r in ratios[page]))
+    if args.trace:
+        print_trace(trace, sent, pages)
+    shutil.rmtree(trace.parent)
+
+
+def print_trace(log: Path, sent: list[tuple[str, int, float]], pages: list[str]) -> None:
+    """Each page's median time from the fork to each step of the worker's start and its first request
+    (bench/worker_trace.py), and the minor page faults of its first request against the ones after."""
+    steps: dict[int, dict[str, float]] = {}
+    served: dict[int, list[int]] = {}
+    for line in log.read_text().splitlines():
+        pid, at, step = line.split(" ", 2)
+        if step.startswith("served "):
+            served.setdefault(int(pid), []).append(int(step.rsplit(" ", 1)[1]))
+            step = "served"
+        steps.setdefault(int(pid), {}).setdefault(step, float(at))
+    columns = ["sent", "pages copied", "pool ready", "accepting", "request", "served"]
+    print("ms after the fork, median over the rounds (sent: the first request left the client):")
+    print(f"{'':<12} " + " ".join(f"{c:>12}" for c in columns) + "   faults first / after")
+    for page in pages:
+        rows = [(steps[pid], served[pid], at) for name, pid, at in sent if name == page and pid in steps]
+        cells = []
+        for column in columns:
+            times = [(at if column == "sent" else started[column]) - started["fork"]
+                     for started, _, at in rows if column == "sent" or column in started]
+            cells.append(f"{1000 * statistics.median(times):12.1f}" if times else f"{'-':>12}")
+        first = statistics.median(faults[0] for _, faults, _ in rows)
+        after = statistics.median(n for _, faults, _ in rows for n in faults[1:])
+        print(f"{page:<12} " + " ".join(cells) + f"   {first:.0f} / {after:.0f}")
 
 
 if __name__ == "__main__":

@@ -104,12 +104,15 @@ def lines_in(log: Path) -> int:
 
 
 @contextmanager
-def served_process(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Run the Dockerfile's gunicorn command on a free loopback port; yield its base URL and the master."""
+def served_process(env: dict[str, str], config: str | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run the Dockerfile's gunicorn command on a free loopback port; yield its base URL and the master.
+    `config` names another settings module in the Dockerfile's place (bench/worker_trace.py)."""
 
     port = free_port()
     argv = dockerfile_command()
     assert argv[0] == "gunicorn", argv
+    if config is not None:
+        argv[argv.index("--config") + 1] = f"python:{config}"
     # Loopback only, and no shared control socket (other servers may run on this machine).
     command = [sys.executable, "-m", "gunicorn", *argv[1:], "--no-control-socket"]
     env = {"GUNICORN_ACCESS_LOG": "/dev/null", **env, "GUNICORN_BIND": f"127.0.0.1:{port}"}

@@ -261,3 +261,36 @@ def test_the_master_rehearses_then_learns_what_a_worker_copies_and_each_worker_c
         gunicorn_conf.post_worker_init(worker=SimpleNamespace(tpool=tpool))
         assert len(tpool._threads) == 1
     gunicorn_conf.post_worker_init(worker=SimpleNamespace())  # a sync worker: nothing to start
+
+
+def test_the_benchmark_trace_settings_are_the_production_ones_with_each_step_timed(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """bench/worker_trace.py serves exactly as pm_assistant/gunicorn_conf.py, each hook calling the
+    production one, and logs the steps bench/fresh_worker.py --trace reads."""
+    from types import SimpleNamespace
+
+    import bench.worker_trace as trace
+    from pm_assistant import prefault
+
+    settings = {name for name, value in vars(gunicorn_conf).items()
+                if not name.startswith("_") and not isinstance(value, type(gunicorn_conf))
+                and getattr(value, "__module__", gunicorn_conf.__name__) == gunicorn_conf.__name__}
+    assert {"bind", "workers", "threads", "preload_app", "when_ready", "post_fork", "pre_request"} <= settings
+    for name in settings - {"post_fork", "post_worker_init", "pre_request"}:
+        assert getattr(trace, name) == getattr(gunicorn_conf, name), name
+    called: list[str] = []
+    monkeypatch.setattr(trace, "LOG", str(tmp_path / "trace.log"))
+    monkeypatch.setattr(prefault, "populate", lambda ranges: called.append("populate") or 0)
+    monkeypatch.setattr(gunicorn_conf, "post_fork",
+                        lambda server, worker: called.append("post_fork") or prefault.populate([]))
+    monkeypatch.setattr(gunicorn_conf, "post_worker_init", lambda worker: called.append("post_worker_init"))
+    monkeypatch.setattr(gunicorn_conf, "pre_request", lambda worker, req: called.append("pre_request"))
+    request = SimpleNamespace(path="/tasks/")
+    trace.post_fork(server=None, worker=None)
+    trace.post_worker_init(worker=None)
+    trace.pre_request(worker=None, req=request)
+    trace.post_request(worker=None, req=request, environ={}, resp=None)
+    assert called == ["post_fork", "populate", "post_worker_init", "pre_request"]
+    steps = [line.split(" ", 2)[2] for line in (tmp_path / "trace.log").read_text().splitlines()]
+    assert steps[:5] == ["fork", "pages copied", "pool ready", "accepting", "request"]
+    assert steps[5].startswith("served /tasks/ ") and int(steps[5].rsplit(" ", 1)[1]) >= 0

@@ -1,0 +1,73 @@
+"""gunicorn settings for `bench/fresh_worker.py --trace`: the production settings (pm_assistant/gunicorn_conf.py)
+with each step of a new worker's start and each request timed.
+
+Every hook calls the production hook it stands in for and appends one line to the file named by
+WORKER_TRACE_LOG: `pid unix-time step [detail]`. The steps, in a worker's order:
+
+    fork             post_fork begins (the first code a new worker runs)
+    pages copied     the thread copying the first request's shared pages is done (pm_assistant/prefault.py)
+    pool ready       post_fork returns: the database pool's first connection is ready
+    accepting        post_worker_init returns: the worker is about to take requests
+    request          pre_request: a request was read and is about to be served
+    served           post_request; detail: the path and the minor page faults the request took
+"""
+from __future__ import annotations
+
+import os
+import resource
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pm_assistant import gunicorn_conf as production
+from pm_assistant import prefault
+from pm_assistant.gunicorn_conf import (  # noqa: F401 - every production setting, unchanged
+    accesslog,
+    bind,
+    preload_app,
+    raw_env,
+    threads,
+    timeout,
+    when_ready,
+    worker_class,
+    workers,
+)
+
+LOG = os.environ.get("WORKER_TRACE_LOG", os.devnull)
+
+
+def _log(step: str) -> None:
+    with open(LOG, "a") as out:
+        out.write(f"{os.getpid()} {time.time():.6f} {step}\n")
+
+
+def _timed(populate: Callable[[prefault.Ranges], int]) -> Callable[[prefault.Ranges], int]:
+    def timed(ranges: prefault.Ranges) -> int:
+        done = populate(ranges)
+        _log("pages copied")
+        return done
+    return timed
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    _log("fork")
+    # In this worker only: post_fork runs after the fork.
+    prefault.populate = _timed(prefault.populate)  # type: ignore[assignment]
+    production.post_fork(server, worker)
+    _log("pool ready")
+
+
+def post_worker_init(worker: Any) -> None:
+    production.post_worker_init(worker)
+    _log("accepting")
+
+
+def pre_request(worker: Any, req: Any) -> None:
+    production.pre_request(worker, req)
+    req.trace_faults = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+    _log("request")
+
+
+def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
+    faults = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - getattr(req, "trace_faults", 0)
+    _log(f"served {req.path} {faults}")
