@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
 import statistics
 import sys
@@ -93,8 +92,13 @@ def main() -> None:
     parser.add_argument("--trace", action="store_true",
                         help="serve with bench/worker_trace.py and print where each new worker's time went")
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="pm-worker-trace-") as folder:
+        measure(args, Path(folder) / "trace.log")
+
+
+def measure(args: argparse.Namespace, trace: Path) -> None:
+    """Run the rounds and print the figures; with --trace, the workers log their steps to `trace`."""
     pages = args.pages
-    trace = Path(tempfile.mkdtemp(prefix="pm-worker-trace-")) / "trace.log"
     sent: list[tuple[str, int, float]] = []  # (page, new worker's pid, when its first request was sent)
     first: dict[str, list[float]] = {p: [] for p in pages}
     warm: dict[str, list[float]] = {p: [] for p in pages}
@@ -138,7 +142,6 @@ def main() -> None:
               + " ".join(f"{r:.2f}" for r in ratios[page]))
     if args.trace:
         print_trace(trace, sent, pages)
-    shutil.rmtree(trace.parent)
 
 
 def print_trace(log: Path, sent: list[tuple[str, int, float]], pages: list[str]) -> None:
@@ -156,7 +159,7 @@ def print_trace(log: Path, sent: list[tuple[str, int, float]], pages: list[str])
     print("ms after the fork, median over the rounds (sent: the first request left the client):")
     print(f"{'':<12} " + " ".join(f"{c:>12}" for c in columns) + "   faults first / after")
     for page in pages:
-        rows = [(steps[pid], served[pid], at) for name, pid, at in sent if name == page and pid in steps]
+        rows = [(steps[pid], served[pid], at) for name, pid, at in sent if name == page and pid in served]
         cells = []
         for column in columns:
             times = [(at if column == "sent" else started[column]) - started["fork"]
