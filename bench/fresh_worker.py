@@ -11,8 +11,9 @@ The first request is sent `--settle` seconds after the fork (default 1 s: the wo
 opened its database pool); with `--settle 0` it is sent within 2 ms of the fork (the master's list of
 children is read that often), arrives while the worker is still starting, and its time includes the start.
 `--trace` serves with bench/worker_trace.py (the same settings, each hook timed) and prints, per page, when
-each step of the new worker's start and its first request happened after the fork, and that request's
-minor page faults against the ones after it.
+each step of the new worker's start and its first request happened after the fork, how much processor
+time the worker had used by each step, and that request's minor page faults and processor time against
+the ones after it.
 
     .venv/bin/python bench/fresh_worker.py [--rounds 7] [--tasks 1000] [--settle 1] [--pages my_overdue] [--trace]
 """
@@ -146,28 +147,42 @@ def measure(args: argparse.Namespace, trace: Path) -> None:
 
 def print_trace(log: Path, sent: list[tuple[str, int, float]], pages: list[str]) -> None:
     """Each page's median time from the fork to each step of the worker's start and its first request
-    (bench/worker_trace.py), and the minor page faults of its first request against the ones after."""
-    steps: dict[int, dict[str, float]] = {}
-    served: dict[int, list[int]] = {}
+    (bench/worker_trace.py), the processor time the worker had used by then, and its first request's
+    minor page faults and processor time against the requests after it."""
+    steps: dict[int, dict[str, tuple[float, float]]] = {}  # pid -> step -> (unix time, worker's cpu ms)
+    served: dict[int, list[tuple[int, float]]] = {}  # pid -> (faults, thread cpu ms) of each request
     for line in log.read_text().splitlines():
-        pid, at, step = line.split(" ", 2)
+        pid, at, cpu, step = line.split(" ", 3)
         if step.startswith("served "):
-            served.setdefault(int(pid), []).append(int(step.rsplit(" ", 1)[1]))
+            faults, own = step.rsplit(" ", 2)[1:]
+            served.setdefault(int(pid), []).append((int(faults), float(own)))
             step = "served"
-        steps.setdefault(int(pid), {}).setdefault(step, float(at))
+        steps.setdefault(int(pid), {}).setdefault(step, (float(at), float(cpu)))
     columns = ["sent", "pages copied", "pool ready", "accepting", "request", "served"]
+
+    def median(values: list[float], scale: float = 1.0) -> str:
+        return f"{scale * statistics.median(values):12.1f}" if values else f"{'-':>12}"
+
+    rows = {page: [(steps[pid], served[pid], at) for name, pid, at in sent if name == page and pid in served]
+            for page in pages}
     print("ms after the fork, median over the rounds (sent: the first request left the client):")
     print(f"{'':<12} " + " ".join(f"{c:>12}" for c in columns) + "   faults first / after")
     for page in pages:
-        rows = [(steps[pid], served[pid], at) for name, pid, at in sent if name == page and pid in served]
-        cells = []
-        for column in columns:
-            times = [(at if column == "sent" else started[column]) - started["fork"]
-                     for started, _, at in rows if column == "sent" or column in started]
-            cells.append(f"{1000 * statistics.median(times):12.1f}" if times else f"{'-':>12}")
-        first = statistics.median(faults[0] for _, faults, _ in rows)
-        after = statistics.median(n for _, faults, _ in rows for n in faults[1:])
+        cells = [median([(at if column == "sent" else started[column][0]) - started["fork"][0]
+                         for started, _, at in rows[page] if column == "sent" or column in started], 1000)
+                 for column in columns]
+        first = statistics.median(requests[0][0] for _, requests, _ in rows[page])
+        after = statistics.median(faults for _, requests, _ in rows[page] for faults, _ in requests[1:])
         print(f"{page:<12} " + " ".join(cells) + f"   {first:.0f} / {after:.0f}")
+    print("processor ms the worker had used by then (all its threads), median; its first request's own "
+          "thread against the requests after it:")
+    print(f"{'':<12} " + " ".join(f"{c:>12}" for c in columns[1:]) + "   request cpu first / after")
+    for page in pages:
+        cells = [median([started[column][1] for started, _, _ in rows[page] if column in started])
+                 for column in columns[1:]]
+        first_cpu = statistics.median(requests[0][1] for _, requests, _ in rows[page])
+        after_cpu = statistics.median(own for _, requests, _ in rows[page] for _, own in requests[1:])
+        print(f"{page:<12} " + " ".join(cells) + f"   {first_cpu:.1f} / {after_cpu:.1f}")
 
 
 if __name__ == "__main__":

@@ -291,6 +291,10 @@ def test_the_benchmark_trace_settings_are_the_production_ones_with_each_step_tim
     trace.pre_request(worker=None, req=request)
     trace.post_request(worker=None, req=request, environ={}, resp=None)
     assert called == ["post_fork", "populate", "post_worker_init", "pre_request"]
-    steps = [line.split(" ", 2)[2] for line in (tmp_path / "trace.log").read_text().splitlines()]
-    assert steps[:5] == ["fork", "pages copied", "pool ready", "accepting", "request"]
-    assert steps[5].startswith("served /tasks/ ") and int(steps[5].rsplit(" ", 1)[1]) >= 0
+    lines = [line.split(" ", 3) for line in (tmp_path / "trace.log").read_text().splitlines()]
+    assert [step for *_, step in lines[:5]] == ["fork", "pages copied", "pool ready", "accepting", "request"]
+    # Each step carries the processor time the process has used: it only grows.
+    used = [float(cpu) for _, _, cpu, _ in lines]
+    assert used == sorted(used) and used[0] > 0
+    path, faults, own = lines[5][3].removeprefix("served ").split(" ")
+    assert path == "/tasks/" and int(faults) >= 0 and 0 <= float(own) <= used[5] - used[4] + 0.01
