@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from pm_assistant.errors import InvalidInput
-from pm_assistant.vocabulary import PAGE_NUMBER_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX
+from pm_assistant.vocabulary import ID_MAX, PAGE_NUMBER_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX
 from projects.serializers import ProjectRefSerializer, StrictInputSerializer, UserRefSerializer
 
 from .models import Task
@@ -62,7 +62,7 @@ class TaskWriteFields(StrictInputSerializer):
     description = serializers.CharField(max_length=20000, allow_blank=True, trim_whitespace=False, required=False)
     status = serializers.ChoiceField(choices=Task.Status.choices, required=False)
     priority = serializers.ChoiceField(choices=Task.Priority.choices, required=False)
-    assignee = serializers.IntegerField(min_value=1, allow_null=True, required=False,
+    assignee = serializers.IntegerField(min_value=1, max_value=ID_MAX, allow_null=True, required=False,
                                         help_text="User id of a project member; null unassigns.")
     labels = serializers.ListField(child=serializers.CharField(max_length=40), max_length=20, required=False,
                                    help_text="Label names; unknown names are created in the project.")
@@ -72,7 +72,8 @@ class TaskWriteFields(StrictInputSerializer):
                                               coerce_to_string=False, required=False)
     progress = serializers.IntegerField(min_value=0, max_value=100, required=False)
     parent = serializers.IntegerField(  # type: ignore[assignment]  # see TaskOutputFields.parent
-        min_value=1, allow_null=True, required=False, help_text="Id of a task in the same project; null detaches."
+        min_value=1, max_value=ID_MAX, allow_null=True, required=False,
+        help_text="Id of a task in the same project; null detaches."
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -83,7 +84,7 @@ class TaskWriteFields(StrictInputSerializer):
 
 
 class TaskCreateFields(TaskWriteFields):
-    project = serializers.IntegerField(min_value=1, help_text="Id of a project you may write to.")
+    project = serializers.IntegerField(min_value=1, max_value=ID_MAX, help_text="Id of a project you may write to.")
     title = serializers.CharField(max_length=300)
 
 

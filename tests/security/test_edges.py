@@ -98,6 +98,22 @@ def test_a_cursor_naming_an_id_past_bigint_is_a_400(alice: User, website: Projec
     assert _page(alice).get(f"/projects/{website.pk}/?cursor={cursor}").status_code == 400
 
 
+@pytest.mark.parametrize("field", ["assignee", "parent", "project"])
+@pytest.mark.parametrize("value", [ID_MAX + 1, 10**20])
+def test_an_id_past_bigint_in_a_task_write_is_a_400_naming_it_and_nothing_is_written(
+        alice: User, website: Project, field: str, value: int) -> None:
+    task = task_create(actor=alice, project=website, title="Launch")
+    client = _api(alice)
+    created = client.post("/api/tasks/", {"project": website.pk, "title": "Sneaky", field: value}, format="json")
+    assert created.status_code == 400 and field in created.json()["error"]["fields"], created.content
+    assert not Task.objects.filter(title="Sneaky").exists()
+    if field != "project":
+        changed = client.patch(f"/api/tasks/{task.pk}/", {field: value, "title": "Changed"}, format="json")
+        assert changed.status_code == 400 and field in changed.json()["error"]["fields"], changed.content
+        task.refresh_from_db()
+        assert task.title == "Launch"
+
+
 @pytest.mark.parametrize("raw", ["²", "١٢", "1" * 5000, str(ID_MAX + 1), "-3", "1e3"])
 def test_the_new_task_page_reads_only_plain_project_ids(alice: User, website: Project, raw: str) -> None:
     client = _page(alice)
