@@ -1,10 +1,10 @@
-"""The mood of a message: does it ask for what it names, or negate, question, suppose, quote or take it back?
+"""The mood of a message: does it ask for what it names, or negate, question, suppose, quote, plan or take it back?
 
 "don't mark task 52 as done" names the same change as "mark task 52 as done" and asks for the
 opposite. The offline rules read *what* a message names; this module reads *whether it is asked*,
 by fixed cues in English and Chinese, so that both the offline provider and the intent check
-(agent/routing/intent_check.py) treat a negation, a question, a hypothetical, someone else's words
-or a retraction as "no write asked". Polite requests ("could you mark task 5 done?", "能帮我把任务5
+(agent/routing/intent_check.py) treat a negation, a refusal, a question, a hypothetical, someone else's
+words, a plan ("I'll mark it done tomorrow", "Bob will …") or a retraction as "no write asked". Polite requests ("could you mark task 5 done?", "能帮我把任务5
 标记为完成吗？") are requests. When in doubt the reading is *not* a request: a wrong "no" costs the
 user a rephrasing, a wrong "yes" changes their data.
 """
@@ -15,8 +15,11 @@ from typing import Literal
 
 from pm_assistant.one_line import one_line
 
-Mood = Literal["request", "negated", "question", "hypothetical", "reported", "retracted", "sarcastic"]
+Mood = Literal["request", "negated", "question", "hypothetical", "reported", "stated", "retracted", "sarcastic"]
 
+# The verbs of the writes a message can name, plain and -ing.
+_VERBS = ("mark|set|change|delete|create|add|touch|update|break|remove|move|close|complete|finish|make|put|bump|"
+          "raise|lower|reschedule|push|split|do|handle|take care of")
 _VERBS_ING = ("marking|setting|changing|deleting|creating|adding|touching|updating|breaking|removing|moving|closing|"
               "completing|finishing|making|putting|bumping|raising|lowering|rescheduling|pushing|splitting")
 # Latin cues match as whole words (the helper below adds the boundaries); Chinese cues match anywhere.
@@ -39,19 +42,31 @@ _NEGATED_EN = (r"don'?t", r"do not", r"does not", r"doesn'?t", r"never", r"no ne
                r"shouldn'?t", r"should not", r"must not", r"mustn'?t", r"won'?t", r"will not", r"shall not",
                r"please not", r"not yet", r"stop", r"refrain from", r"let'?s not", r"hold off", r"no one should",
                r"nobody should", r"i don'?t want", r"i do not want", r"can'?t", r"cannot", r"need not", r"needn'?t",
-               rf"(?:without|avoid) (?:{_VERBS_ING})")
+               rf"(?:without|avoid) (?:{_VERBS_ING})",
+               # "not mark task 5 done", "… done—NOT", "please, no: …", "… or not"
+               rf"not (?:{_VERBS})", r"not[.!]*$", r"^no[,:;.!]", r"please,? no", r"or not",
+               # Refusals and verdicts against it: "I refuse to …", "… is a bad idea", "no way I'd …"
+               r"refuses?(?: to)?", r"the last thing (?:i|we) (?:want|need)", r"rather not", r"no way",
+               r"(?:a )?(?:bad|terrible|horrible|awful|dumb|stupid) idea", r"(?:be|is) a mistake")
 # 别 as "don't", not inside 区别, 特别, 别人, 别的 and the like.
 # Each cue also occurs inside an A-not-A question (要不要, 能不能, 可不可以 …), which is no negation.
 _NEGATED_ZH = (r"(?<!要)不要", r"(?<![区类级特分个识告辨差性鉴派离道])别(?![人的处名致])", r"(?<!用)不用", "无需",
                "无须", r"(?<!必)不必", "不想", r"(?<!需)不需要", "勿", r"(?<!能)不能", r"(?<!该)不该",
                r"(?<!应)不应该", "不准", "禁止", "没必要", "先不", "暂时不", "暂不", "不许", r"(?<!可)不可以", "甭",
-               "没让你", "不是让你")
+               "没让你", "不是让你", "拒绝", "绝不", "决不", "才不", "不打算", "没打算", "坏主意", "馊主意",
+               "不是好主意", "最不想")
 _REPORTED_EN = (r"(?:he|she|they|someone|somebody|my (?:boss|manager|lead|colleague|client|team)|the (?:client|boss|"
                 r"manager|customer|email|ticket|message)|[a-z]+) (?:said|says|told me|wrote|writes|suggested|"
                 r"suggests|mentioned|wants|reads|asked me|is asking|was asking)(?![a-z])", r"according to",
                 r"quote", r"quoting", r"the email says", r"someone wrote")
 _REPORTED_ZH = ("他说", "她说", "他们说", "有人说", "老板说", "经理说", "客户说", "同事说", "领导说", "邮件里说",
                 "邮件说", "据说", "听说")
+# Someone's plan, the user's own included: "I'll mark task 5 done myself", "Bob will delete it tomorrow".
+_STATED_EN = (rf"[a-z]+ (?:will|shall|would|am going to|is going to|are going to|plans? to|intends? to|gonna)"
+              rf"(?! you)(?: [a-z]+)? (?:{_VERBS})",  # "ok will you mark …" is a request
+              rf"[a-z]+'(?:ll|m going to|re going to|s going to)(?: [a-z]+)? (?:{_VERBS})")
+_STATED_ZH = ("我会", "我自己来", "我来把", "我待会", "我等会", "我回头", "我明天", "我打算", "我准备", "我计划",
+              "他会", "她会", "他们会", "我们会")
 _HYPOTHETICAL_EN = (r"what if", r"what would happen", r"what happens (?:if|when)", r"what would", r"suppose",
                     r"supposing", r"hypothetically", r"imagine", r"in theory", r"if", r"in case", r"assuming",
                     r"would it (?:be|hurt|matter|break)", r"were i to", r"had i")
@@ -121,6 +136,8 @@ def mood_of(message: str) -> Mood:
         return "negated"
     if _any(text, _REPORTED_EN) or _any(text, _REPORTED_ZH):
         return "reported"
+    if _any(text, _STATED_EN) or _any(text, _STATED_ZH):
+        return "stated"
     if _any(text, _SUPPOSING_EN):
         return "hypothetical"
     polite = _polite(text)

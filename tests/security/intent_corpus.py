@@ -34,7 +34,7 @@ class Message:
     text: str
     asked: bool
     kind: Kind
-    # negation, question, hypothetical, reported, retraction, sarcasm, polite, imperative, idiom
+    # negation, question, hypothetical, reported, plan, retraction, sarcasm, polite, imperative, idiom
     group: str
 
     def render(self, task_id: int) -> str:
@@ -77,6 +77,23 @@ MESSAGES: tuple[Message, ...] = (
     *_m("negation", False, "p0", "不要把任务{id}的优先级改为P0", "别把任务{id}设为P0"),
     *_m("negation", False, "done", "please 不要 mark task {id} as done", "不要 mark task {id} as done",
         "don't 把任务{id}标记为完成"),
+    # Refusals, verdicts against it, "not …", "… or not".
+    *_m("negation", False, "done",
+        "not mark task {id} done", "hmm mark task {id} done... or not", "mark task {id} done—NOT",
+        "I refuse to mark task {id} done", "the last thing I want is to mark task {id} done",
+        "mark task {id} done is a bad idea", "I'd rather not mark task {id} as done",
+        "marking task {id} done would be a mistake", "我拒绝把任务{id}标记为完成", "把任务{id}标记为完成是个坏主意",
+        "我才不把任务{id}标记为完成", "我不打算把任务{id}标记为完成"),
+    *_m("negation", False, "p0", "please, no: set task {id} to P0", "no, set task {id} to P0 is wrong"),
+    *_m("negation", False, "delete", "there's no way I'd delete task {id}", "I refuse to delete task {id}",
+        "delete task {id} is a bad idea"),
+    # Plans, the user's own or someone else's: nothing is asked of the assistant.
+    *_m("plan", False, "done",
+        "I'll mark task {id} done myself later", "I will mark task {id} done tomorrow", "Bob will mark task {id} done",
+        "I'm going to mark task {id} as done after lunch", "we plan to mark task {id} done on Friday",
+        "she's going to close task {id}", "我会自己把任务{id}标记为完成", "我明天再把任务{id}标记为完成",
+        "他会把任务{id}标记为完成", "我打算把任务{id}设为完成"),
+    *_m("plan", False, "delete", "I will delete task {id} tomorrow", "Bob is going to delete task {id}"),
     # Questions.
     *_m("question", False, "done",
         "should I mark task {id} as done?", "should we mark task {id} as done?", "shall I mark task {id} as done?",
@@ -158,7 +175,7 @@ MESSAGES: tuple[Message, ...] = (
     # Polite requests: they ask.
     *_m("polite", True, "done",
         "could you mark task {id} done?", "could you mark task {id} as done?", "can you mark task {id} as done?",
-        "would you mark task {id} as done?", "will you mark task {id} as done?", "could you please mark task {id} as "
+        "would you mark task {id} as done?", "will you mark task {id} as done?", "ok, will you mark task {id} done?", "could you please mark task {id} as "
         "done?", "can you please mark task {id} done?", "would you mind marking task {id} as done?",
         "please mark task {id} as done", "mark task {id} as done, please", "mark task {id} as done please?",
         "can we mark task {id} as done?", "could we mark task {id} as done?", "would it be possible to mark task "

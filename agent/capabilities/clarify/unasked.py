@@ -75,6 +75,7 @@ def unasked_reply(mood: Mood, reading: dict[str, Any] | None, *, chinese: bool) 
             "negated": f"好的，我不会{change}。什么都没有改。",
             "retracted": f"好的，那就不改：我没有{change}。什么都没有改。",
             "reported": f"这像是转述别人的话，所以我没有{change}。如果你要这样做，请直接说“{change}”。",
+            "stated": f"这像是在说打算，不是要我去做，所以我没有{change}。如果要我来做，请直接说“{change}”。",
             "sarcastic": f"这听起来不是真的要改，所以我没有{change}。如果你要这样做，请直接说“{change}”。",
         }.get(mood, f"如果要{change}：{_effect(capability, slots, chinese=True)}。我现在什么都没有改；"
                     f"需要的话请直接说“{change}”。")
@@ -83,6 +84,8 @@ def unasked_reply(mood: Mood, reading: dict[str, Any] | None, *, chinese: bool) 
         "negated": f"Understood: I won't {change}. Nothing was changed.",
         "retracted": f"OK, leaving it: I did not {change}. Nothing was changed.",
         "reported": f"That reads as someone else's words, so I did not {change}. If you want it, say “{sentence}”.",
+        "stated": f"That reads as a plan, not a request, so I did not {change}. If you want me to do it, say "
+                  f"“{sentence}”.",
         "sarcastic": f"That does not read as meant, so I did not {change}. If you want it, say “{sentence}”.",
     }.get(mood, f"If you asked me to {change}, {_effect(capability, slots, chinese=False)}. I have not changed "
                 f"anything; to do it, say “{sentence}”.")

@@ -57,6 +57,28 @@ def test_offline_a_retracted_delete_asks_nothing(alice: Any, task: Task) -> None
     assert Task.objects.filter(pk=task.pk).exists() and _unchanged(task)
 
 
+def test_offline_a_plan_is_not_a_request_in_either_language(alice: Any, task: Task) -> None:
+    body = ask(alice, f"I'll mark task {task.pk} done myself later", selected_page(task))
+    assert body["reply"] == (f"That reads as a plan, not a request, so I did not mark task {task.pk} as done. "
+                             f"If you want me to do it, say “Mark task {task.pk} as done”.")
+    assert body["data"]["unasked"] == "stated" and body["confirmation"] is None
+    body = ask(alice, f"我明天再把任务{task.pk}标记为完成", selected_page(task))
+    assert body["reply"] == (f"这像是在说打算，不是要我去做，所以我没有把任务{task.pk}标记为已完成。"
+                             f"如果要我来做，请直接说“把任务{task.pk}标记为已完成”。")
+    assert _unchanged(task)
+
+
+@pytest.mark.parametrize("message", ["I refuse to mark the visible tasks done", "not mark visible tasks as done",
+                                     "mark all visible tasks done is a bad idea", "Bob will mark all visible tasks done"])
+def test_offline_a_bulk_write_named_but_not_asked_changes_no_visible_task(alice: Any, website: Any,
+                                                                          message: str) -> None:
+    rows = [task_create(actor=alice, project=website, title=f"Row {n}") for n in range(2)]
+    page = {"page": "task_list", "origin": "sidebar", "visibleEntityIds": [t.pk for t in rows]}
+    body = ask(alice, message, page)
+    assert body["status"] == "done" and body["confirmation"] is None and body["data"]["unasked"]
+    assert not Task.objects.filter(status="done").exists() and not Confirmation.objects.exists()
+
+
 def test_offline_the_polite_request_still_runs_at_once(alice: Any, task: Task) -> None:
     body = ask(alice, f"could you set task {task.pk} to P0?", selected_page(task))
     assert body["status"] == "done" and body["confirmation"] is None
