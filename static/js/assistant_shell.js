@@ -190,6 +190,10 @@
       if (decided.openedClosed) { setOpen(false); toastReply(run); }
       // Let the page refresh its rows first (tasks-changed), then return focus.
       refocusAfterRefresh(decided.returnTo);
+    } else if (!document.activeElement || document.activeElement === document.body) {
+      // The decided button went with the card: focus goes to the run, which now says what happened.
+      run.setAttribute("tabindex", "-1");
+      run.focus();
     }
   });
 
@@ -279,8 +283,12 @@
   document.addEventListener("click", function (event) {
     if (!event.target.closest("#assistant-toggle")) return;
     window.setTimeout(function () {
-      document.body.classList.toggle("assistant-drawer-open", isOpen() && NARROW.matches);
+      var drawer = isOpen() && NARROW.matches;
+      document.body.classList.toggle("assistant-drawer-open", drawer);
       if (isOpen()) scrollToBottom();
+      // The drawer covers the toggle: focus moves into it, on its title (no keyboard pops up on a phone).
+      var title = drawer && document.querySelector("#assistant .assistant-title");
+      if (title) { title.setAttribute("tabindex", "-1"); title.focus(); }
     }, 0);
   });
 

@@ -154,3 +154,26 @@ def test_tab_stays_in_the_open_drawer_on_a_phone(page: Page, live_server: Any, t
     expect(page.locator("#assistant")).to_be_hidden()
     page.keyboard.press("Tab")
     assert not page.evaluate(inside)
+
+
+def test_a_card_decided_away_from_any_row_leaves_focus_on_its_reply(page: Page, live_server: Any, width: str,
+                                                                    task: Task) -> None:
+    """A card asked for in the sidebar has no row to go back to: its decided reply takes focus, not the page."""
+    log_in(page, live_server.url, "alice", "/")
+    open_assistant(page)
+    page.fill("#assistant-message", f"delete task {task.pk}")
+    page.click(".assistant-form button[type=submit]")
+    page.locator("#assistant .confirm-card button:has-text('Reject')").click()
+    expect(page.locator("#assistant .confirm-card")).to_have_count(0)
+    expect(page.locator("#assistant-transcript .run").last).to_be_focused()
+    assert Task.objects.filter(pk=task.pk).exists()
+
+
+def test_the_toggle_moves_focus_into_the_drawer_it_opens(page: Page, live_server: Any, task: Task) -> None:
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, live_server.url, "alice", "/")
+    page.click("#assistant-toggle")
+    expect(page.locator("#assistant .assistant-title")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#assistant")).to_be_hidden()
+    expect(page.locator("#assistant-toggle")).to_be_focused()

@@ -110,3 +110,19 @@ def test_timeline_date_labels_do_not_touch_on_a_phone(page: Page, live_server: A
     assert_accessible(page)
     page.locator(".gantt-scroll").scroll_into_view_if_needed()
     shot(page, "layout-timeline")
+
+
+def test_what_the_assistant_looks_at_keeps_its_line_under_a_long_conversation(
+        page: Page, live_server: Any, width: str, long_project: list[Task]) -> None:
+    log_in(page, live_server.url, "alice", "/tasks/")
+    if not page.locator("#assistant").is_visible():
+        page.click("#assistant-toggle")
+    for answers in (1, 2, 3):  # more than the transcript can show: it scrolls, the line above the input does not
+        page.fill("#assistant-message", "help")
+        page.click(".assistant-form button[type=submit]")
+        expect(page.locator("#assistant-transcript .run-done")).to_have_count(answers)
+    line = page.locator("#assistant-context")
+    expect(line).to_contain_text("Looking at")
+    sizes = line.evaluate("el => ({shown: el.clientHeight, needed: el.scrollHeight})")
+    assert sizes["shown"] >= sizes["needed"], sizes
+    shot(page, "context-line-under-a-long-conversation")
