@@ -4,9 +4,10 @@
 opposite. The offline rules read *what* a message names; this module reads *whether it is asked*,
 by fixed cues in English and Chinese, so that both the offline provider and the intent check
 (agent/routing/intent_check.py) treat a negation, a refusal, a question, a hypothetical, someone else's
-words, a plan ("I'll mark it done tomorrow", "Bob will …") or a retraction as "no write asked". Polite requests ("could you mark task 5 done?", "能帮我把任务5
-标记为完成吗？") are requests. When in doubt the reading is *not* a request: a wrong "no" costs the
-user a rephrasing, a wrong "yes" changes their data.
+words, a plan ("I'll mark it done tomorrow", "Bob will …") or a retraction as "no write asked".
+Polite requests ("could you mark task 5 done?", "能帮我把任务5标记为完成吗？") are requests.
+When in doubt the reading is *not* a request: a wrong "no" costs the user a rephrasing, a wrong
+"yes" changes their data.
 """
 from __future__ import annotations
 

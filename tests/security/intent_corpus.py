@@ -175,8 +175,9 @@ MESSAGES: tuple[Message, ...] = (
     # Polite requests: they ask.
     *_m("polite", True, "done",
         "could you mark task {id} done?", "could you mark task {id} as done?", "can you mark task {id} as done?",
-        "would you mark task {id} as done?", "will you mark task {id} as done?", "ok, will you mark task {id} done?", "could you please mark task {id} as "
-        "done?", "can you please mark task {id} done?", "would you mind marking task {id} as done?",
+        "would you mark task {id} as done?", "will you mark task {id} as done?", "ok, will you mark task {id} done?",
+        "could you please mark task {id} as done?", "can you please mark task {id} done?",
+        "would you mind marking task {id} as done?",
         "please mark task {id} as done", "mark task {id} as done, please", "mark task {id} as done please?",
         "can we mark task {id} as done?", "could we mark task {id} as done?", "would it be possible to mark task "
         "{id} as done?", "if you could mark task {id} as done, that would be great", "hey, can you mark task {id} "

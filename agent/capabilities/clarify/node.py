@@ -60,7 +60,9 @@ def clarify(state: ClarifyInput, runtime: Runtime[RunContext]) -> dict[str, Any]
     if unasked is not None or declined:
         mood, reading = unasked if unasked is not None else (route.intent.mood or "question", None)  # type: ignore[union-attr]
         runtime.context.recorder.node("clarify.unasked", mood=mood)
-        return done(unasked_reply(mood, reading, chinese=chinese), suggestions=suggestions_for(ctx), unasked=mood)
+        selected = ctx.selected_entity is not None
+        return done(unasked_reply(mood, reading, chinese=chinese, selected=selected), suggestions=suggestions_for(ctx),
+                    unasked=mood)
     if chinese:
         reason = "我没太明白你想做什么。"
     else:

@@ -16,17 +16,28 @@ from pm_assistant.markdown import literal
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
 
 
-def _target(slots: dict[str, Any], *, chinese: bool) -> str:
+def _named(slots: dict[str, Any]) -> bool:
+    """Whether the reading names its tasks: by id, or as the visible ones."""
+    return slots.get("scope") == "visible" or slots.get("task_id") is not None
+
+
+def _target(slots: dict[str, Any], *, chinese: bool, selected: bool, negated: bool) -> str:
     if slots.get("scope") == "visible":
         return "这些可见任务" if chinese else "the visible tasks"
     if slots.get("task_id") is not None:
         return f"任务{slots['task_id']}" if chinese else f"task {slots['task_id']}"
-    return "这个任务" if chinese else "this task"
+    if selected:
+        return "这个任务" if chinese else "this task"
+    # No task on the page and none named: "don't delete any task", "should I delete a task?"
+    if negated:
+        return "任何任务" if chinese else "any task"
+    return "某个任务" if chinese else "a task"
 
 
-def _change(capability: str, slots: dict[str, Any], *, chinese: bool) -> str:
+def _change(capability: str, slots: dict[str, Any], *, chinese: bool, selected: bool = True,
+            negated: bool = False) -> str:
     """The change in the imperative ("mark task 5 as done", "把任务 5 标记为已完成")."""
-    target = _target(slots, chinese=chinese)
+    target = _target(slots, chinese=chinese, selected=selected, negated=negated)
     if capability == "decompose":
         return f"把{target}拆解为子任务" if chinese else f"break {target} down into subtasks"
     operation = slots.get("operation")
@@ -63,29 +74,40 @@ def _effect(capability: str, slots: dict[str, Any], *, chinese: bool) -> str:
         f"the change would take effect at once and could be undone for {minutes} minutes"
 
 
-def unasked_reply(mood: Mood, reading: dict[str, Any] | None, *, chinese: bool) -> str:
-    """Say that nothing changed and why; for a question, what the change would do and how to ask for it."""
+def _how_to_ask(capability: str, slots: dict[str, Any], change: str, *, chinese: bool, selected: bool) -> str:
+    """What to say to have it done: the change itself, or, when it names no task and none is on the page,
+    the change with the task's key."""
+    if _named(slots) or selected or slots.get("operation") == "create":
+        return f"“{change}”" if chinese else f"“{change[0].upper() + change[1:]}”"
+    keyed = _change(capability, {**slots, "task_id": "KEY"}, chinese=chinese)
+    return (f"“{keyed}”，把 KEY 换成任务的编号" if chinese else
+            f"“{keyed[0].upper() + keyed[1:]}” with the task's key in place of KEY")
+
+
+def unasked_reply(mood: Mood, reading: dict[str, Any] | None, *, chinese: bool, selected: bool = True) -> str:
+    """Say that nothing changed and why; for a question, what the change would do and how to ask for it.
+    `selected`: the page has a task selected, which "this task" can mean."""
     if reading is None:
         return ("你的消息不是在要求修改，所以我什么都没有改。" if chinese else
                 "Your message does not ask me to change anything, so nothing was changed.")
     capability, slots = reading["capability"], reading["slots"]
-    change = _change(capability, slots, chinese=chinese)
+    change = _change(capability, slots, chinese=chinese, selected=selected, negated=mood in ("negated", "retracted"))
+    ask = _how_to_ask(capability, slots, change, chinese=chinese, selected=selected)
     if chinese:
         return {
             "negated": f"好的，我不会{change}。什么都没有改。",
             "retracted": f"好的，那就不改：我没有{change}。什么都没有改。",
-            "reported": f"这像是转述别人的话，所以我没有{change}。如果你要这样做，请直接说“{change}”。",
-            "stated": f"这像是在说打算，不是要我去做，所以我没有{change}。如果要我来做，请直接说“{change}”。",
-            "sarcastic": f"这听起来不是真的要改，所以我没有{change}。如果你要这样做，请直接说“{change}”。",
+            "reported": f"这像是转述别人的话，所以我没有{change}。如果你要这样做，请直接说{ask}。",
+            "stated": f"这像是在说打算，不是要我去做，所以我没有{change}。如果要我来做，请直接说{ask}。",
+            "sarcastic": f"这听起来不是真的要改，所以我没有{change}。如果你要这样做，请直接说{ask}。",
         }.get(mood, f"如果要{change}：{_effect(capability, slots, chinese=True)}。我现在什么都没有改；"
-                    f"需要的话请直接说“{change}”。")
-    sentence = change[0].upper() + change[1:]
+                    f"需要的话请直接说{ask}。")
     return {
         "negated": f"Understood: I won't {change}. Nothing was changed.",
         "retracted": f"OK, leaving it: I did not {change}. Nothing was changed.",
-        "reported": f"That reads as someone else's words, so I did not {change}. If you want it, say “{sentence}”.",
+        "reported": f"That reads as someone else's words, so I did not {change}. If you want it, say {ask}.",
         "stated": f"That reads as a plan, not a request, so I did not {change}. If you want me to do it, say "
-                  f"“{sentence}”.",
-        "sarcastic": f"That does not read as meant, so I did not {change}. If you want it, say “{sentence}”.",
+                  f"{ask}.",
+        "sarcastic": f"That does not read as meant, so I did not {change}. If you want it, say {ask}.",
     }.get(mood, f"If you asked me to {change}, {_effect(capability, slots, chinese=False)}. I have not changed "
-                f"anything; to do it, say “{sentence}”.")
+                f"anything; to do it, say {ask}.")

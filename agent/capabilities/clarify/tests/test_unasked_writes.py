@@ -68,8 +68,24 @@ def test_offline_a_plan_is_not_a_request_in_either_language(alice: Any, task: Ta
     assert _unchanged(task)
 
 
+def test_offline_on_a_page_with_no_task_the_answer_names_none_and_asks_for_a_key(alice: Any, task: Task) -> None:
+    home = {"page": "home", "origin": "sidebar"}
+    assert ask(alice, "不要删除任何任务", home)["reply"] == "好的，我不会删除任何任务。什么都没有改。"
+    assert ask(alice, "don't delete any task", home)["reply"] == \
+        "Understood: I won't delete any task. Nothing was changed."
+    body = ask(alice, "should I delete the oldest task?", home)
+    assert body["reply"] == ("If you asked me to delete a task, I would first show a card, and the task is deleted "
+                             "only when you approve it. I have not changed anything; to do it, say "
+                             "“Delete task KEY” with the task's key in place of KEY.")
+    # With a task on the page, "this task" is the one it shows.
+    assert ask(alice, "don't delete this task", selected_page(task))["reply"] == \
+        "Understood: I won't delete this task. Nothing was changed."
+    assert Task.objects.filter(pk=task.pk).exists() and _unchanged(task)
+
+
 @pytest.mark.parametrize("message", ["I refuse to mark the visible tasks done", "not mark visible tasks as done",
-                                     "mark all visible tasks done is a bad idea", "Bob will mark all visible tasks done"])
+                                     "mark all visible tasks done is a bad idea",
+                                     "Bob will mark all visible tasks done"])
 def test_offline_a_bulk_write_named_but_not_asked_changes_no_visible_task(alice: Any, website: Any,
                                                                           message: str) -> None:
     rows = [task_create(actor=alice, project=website, title=f"Row {n}") for n in range(2)]
