@@ -66,8 +66,9 @@ _REPORTED_ZH = ("他说", "她说", "他们说", "有人说", "老板说", "经�
 _STATED_EN = (rf"[a-z]+ (?:will|shall|would|am going to|is going to|are going to|plans? to|intends? to|gonna)"
               rf"(?! you)(?: [a-z]+)? (?:{_VERBS})",  # "ok will you mark …" is a request
               rf"[a-z]+'(?:ll|m going to|re going to|s going to)(?: [a-z]+)? (?:{_VERBS})")
-_STATED_ZH = ("我会", "我自己来", "我来把", "我待会", "我等会", "我回头", "我明天", "我打算", "我准备", "我计划",
-              "他会", "她会", "他们会", "我们会")
+# The plan and the change in one clause: "我明天再把任务5标记为完成", not "把任务5标记为完成，我会通知团队".
+_STATED_ZH = (r"(?:我|我们|他|她|他们)(?:会|待会|等会|回头|明天|打算|准备|计划|自己来)[^，。,.;；!！]*?"
+              r"(?:把|标记|删除|删掉|设为|改为|拆)", "我自己来")
 _HYPOTHETICAL_EN = (r"what if", r"what would happen", r"what happens (?:if|when)", r"what would", r"suppose",
                     r"supposing", r"hypothetically", r"imagine", r"in theory", r"if", r"in case", r"assuming",
                     r"would it (?:be|hurt|matter|break)", r"were i to", r"had i")

@@ -198,7 +198,8 @@ MESSAGES: tuple[Message, ...] = (
         "请 mark task {id} as done"),
     # Plain requests and affirmative idioms that carry a negation word.
     *_m("imperative", True, "done", "mark task {id} as done", "mark task {id} done", "complete task {id}",
-        "set task {id} to done", "把任务{id}标记为完成", "任务{id}标记为完成"),
+        "set task {id} to done", "把任务{id}标记为完成", "任务{id}标记为完成",
+        "把任务{id}标记为完成，我会通知团队", "mark task {id} done and I'll tell the team"),
     *_m("imperative", True, "p0", "set task {id} to P0", "把任务{id}的优先级改为P0"),
     *_m("idiom", True, "done", "don't forget to mark task {id} as done", "do not hesitate to mark task {id} as done",
         "别忘了把任务{id}标记为完成", "不要忘记把任务{id}标记为完成", "mark task {id} as done, no rush"),
