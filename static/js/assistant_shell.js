@@ -37,12 +37,17 @@
     if (toggle && NARROW.matches) toggle.focus();
   }
 
+  // Focus an element that is not a control (a card, a run, a row, a title): reachable by script only.
+  function focusOn(elt) {
+    elt.setAttribute("tabindex", "-1");
+    elt.focus();
+  }
+
   function focusCard(run) {
     var card = run.querySelector(".confirm-card");
     if (!card) return false;
-    card.setAttribute("tabindex", "-1");
     scrollToBottom();
-    card.focus({ preventScroll: false });
+    focusOn(card);
     return true;
   }
 
@@ -64,9 +69,9 @@
     if (!ref) return;
     var selector = function (id) { return "[data-entity-type][data-entity-id='" + id + "']"; };
     var row = document.querySelector(selector(ref.id)) || (ref.neighbour && document.querySelector(selector(ref.neighbour)));
-    if (!row) { var main = document.getElementById("main"); if (main) { main.setAttribute("tabindex", "-1"); main.focus(); } return; }
+    if (!row) { var main = document.getElementById("main"); if (main) focusOn(main); return; }
     var button = row.querySelector("[data-assistant-action='" + ref.action + "']") || row.querySelector("a, button");
-    if (button) button.focus(); else { row.setAttribute("tabindex", "-1"); row.focus(); }
+    if (button) button.focus(); else focusOn(row);
   }
 
   function replyText(run) {
@@ -192,8 +197,7 @@
       refocusAfterRefresh(decided.returnTo);
     } else if (!document.activeElement || document.activeElement === document.body) {
       // The decided button went with the card: focus goes to the run, which now says what happened.
-      run.setAttribute("tabindex", "-1");
-      run.focus();
+      focusOn(run);
     }
   });
 
@@ -243,8 +247,7 @@
     var old = elt.closest(".run");
     var run = old && document.getElementById(old.id);
     if (!run || (document.activeElement && document.activeElement !== document.body)) return;
-    run.setAttribute("tabindex", "-1");
-    run.focus();
+    focusOn(run);
   });
 
   // ---- Opening and closing by hand ---------------------------------------------------------------
@@ -260,8 +263,7 @@
         if (input) input.focus();
       } else if (run) {
         run.scrollIntoView({ block: "nearest" });
-        run.setAttribute("tabindex", "-1");
-        run.focus();
+        focusOn(run);
       } else {
         scrollToBottom();
       }
@@ -288,7 +290,7 @@
       if (isOpen()) scrollToBottom();
       // The drawer covers the toggle: focus moves into it, on its title (no keyboard pops up on a phone).
       var title = drawer && document.querySelector("#assistant .assistant-title");
-      if (title) { title.setAttribute("tabindex", "-1"); title.focus(); }
+      if (title) focusOn(title);
     }, 0);
   });
 

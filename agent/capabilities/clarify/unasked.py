@@ -74,14 +74,18 @@ def _effect(capability: str, slots: dict[str, Any], *, chinese: bool) -> str:
         f"the change would take effect at once and could be undone for {minutes} minutes"
 
 
+def _quoted(change: str, *, chinese: bool) -> str:
+    """The change as a sentence to type, in quotes."""
+    return f"“{change}”" if chinese else f"“{change[0].upper() + change[1:]}”"
+
+
 def _how_to_ask(capability: str, slots: dict[str, Any], change: str, *, chinese: bool, selected: bool) -> str:
     """What to say to have it done: the change itself, or, when it names no task and none is on the page,
     the change with the task's key."""
     if _named(slots) or selected or slots.get("operation") == "create":
-        return f"“{change}”" if chinese else f"“{change[0].upper() + change[1:]}”"
-    keyed = _change(capability, {**slots, "task_id": "KEY"}, chinese=chinese)
-    return (f"“{keyed}”，把 KEY 换成任务的编号" if chinese else
-            f"“{keyed[0].upper() + keyed[1:]}” with the task's key in place of KEY")
+        return _quoted(change, chinese=chinese)
+    keyed = _quoted(_change(capability, {**slots, "task_id": "KEY"}, chinese=chinese), chinese=chinese)
+    return f"{keyed}，把 KEY 换成任务的编号" if chinese else f"{keyed} with the task's key in place of KEY"
 
 
 def unasked_reply(mood: Mood, reading: dict[str, Any] | None, *, chinese: bool, selected: bool = True) -> str:
