@@ -296,5 +296,7 @@ def test_the_benchmark_trace_settings_are_the_production_ones_with_each_step_tim
     # Each step carries the processor time the process has used: it only grows.
     used = [float(cpu) for _, _, cpu, _ in lines]
     assert used == sorted(used) and used[0] > 0
+    # The request's own thread time: a part of the process's (the two are read a moment apart, so only
+    # the whole is a bound that cannot be crossed).
     path, faults, own = lines[5][3].removeprefix("served ").split(" ")
-    assert path == "/tasks/" and int(faults) >= 0 and 0 <= float(own) <= used[5] - used[4] + 0.01
+    assert path == "/tasks/" and int(faults) >= 0 and 0 <= float(own) <= used[5]
