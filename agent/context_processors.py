@@ -9,6 +9,7 @@ from pm_assistant.vocabulary import MESSAGE_MAX_CHARS
 
 
 def assistant(request: HttpRequest) -> dict[str, Any]:
-    """Tell templates which LLM provider answers, so the sidebar can label offline mode."""
+    """Tell templates which LLM provider answers and whether DEBUG is on, so the sidebar labels both."""
     return {"assistant_provider": settings.LLM_PROVIDER, "assistant_offline": settings.LLM_PROVIDER == "offline",
+            "debug_mode": settings.DEBUG,
             "assistant_message_max": MESSAGE_MAX_CHARS, "assistant_search_max": SEARCH_MAX_CHARS}

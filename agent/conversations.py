@@ -8,7 +8,9 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Q
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Case, Count, F, Q, Value, When
 from django.utils import timezone
 
 from agent.models import Conversation, Run
@@ -36,7 +38,7 @@ def conversation_get(*, user: User, conversation_id: UUID | str) -> Conversation
     """Return the user's own conversation; anyone else's is not found."""
     try:
         return Conversation.objects.get(pk=conversation_id, user=user)
-    except (Conversation.DoesNotExist, ValueError):
+    except (Conversation.DoesNotExist, ValueError, ValidationError):
         raise NotFound("This conversation was not found.", field="conversation_id") from None
 
 
@@ -53,16 +55,27 @@ def conversation_for_request(*, user: User, conversation_id: UUID | str | None) 
 
 
 def conversation_note_request(*, conversation: Conversation, message: str, action: str) -> None:
-    """Mark the conversation as just used, titled after its first request: one INSERT or one UPDATE."""
-    if not conversation.title:
-        asked = " ".join(one_line(message).split()) or quick_action_label(action)
-        conversation.title = asked if len(asked) <= TITLE_MAX_CHARS else asked[:TITLE_MAX_CHARS - 1] + "\u2026"
+    """Mark the conversation as just used, titled after its first request: one INSERT or one UPDATE.
+
+    The UPDATE is conditional on the row still being there: a conversation deleted since the request read
+    it (another tab, the API) is NotFound, raised before the request's run is written, so nothing is.
+    On PostgreSQL the UPDATE also locks the row until the run is committed, which a delete waits for.
+    """
+    asked = " ".join(one_line(message).split()) or quick_action_label(action)
+    title = asked if len(asked) <= TITLE_MAX_CHARS else asked[:TITLE_MAX_CHARS - 1] + "\u2026"
     conversation.updated_at = timezone.now()
     # A conversation not stored yet is stored now, with its first run about to be.
     if conversation._state.adding:
+        conversation.title = conversation.title or title
         conversation.save()
-    else:
-        conversation.save(update_fields=["title", "updated_at"])
+        return
+    # A title given meanwhile (a rename) is kept: only an untitled conversation takes the request's.
+    updated = Conversation.objects.filter(pk=conversation.pk).update(
+        title=Case(When(title="", then=Value(title)), default=F("title")), updated_at=conversation.updated_at)
+    if not updated:
+        raise NotFound("This conversation was deleted while your request was on its way, so nothing was done. "
+                       "Send it again to start a new conversation.", field="conversation_id")
+    conversation.title = conversation.title or title
 
 
 def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS,
@@ -105,8 +118,17 @@ def conversation_rename(*, user: User, conversation_id: UUID | str, title: str) 
 
 
 def conversation_delete(*, user: User, conversation_id: UUID | str) -> None:
-    """Delete one of the user's conversations; its runs stay (their traces are the audit record) unlinked."""
-    conversation_get(user=user, conversation_id=conversation_id).delete()
+    """Delete one of the user's conversations; its runs stay (their traces are the audit record) unlinked.
+
+    The row is locked first, so a request adding a run to it at the same moment either commits its run
+    before the delete unlinks the runs, or finds the conversation gone (conversation_note_request).
+    """
+    with transaction.atomic():
+        try:
+            conversation = Conversation.objects.select_for_update().get(pk=conversation_id, user=user)
+        except (Conversation.DoesNotExist, ValueError, ValidationError):
+            raise NotFound("This conversation was not found.", field="conversation_id") from None
+        conversation.delete()
 
 
 def _before(run: Run) -> Q:

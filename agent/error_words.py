@@ -29,6 +29,8 @@ TEXTS = in_each_language(
         "forbidden": "You are not allowed to do that here. You may need to sign in again.",
         "conflict": "That was already decided, so nothing more was done.",
         "unusable": "The page sent something the assistant cannot use. Reload the page and try again.",
+        "conversation_gone": "This conversation was deleted while your message was on its way, so nothing was "
+                             "done. Send it again to start a new conversation.",
     },
     zh={
         "failed": "没有成功。",
@@ -43,6 +45,7 @@ TEXTS = in_each_language(
         "forbidden": "你无权在这里执行此操作。你可能需要重新登录。",
         "conflict": "这已经决定过了，所以没有再做任何事。",
         "unusable": "页面发送了助手无法使用的内容。请重新加载页面后再试。",
+        "conversation_gone": "这个对话在你的消息发送途中被删除了，所以什么也没有做。再发送一次即可开始新的对话。",
     },
 )
 
@@ -60,6 +63,8 @@ def _error_key(error: dict[str, Any]) -> tuple[str, bool]:
         return ("too_long" if "at most" in message or "no more than" in message else "empty"), False
     if field == "before":  # "Show earlier" in the transcript, whose link names a run
         return ("before_missing" if error.get("code") == "not_found" else "before_broken"), False
+    if field == "conversation_id":  # deleted (another tab) while the message was on its way
+        return "conversation_gone", False
     if field == "action" or message.startswith("action:"):
         return "action", False
     if error.get("code") in {"forbidden", "not_authenticated"}:

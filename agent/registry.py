@@ -72,6 +72,7 @@ class CapabilitySpec:
     keyword_slots: Mapping[str, Any] = field(default_factory=dict)
     # A request a user may type for it, as help shows it ("" for capabilities help does not offer), and
     # the same in Chinese with the capability's name, for help asked in Chinese (both or neither).
+    # "{project}" in an example stands for one of the user's own projects (example_for).
     example: str = ""
     example_zh: str = ""
     label_zh: str = ""
@@ -95,6 +96,14 @@ class CapabilitySpec:
         if not self.writes:
             return None
         return self.name if self.kind_of_write is None else self.kind_of_write(slots)
+
+    def example_for(self, *, chinese: bool, project: str | None) -> str | None:
+        """The typed example in Chinese or English, naming the user's own project where it names one; None
+        when it names a project and the user has none (help never shows another user's project)."""
+        text = self.example_zh if chinese else self.example
+        if "{project}" not in text:
+            return text
+        return None if project is None else text.replace("{project}", project)
 
     def matches(self, text: str) -> bool:
         """Tell whether the offline rules read this capability in a lower-cased message."""

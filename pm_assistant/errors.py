@@ -7,7 +7,9 @@ Every error answer has the same shape::
 """
 from __future__ import annotations
 
+import logging
 from typing import Any
+from uuid import uuid4
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
@@ -15,6 +17,9 @@ from rest_framework import exceptions as drf_exceptions
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+logger = logging.getLogger(__name__)
 
 
 class ApplicationError(Exception):
@@ -95,8 +100,18 @@ def validation_payload(detail: Any) -> dict[str, Any]:
     return {"code": "invalid", "message": message, "fields": fields}
 
 
+def server_error_payload(exc: BaseException) -> dict[str, Any]:
+    """Log an error nobody expected with its traceback under a new reference id, and return the JSON error
+    body that names only the reference: no exception text, path or variable leaves the server."""
+    reference = uuid4().hex[:12]
+    logger.error("Unexpected error, reference %s", reference, exc_info=(type(exc), exc, exc.__traceback__))
+    return {"code": "server_error", "reference": reference, "fields": {},
+            "message": f"Something went wrong on our side and the request was not completed (reference "
+                       f"{reference}). Try again; if it keeps failing, quote the reference."}
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Map domain, Django and DRF errors to the one JSON error shape."""
+    """Map domain, Django and DRF errors to the one JSON error shape; anything else is a logged 500."""
     if isinstance(exc, ApplicationError):
         return Response({"error": exc.as_dict()}, status=exc.http_status)
     if isinstance(exc, drf_exceptions.ValidationError):
@@ -107,7 +122,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         exc = drf_exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)
     if response is None:
-        return None
+        set_rollback()
+        return Response({"error": server_error_payload(exc)}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
     codes = {
         drf_exceptions.NotAuthenticated: "not_authenticated",
         drf_exceptions.AuthenticationFailed: "authentication_failed",

@@ -16,6 +16,9 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION)
+if PRODUCTION and DEBUG:
+    # DEBUG's error pages list every URL, setting and local variable: never in production.
+    raise environ.ImproperlyConfigured("DJANGO_DEBUG must be off when DJANGO_PRODUCTION=1")
 SECRET_KEY = env.str(
     "DJANGO_SECRET_KEY",
     default="" if PRODUCTION else "dev-only-key-7c0f4e2b9a1d4f3e8b6a5c2d1e0f9a8b7c6d5e4f3a2b1c0d",
@@ -58,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so it sees a view's uncaught error first: under /api/ it is JSON with a reference id.
+    "pm_assistant.http_handlers.ApiErrorMiddleware",
 ]
 
 ROOT_URLCONF = "pm_assistant.urls"

@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from pm_assistant.http_handlers import not_found
 
 handler404 = "pm_assistant.http_handlers.not_found"
+handler500 = "pm_assistant.http_handlers.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -50,3 +50,10 @@ def projects_to_create_in(*, user: User) -> dict[str, Any]:
     items = [{"id": p.pk, "key": p.key, "name": p.name}
              for p in project_list_for_user(user=user).order_by("name") if p.pk in writable]
     return {"count": len(items), "items": items}
+
+
+def project_for_examples(*, user: User) -> dict[str, Any]:
+    """Return one of the user's active projects (the first by name) for help's typed examples; none if they
+    have none, so an example never names a project the user cannot see."""
+    project = project_list_for_user(user=user).order_by("name").values("id", "name").first()
+    return {"count": 1 if project else 0, "items": [project] if project else []}

@@ -14,10 +14,12 @@ from agent.capabilities.outcome import clarify as clarify_outcome
 from agent.capabilities.outcome import done
 from agent.language import language_of
 from agent.llm.offline import unasked_write
+from agent.page_context.schema import EntityNames
 from agent.registry import HELP_EXAMPLES
 from agent.routing.decision import Route
 from agent.routing.quick_actions import quick_actions_for
 from agent.runtime import RunContext
+from agent.tools.project_tools import project_for_examples
 
 from .unasked import unasked_reply
 
@@ -32,20 +34,34 @@ class ClarifyInput(TypedDict):
     message: str
     router_ctx: RouterCtx
     route: NotRequired[Route | None]
+    names: NotRequired[EntityNames | None]
 
 
 def suggestions_for(ctx: RouterCtx) -> list[dict[str, str]]:
     return [{"action": entry.action, "label": entry.label} for entry in quick_actions_for(ctx.page)]
 
 
-def what_works_here(ctx: RouterCtx, *, chinese: bool) -> str:
-    """The page's quick actions by label, then a typed example for each capability."""
+def example_project(state: ClarifyInput, runtime: Runtime[RunContext]) -> str | None:
+    """The project help's examples name: the page's, else the user's first; None when they have none."""
+    names = state.get("names")
+    if names is not None and names.project_name:
+        return names.project_name
+    found = runtime.context.tools.read("help.project", "project_for_examples", project_for_examples,
+                                       scope=lambda result: [item["id"] for item in result["items"]])
+    items = found.data.get("items") if isinstance(found.data, dict) else None
+    return str(items[0]["name"]) if items else None
+
+
+def what_works_here(ctx: RouterCtx, *, chinese: bool, project: str | None) -> str:
+    """The page's quick actions by label, then a typed example for each capability (naming the user's own
+    project, or left out where it would need one and they have none)."""
     labels = ("、" if chinese else ", ").join(f"“{entry.label}”" for entry in quick_actions_for(ctx.page))
+    shown = [(spec, spec.example_for(chinese=chinese, project=project)) for spec in HELP_EXAMPLES]
     if chinese:
-        examples = "\n".join(f"- {spec.label_zh}：“{spec.example_zh}”" for spec in HELP_EXAMPLES)
+        examples = "\n".join(f"- {spec.label_zh}：“{text}”" for spec, text in shown if text)
         buttons = f"本页的快捷操作：{labels}。\n" if labels else ""
         return f"{buttons}也可以直接输入（中文或英文），例如：\n{examples}"
-    examples = "\n".join(f"- {spec.label}: “{spec.example}”" for spec in HELP_EXAMPLES)
+    examples = "\n".join(f"- {spec.label}: “{text}”" for spec, text in shown if text)
     buttons = f"On this page: {labels} (the buttons below).\n" if labels else ""
     return f"{buttons}Or ask in your own words, for example:\n{examples}"
 
@@ -67,4 +83,6 @@ def clarify(state: ClarifyInput, runtime: Runtime[RunContext]) -> dict[str, Any]
         reason = "我没太明白你想做什么。"
     else:
         reason = route.reason if route and route.reason else "I'm not sure what you'd like me to do."
-    return clarify_outcome(f"{reason}\n{what_works_here(ctx, chinese=chinese)}", suggestions=suggestions_for(ctx))
+    project = example_project(state, runtime)
+    return clarify_outcome(f"{reason}\n{what_works_here(ctx, chinese=chinese, project=project)}",
+                           suggestions=suggestions_for(ctx))

@@ -7,8 +7,8 @@ SPEC = CapabilitySpec(
     "query",
     "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue), or describe "
     'one task (scope "selected"); project_name or scope "project" narrows to one project.',
-    "Finding tasks", writes=False, order=20, example="what is overdue in Website Redesign?",
-    example_zh="Website Redesign 有哪些逾期任务？", label_zh="查找任务", may_interrupt=never,
+    "Finding tasks", writes=False, order=20, example="what is overdue in {project}?",
+    example_zh="{project} 有哪些逾期任务？", label_zh="查找任务", may_interrupt=never,
     quick_actions=(
         QuickActionSpec("my_overdue", "My overdue tasks", ("home", "project_list", "task_list"),
                         {"preset": "my_overdue", "assignee_me": True}),

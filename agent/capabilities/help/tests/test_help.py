@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from agent.language import language_of
@@ -11,6 +12,7 @@ from agent.llm.offline import rules_read
 from agent.registry import HELP_EXAMPLES
 from agent.routing.quick_actions import quick_actions_for
 from pm_assistant.vocabulary import PAGES
+from projects.services import project_create
 from tasks.models import Task
 from tasks.services import task_create
 
@@ -41,7 +43,7 @@ def test_help_lists_the_pages_quick_actions_as_buttons(alice: Any, website: Any,
     for entry in offered:
         assert f"“{entry.label}”" in body["reply"]
     for spec in HELP_EXAMPLES:
-        assert spec.example in body["reply"]
+        assert spec.example_for(chinese=False, project=website.name) in body["reply"]
     assert Task.objects.count() == 1
 
 
@@ -51,16 +53,38 @@ def test_help_in_chinese_answers_in_chinese(alice: Any, website: Any) -> None:
     assert body["route"]["capability"] == "help"
     assert "本页的快捷操作" in body["reply"] and "“Mark done”、“Break down”" in body["reply"]
     for spec in HELP_EXAMPLES:
-        assert f"- {spec.label_zh}：“{spec.example_zh}”" in body["reply"]
-        assert spec.example not in body["reply"] and spec.label not in body["reply"]
+        assert f"- {spec.label_zh}：“{spec.example_for(chinese=True, project=website.name)}”" in body["reply"]
+        assert spec.example_for(chinese=False, project=website.name) not in body["reply"]
+        assert spec.label not in body["reply"]
 
 
 @pytest.mark.parametrize("spec", HELP_EXAMPLES, ids=lambda spec: spec.name)
 def test_each_help_example_asks_for_its_own_capability_in_both_languages(spec: Any) -> None:
     """What help offers to type is understood as that capability, in English and in Chinese."""
-    assert language_of(spec.example) == "en" and language_of(spec.example_zh) == "zh"
-    assert rules_read(spec.example)["capability"] == spec.name
-    assert rules_read(spec.example_zh)["capability"] == spec.name
+    english, chinese = (spec.example_for(chinese=zh, project="Website Redesign") for zh in (False, True))
+    assert english is not None and chinese is not None
+    assert language_of(english) == "en" and language_of(chinese) == "zh"
+    assert rules_read(english)["capability"] == spec.name
+    assert rules_read(chinese)["capability"] == spec.name
+
+
+@pytest.mark.parametrize("message", ["what is the weather", "help", "今天天气怎么样"])
+def test_help_examples_name_only_the_users_own_projects(alice: Any, website: Any, message: str) -> None:
+    """Examples name a project of the user's own (the first by name off a project page), or none at all."""
+    other = project_create(owner=alice, key="ZZZ", name="Zebra Zone")
+    stranger = User.objects.create_user("stranger", password="x")
+    context = {"page": "home", "origin": "sidebar"}
+    named = [spec for spec in HELP_EXAMPLES if "{project}" in spec.example]
+    assert named, "an example names a project"
+    mine = _ask(alice, message, context)["reply"]
+    assert website.name in mine and other.name not in mine
+    theirs = _ask(stranger, message, context)["reply"]
+    assert website.name not in theirs and "{project}" not in theirs
+    for spec in named:
+        assert spec.label not in theirs and spec.label_zh not in theirs
+    on_page = _ask(alice, message, {"page": "project_detail", "origin": "sidebar",
+                                    "routeParams": {"projectId": other.pk}})["reply"]
+    assert other.name in on_page and website.name not in on_page
 
 
 @pytest.mark.parametrize(("message", "opening"), [("what is the weather", "not clear enough"),
