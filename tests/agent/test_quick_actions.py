@@ -9,6 +9,7 @@ from agent.assembler.views import RouterCtx
 from agent.capabilities.clarify.node import clarify
 from agent.graph.graph import CAPABILITY_NODES
 from agent.models import Run
+from agent.page_context.schema import EntityNames
 from agent.registry import BY_NAME
 from agent.routing.fast_path import FAST_PATH, fast_path_route
 from agent.routing.quick_actions import QUICK_ACTIONS, quick_actions_for
@@ -35,7 +36,8 @@ def test_every_page_declares_its_quick_actions() -> None:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_clarify_suggests_the_sidebar_actions_of_the_page(page: Any) -> None:
-    state: Any = {"router_ctx": RouterCtx(page=page, origin="sidebar"), "route": None}
+    state: Any = {"router_ctx": RouterCtx(page=page, origin="sidebar"), "route": None,
+                  "names": EntityNames(project_name="Website Redesign")}
     suggestions = clarify(state, None)["outcome"]["data"]["suggestions"]  # type: ignore[arg-type]
     # A capability never holds the origin: clarify names actions, the sidebar adds each entry's origin.
     assert suggestions == [{"action": e.action, "label": e.label} for e in quick_actions_for(page)]
@@ -47,7 +49,8 @@ def test_clarify_suggests_the_sidebar_actions_of_the_page(page: Any) -> None:
 
 def test_an_unclear_message_on_a_task_page_suggests_the_task_actions() -> None:
     """The task page names itself, so clarify offers actions on that task, not on a list."""
-    state: Any = {"router_ctx": RouterCtx(page="task_detail", origin="sidebar"), "route": None}
+    state: Any = {"router_ctx": RouterCtx(page="task_detail", origin="sidebar"), "route": None,
+                  "names": EntityNames(project_name="Website Redesign")}
     actions = [s["action"] for s in clarify(state, None)["outcome"]["data"]["suggestions"]]  # type: ignore[arg-type]
     assert actions == ["mark_done", "decompose_task", "delete_task"]
     assert "mark_visible_done" not in actions
