@@ -135,6 +135,6 @@ else:
     CapabilityName = Literal[NAMES]
 
 
-def router_capability_lines() -> str:
+def router_capability_lines(specs: tuple[CapabilitySpec, ...] = CAPABILITIES) -> str:
     """The router prompt's list of capabilities, one line each."""
-    return "\n".join(f"- {spec.name}: {spec.description}" for spec in CAPABILITIES)
+    return "\n".join(f"- {spec.name}: {spec.description}" for spec in specs)
