@@ -3,7 +3,7 @@
     manage.py new_capability unassigned --page task_list --button "Unassigned tasks" --label-zh 未分配任务
 
 The folder (agent/capabilities/<name>/) is the whole capability: spec, node, tools, prompts, its phrases
-for the offline reader (in the spec) and its tests in English and Chinese. It works and passes the suite
+for the deterministic reader (phrases.py) and its tests in English and Chinese. It works and passes the suite
 as written; the registry finds it, and the router prompt, the route schema, the graph, the buttons, help
 and the generated tables pick it up. Edit the tool's filters and the words to make it answer what its
 label says. The templates are agent/management/capability_template/*.py-tpl.
@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterable
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -40,9 +41,10 @@ def _python(text: str) -> str:
     return literal
 
 
-def _phrase(text: str) -> str:
-    """A label as an offline phrase: lower-cased, its regular-expression characters escaped (not its spaces)."""
-    return re.escape(text.lower()).replace("\\ ", " ")
+def _tuple(texts: Iterable[str]) -> str:
+    """Strings as a Python tuple literal."""
+    literals = [_python(text) for text in texts]
+    return "(" + ", ".join(literals) + ("," if len(literals) == 1 else "") + ")"
 
 
 def _wrapped(text: str, indent: int) -> str:
@@ -54,7 +56,7 @@ def _wrapped(text: str, indent: int) -> str:
 
 
 def capability_values(name: str, *, page: str, button: str, label_zh: str, example: str, example_zh: str,
-                      keywords: list[str], description: str) -> dict[str, str]:
+                      topics: list[str], topics_zh: list[str], description: str) -> dict[str, str]:
     """The values the templates are filled with, checked: a bad name or page is an error naming it."""
     if not _NAME.match(name) or keyword.iskeyword(name):
         raise CommandError(f"name: {name!r} must be a lower-case Python identifier of 2 to 40 characters.")
@@ -70,13 +72,14 @@ def capability_values(name: str, *, page: str, button: str, label_zh: str, examp
     label_zh = label_zh or f"新功能（{name}）"
     example = example or f"show {button.lower()}"
     example_zh = example_zh or f"显示{label_zh}"
-    phrases = keywords or [_phrase(button), _phrase(label_zh)]
+    topics = topics or [button.lower()]
+    topics_zh = topics_zh or [label_zh]
     description = description or f"{button.lower()}: open tasks, of all projects or one (project_name)."
     return {
         "name": name, "Name": "".join(part.capitalize() for part in name.split("_")), "tool": f"{name}_tasks",
         "order": str(ORDER), "label": button, "page_repr": _python(page), "label_repr": _python(button),
         "label_zh_repr": _python(label_zh), "example_repr": _python(example), "example_zh_repr": _python(example_zh),
-        "keywords": "(" + ", ".join(_python(p) for p in phrases) + ("," if len(phrases) == 1 else "") + ")",
+        "topics_en": _tuple(topic.lower() for topic in topics), "topics_zh": _tuple(topics_zh),
         "description": _wrapped(description, 4),
     }
 
@@ -107,9 +110,12 @@ class Command(BaseCommand):
         parser.add_argument("--label-zh", default="", help="Its name in Chinese (help asked in Chinese shows it).")
         parser.add_argument("--example", default="", help="A request help offers to type (default: 'show <label>').")
         parser.add_argument("--example-zh", default="", help="The same request in Chinese.")
-        parser.add_argument("--keyword", action="append", default=[],
-                            help="A phrase (regular expression) the offline reader routes to it; repeat for more. "
-                                 "Default: the label and the Chinese label.")
+        parser.add_argument("--topic", action="append", default=[],
+                            help="An English phrase the deterministic reader routes to it (phrases.py); repeat for "
+                                 "more. Default: the label.")
+        parser.add_argument("--topic-zh", action="append", default=[],
+                            help="A Chinese phrase the reader routes to it; repeat for more. "
+                                 "Default: the Chinese label.")
         parser.add_argument("--description", default="", help="Its line in the router prompt.")
         parser.add_argument("--no-docs", action="store_true",
                             help="Do not regenerate docs/ARCHITECTURE.md and docs/USAGE.md.")
@@ -117,8 +123,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         values = capability_values(
             options["name"], page=options["page"], button=options["button"], label_zh=options["label_zh"],
-            example=options["example"], example_zh=options["example_zh"], keywords=options["keyword"],
-            description=options["description"])
+            example=options["example"], example_zh=options["example_zh"], topics=options["topic"],
+            topics_zh=options["topic_zh"], description=options["description"])
         root = Path(settings.BASE_DIR)
         for path in capability_write(root, values):
             self.stdout.write(f"Wrote {path.relative_to(root)}")
