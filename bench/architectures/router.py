@@ -20,11 +20,11 @@ from django.contrib.auth.models import User
 from agent import service
 from agent.llm.base import LLMProvider, LLMReply, Message, Role
 from agent.models import Run
-from agent.prompting.templates import router_instructions
 from agent.registry import CAPABILITIES, CapabilitySpec
 from agent.routing import llm_router
 from agent.routing.decision import route_schema
 from agent.routing.fast_path import fast_path_route
+from agent.routing.prompts import router_instructions
 
 from .common import Turn, page_json, provider
 from .meter import MeteredProvider

@@ -95,7 +95,7 @@ def test_the_tables_cannot_be_changed_at_run_time() -> None:
 
 def test_a_capability_routed_but_not_built_answers_so_as_an_error() -> None:
     """node=None in the registry: the run says plainly that the capability is not available yet."""
-    from agent.capabilities.not_built import not_built
+    from agent.capabilities.common.not_built import not_built
     from agent.routing.decision import Route
 
     state: Any = {"route": Route(capability="weekly_report", via="fast_path")}

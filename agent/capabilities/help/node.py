@@ -6,7 +6,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.capabilities.clarify.node import ClarifyInput, suggestions_for, what_works_here, written_in_chinese
-from agent.capabilities.outcome import done
+from agent.capabilities.common.outcome import done
 from agent.runtime import RunContext
 
 

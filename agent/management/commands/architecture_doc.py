@@ -109,7 +109,7 @@ def render_capabilities() -> str:
     lines = ["| capability | node | writes | router line (the router prompt lists these) | phrases (word classes) |",
              "|---|---|---|---|---|"]
     for spec in CAPABILITIES:
-        node = f"`{spec.node_path}`" if spec.node_path else "not built yet (`agent.capabilities.not_built`)"
+        node = f"`{spec.node_path}`" if spec.node_path else "not built yet (`agent.capabilities.common.not_built`)"
         phrases = PHRASES.get(spec.name)
         words = ", ".join(f"`{word_class}`" for word_class in {**phrases.en, **phrases.zh}) if phrases else "none"
         lines.append(f"| `{spec.name}` | {node} | {'yes' if spec.writes else 'no'} | {spec.description} | {words} |")
