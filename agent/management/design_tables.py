@@ -66,7 +66,7 @@ def render_page_context() -> str:
 
 def allocation_cell(view: type, field: str) -> str:
     """What a view gets of a PageContext field: yes, how, no, or **never** where archcheck forbids it."""
-    carried = [how.split(":")[0] for sources, how in ALLOCATION[view].values() if field in sources]  # type: ignore[index]
+    carried = [how.split(":")[0] for sources, how in ALLOCATION[view].values() if field in sources]
     if carried:
         return "; ".join("yes" if how in ("as is", "full") else how for how in carried)
     forbidden = (view.__name__ == "RouterCtx" and field in ROUTER_FORBIDDEN) or (
