@@ -107,8 +107,8 @@ def inlined_messages(user: Any, rows: list[dict[str, Any]]) -> list[dict[str, st
     from agent.artifacts.classify import Classified
     from agent.artifacts.refs import canonical_json, inline_ref, sha256_hex
     from agent.capabilities.query.node import result_part
+    from agent.capabilities.query.prompts import EXPLAIN_INSTRUCTIONS
     from agent.prompting.assembler import PromptPart, prompt_assemble
-    from agent.prompting.templates import EXPLAIN_INSTRUCTIONS
 
     result = {"count": len(rows), "items": rows, "truncated": False}
     classified = Classified(form="full", ref=inline_ref(tool="query_tasks", sha256=sha256_hex(canonical_json(result))),

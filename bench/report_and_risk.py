@@ -134,7 +134,7 @@ def main() -> None:
         from django.utils import timezone
 
         from agent.assembler.tokens import token_count
-        from agent.capabilities.polish import POLISH_INSTRUCTIONS
+        from agent.capabilities.common.polish import POLISH_INSTRUCTIONS
         from agent.prompting.assembler import PromptPart, prompt_assemble
         from reports.collect import report_read
         from reports.narrative import figures_words, report_headline

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
 
 from agent.page_context.schema import EntityNames, PageContext
 
 from .summary import model_summary_render
-from .views import EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx
+from .views import ALLOCATION, AS_IS, EXEC_VISIBLE_IDS_MAX, FULL, ExecCtx, ModelSummary, RouterCtx
 
 
 @dataclass(frozen=True)
@@ -16,24 +19,16 @@ class AssembledContext:
     summary: ModelSummary
 
 
+def _copied(view: type[BaseModel], context: PageContext) -> dict[str, Any]:
+    """The view's fields that ALLOCATION says it takes from one PageContext field unchanged ("as is", "full")."""
+    return {field: getattr(context, sources[0]) for field, (sources, how) in ALLOCATION[view].items()
+            if how in (AS_IS, FULL)}
+
+
 def context_assemble(*, context: PageContext, user_id: int, names: EntityNames) -> AssembledContext:
     """Return RouterCtx, ExecCtx and ModelSummary for one request (docs/DESIGN.md#the-three-context-views)."""
-    router = RouterCtx(
-        page=context.page,
-        origin=context.origin,
-        selected_entity=context.selected_entity,
-        route_params=context.route_params,
-        active_tab=context.active_tab,
-        key_filters=context.filters.key_filters(),
-    )
+    router = RouterCtx(**_copied(RouterCtx, context), key_filters=context.filters.key_filters())
     visible = context.visible_entity_ids
-    exec_ctx = ExecCtx(
-        user_id=user_id,
-        selected_entity=context.selected_entity,
-        route_params=context.route_params,
-        filters=context.filters,
-        visible_entity_ids=visible if len(visible) <= EXEC_VISIBLE_IDS_MAX else None,
-        search_keyword=context.search_keyword,
-        pagination=context.pagination,
-    )
+    exec_ctx = ExecCtx(**_copied(ExecCtx, context), user_id=user_id,
+                       visible_entity_ids=visible if len(visible) <= EXEC_VISIBLE_IDS_MAX else None)
     return AssembledContext(router=router, exec=exec_ctx, summary=model_summary_render(context=context, names=names))

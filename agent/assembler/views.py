@@ -60,6 +60,8 @@ MODEL_SUMMARY_MAX_TOKENS = 200
 # A PageContext field a view does not list never reaches it. tests/architecture checks context_assemble
 # against this table and docs/ARCHITECTURE.md renders its allocation table from it.
 AS_IS = "as is"
+# The whole value, where the router gets a part of it (the filters).
+FULL = "full"
 ALLOCATION: dict[type[BaseModel], dict[str, tuple[tuple[str, ...], str]]] = {
     RouterCtx: {
         "page": (("page",), AS_IS),
@@ -73,7 +75,7 @@ ALLOCATION: dict[type[BaseModel], dict[str, tuple[tuple[str, ...], str]]] = {
         "user_id": ((), "the authenticated user from the session, never from the payload"),
         "selected_entity": (("selected_entity",), AS_IS),
         "route_params": (("route_params",), AS_IS),
-        "filters": (("filters",), "full"),
+        "filters": (("filters",), FULL),
         "visible_entity_ids": (("visible_entity_ids",), f"only when at most {EXEC_VISIBLE_IDS_MAX}, else None"),
         "search_keyword": (("search_keyword",), AS_IS),
         "pagination": (("pagination",), AS_IS),

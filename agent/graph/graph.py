@@ -17,7 +17,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from agent.capabilities.not_built import not_built
+from agent.capabilities.common.not_built import not_built
 from agent.registry import BY_NAME, CAPABILITIES
 from agent.runtime import RunContext
 from agent.state import AgentState

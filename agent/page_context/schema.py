@@ -69,11 +69,12 @@ class Pagination(_Strict):
 
 
 class PageContext(_Strict):
-    page: Page
-    origin: Origin
+    page: Page = Field(description="each page sends its own name")
+    origin: Origin = Field(description="the UI entry that sent the request")
     selected_entity: SelectedEntity | None = None
     route_params: RouteParams = RouteParams()
-    active_tab: Annotated[str, Field(max_length=40, pattern=r"^[a-z_]+$")] | None = None
+    active_tab: Annotated[str, Field(max_length=40, pattern=r"^[a-z_]+$")] | None = Field(
+        default=None, description="lower-case words joined by _, e.g. `overview`, `in_progress`, `done`")
     view_mode: ViewMode | None = None
     filters: Filters = Filters()
     visible_entity_ids: tuple[EntityId, ...] = Field(default=(), max_length=MAX_VISIBLE_IDS)

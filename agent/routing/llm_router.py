@@ -12,10 +12,10 @@ from agent.assembler.words import PAGE_WORDS, key_filter_words
 from agent.llm.base import LLMError
 from agent.llm.client import LLMClient
 from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
-from agent.prompting.templates import ROUTER_INSTRUCTIONS
 from agent.registry import BY_NAME
 
 from .decision import ROUTE_SCHEMA, Route, Slots
+from .prompts import ROUTER_INSTRUCTIONS
 
 
 def router_ctx_words(ctx: RouterCtx) -> str:

@@ -15,7 +15,9 @@ from uuid import uuid4
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from agent.capabilities.crud import tools as crud_tools
 from agent.capabilities.decompose import tools as subtask_tools
+from agent.capabilities.query import tools as query_tools
 from agent.tools import task_tools
 from pm_assistant.errors import ApplicationError
 from pm_assistant.vocabulary import PRIORITIES, STATUSES
@@ -33,7 +35,7 @@ DESTRUCTIVE = frozenset({"delete_task", "bulk_set_status"})
 def _query(user: User, *, status: list[str] | None = None, priority: list[str] | None = None,
            assignee_me: bool = False, overdue: bool = False, project_id: int | None = None) -> dict[str, Any]:
     if overdue:
-        filters = replace(task_tools.my_overdue_filters(), project_id=project_id)
+        filters = replace(query_tools.my_overdue_filters(), project_id=project_id)
     else:
         filters = TaskFilters(project_id=project_id, status=tuple(status or ()), priority=tuple(priority or ()),
                               assignee="me" if assignee_me else None)
@@ -49,13 +51,13 @@ def _get_task(user: User, *, task_id: int) -> dict[str, Any]:
 
 def _update(user: User, *, task_id: int, status: str | None = None, priority: str | None = None,
             due_date: str | None = None) -> dict[str, Any]:
-    return task_tools.update_task(user=user, task_id=task_id, status=status, priority=priority,
+    return crud_tools.update_task(user=user, task_id=task_id, status=status, priority=priority,
                                   due_date=date.fromisoformat(due_date) if due_date else None, run_id=uuid4())
 
 
 def _create(user: User, *, project_id: int, title: str, priority: str | None = None,
             due_date: str | None = None) -> dict[str, Any]:
-    return task_tools.create_task(user=user, project_id=project_id, title=title, priority=priority,
+    return crud_tools.create_task(user=user, project_id=project_id, title=title, priority=priority,
                                   due_date=date.fromisoformat(due_date) if due_date else None)
 
 
@@ -108,9 +110,9 @@ TOOL_SCHEMAS: list[dict[str, Any]] = [
 ]
 TOOLS: dict[str, Callable[..., dict[str, Any]]] = {
     "query_tasks": _query, "get_task": _get_task, "create_task": _create, "update_task": _update,
-    "bulk_set_status": lambda user, *, task_ids, status: task_tools.bulk_set_status(
+    "bulk_set_status": lambda user, *, task_ids, status: crud_tools.bulk_set_status(
         user=user, task_ids=task_ids, status=status, run_id=uuid4()),
-    "delete_task": lambda user, *, task_id: task_tools.delete_task(user=user, task_id=task_id),
+    "delete_task": lambda user, *, task_id: crud_tools.delete_task(user=user, task_id=task_id),
     "create_subtask": _subtask, "weekly_report": _weekly_report, "risk_report": _risk_report,
 }
 assert set(TOOLS) == {t["function"]["name"] for t in TOOL_SCHEMAS}

@@ -8,9 +8,11 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from agent.assembler.assemble import AssembledContext, context_assemble
+from agent.assembler.views import ALLOCATION as VIEW_ALLOCATION
 from agent.assembler.views import EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import build_graph
+from agent.management.design_tables import allocation_cell
 from agent.models import Run
 from agent.page_context.names import EntityNames
 from agent.page_context.schema import KeyFilters, PageContext
@@ -40,19 +42,13 @@ FULL: dict[str, Any] = {
 }
 NAMES = EntityNames(project_name="Website Redesign", task_title="Fix login page")
 
-# docs/DESIGN.md#the-three-context-views: field -> (RouterCtx, ExecCtx, ModelSummary).
-ALLOCATION = {
-    "page": ("yes", "no", "words"),
-    "origin": ("yes", "never", "no"),
-    "selectedEntity": ("yes", "yes", "words"),
-    "routeParams": ("yes", "yes", "words"),
-    "activeTab": ("yes", "no", "words"),
-    "viewMode": ("no", "no", "words"),
-    "filters": ("key filters", "yes", "words"),
-    "visibleEntityIds": ("never", "at most 20", "never"),
-    "searchKeyword": ("no", "yes", "no"),
-    "pagination": ("no", "yes", "no"),
-}
+# The rules of docs/DESIGN.md#the-three-context-views, as that table says them (it is rendered from the
+# code's ALLOCATION, agent/assembler/views.py): field -> (RouterCtx, ExecCtx, ModelSummary). The checks below
+# hold context_assemble to each rule with values only that field carries.
+_RULES = {"yes": "yes", "no": "no", "**never**": "never", "key filters only": "key filters", "as words": "words",
+          f"only when at most {EXEC_VISIBLE_IDS_MAX}, else None": "at most 20"}
+ALLOCATION = {info.alias or name: tuple(_RULES[allocation_cell(view, name)] for view in VIEW_ALLOCATION)
+              for name, info in PageContext.model_fields.items()}
 VIEWS = ("router", "exec", "summary")
 # Values that only this field of FULL carries: if a view holds one, it holds the field.
 MARKERS: dict[str, tuple[Any, ...]] = {
@@ -147,8 +143,11 @@ def test_allocation_table(field: str, view: str) -> None:
             assert "origin" not in text.lower() and "task row" not in text.lower()
 
 
-def test_every_page_context_field_is_allocated() -> None:
+def test_every_page_context_field_is_allocated_and_tested() -> None:
     assert set(ALLOCATION) == {PageContext.model_fields[name].alias for name in PageContext.model_fields}
+    assert set(MARKERS) == set(ALLOCATION), "give a new field its markers in FULL and MARKERS"
+    assert {field for field, rules in ALLOCATION.items() if rules[2] == "words"} == set(SUMMARY_WORDS)
+    assert list(VIEW_ALLOCATION) == [RouterCtx, ExecCtx, ModelSummary]
 
 
 @pytest.mark.parametrize(("count", "kept"), [(0, True), (1, True), (EXEC_VISIBLE_IDS_MAX, True),

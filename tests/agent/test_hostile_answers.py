@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from agent.capabilities.fidelity import Allowed, stray_numbers
+from agent.capabilities.common.fidelity import Allowed, stray_numbers
 from agent.llm.stream_read import TOKENS_REPORTED_MAX
 from agent.models import Alert, Run
 from agent.trace import TraceRecorder

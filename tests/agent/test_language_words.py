@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agent.capabilities.task_brief import brief_words
+from agent.capabilities.common.task_brief import brief_words
 from agent.error_words import error_words
 from agent.graph.route import TEXTS as ROUTE_TEXTS
 from agent.language import in_each_language

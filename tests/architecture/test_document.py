@@ -11,7 +11,8 @@ from django.core.management.base import CommandError
 
 from agent.management.commands.architecture_doc import (
     COMMAND,
-    RENDERERS,
+    REQUIRED,
+    design_path,
     document_path,
     document_render,
     render_graph,
@@ -33,6 +34,14 @@ def test_the_usage_button_table_matches_the_quick_actions() -> None:
     assert document_render(text, name="USAGE.md") == text, (
         f"docs/USAGE.md's button table disagrees with the capabilities' buttons; run `{COMMAND}` and commit.")
     assert "| task_detail | **Break down** (sidebar) | `quick_button` · `decompose_task` | `decompose` | 0 |" in text
+
+
+def test_the_design_tables_match_the_page_context_and_the_allocation() -> None:
+    text = design_path().read_text(encoding="utf-8")
+    assert document_render(text, name="DESIGN.md") == text, (
+        f"docs/DESIGN.md's PageContext or view table disagrees with the code; run `{COMMAND}` and commit.")
+    assert "| `visibleEntityIds` | list of int | at most 500 items |" in text
+    assert "| origin | yes | **never** | no |" in text and "| visibleEntityIds | **never** |" in text
 
 
 def test_document_shows_the_graph_and_the_allocation() -> None:
@@ -64,27 +73,25 @@ def doc_copy(settings: Any, tmp_path: Path) -> Path:
     (tmp_path / "docs").mkdir()
     shutil.copy(REPOSITORY / "docs" / "ARCHITECTURE.md", tmp_path / "docs" / "ARCHITECTURE.md")
     shutil.copy(REPOSITORY / "docs" / "USAGE.md", tmp_path / "docs" / "USAGE.md")
+    shutil.copy(REPOSITORY / "docs" / "DESIGN.md", tmp_path / "docs" / "DESIGN.md")
     shutil.copy(REPOSITORY / ".importlinter", tmp_path / ".importlinter")
     settings.BASE_DIR = tmp_path
     return tmp_path / "docs" / "ARCHITECTURE.md"
 
 
-@pytest.mark.parametrize("block", sorted(RENDERERS))
-def test_check_fails_on_a_stale_section_and_the_command_repairs_it(doc_copy: Path, block: str) -> None:
-    fresh = doc_copy.read_text(encoding="utf-8")
+@pytest.mark.parametrize(("name", "block"), sorted((name, block) for name, blocks in REQUIRED.items()
+                                                    for block in blocks))
+def test_check_fails_on_a_stale_section_and_the_command_repairs_it(doc_copy: Path, name: str, block: str) -> None:
+    documents = {path.name: path.read_text(encoding="utf-8") for path in doc_copy.parent.iterdir()}
+    fresh = documents[name]
     start = fresh.index(f"<!-- generated:{block} -->\n") + len(f"<!-- generated:{block} -->\n")
     end = fresh.index(f"<!-- /generated:{block} -->")
-    doc_copy.write_text(fresh[:start] + "| stale | table |\n" + fresh[end:], encoding="utf-8")
-    readme = doc_copy.parent / "USAGE.md"
-    readme_fresh = readme.read_text(encoding="utf-8")
-    if f"<!-- generated:{block} -->" in readme_fresh:  # a stale USAGE table fails the check as well
-        readme.write_text(readme_fresh.replace("| 0 |\n", "| 1 |\n", 1), encoding="utf-8")
+    (doc_copy.parent / name).write_text(fresh[:start] + "| stale | table |\n" + fresh[end:], encoding="utf-8")
 
     with pytest.raises(CommandError, match="run `.venv/bin/python manage.py architecture_doc`"):
         call_command("architecture_doc", "--check")
     call_command("architecture_doc")
-    assert doc_copy.read_text(encoding="utf-8") == fresh
-    assert readme.read_text(encoding="utf-8") == readme_fresh
+    assert {path.name: path.read_text(encoding="utf-8") for path in doc_copy.parent.iterdir()} == documents
     call_command("architecture_doc", "--check")
 
 

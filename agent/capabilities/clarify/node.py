@@ -10,8 +10,8 @@ from typing import Any, NotRequired, TypedDict
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import RouterCtx
-from agent.capabilities.outcome import clarify as clarify_outcome
-from agent.capabilities.outcome import done
+from agent.capabilities.common.outcome import clarify as clarify_outcome
+from agent.capabilities.common.outcome import done
 from agent.language import language_of
 from agent.llm.offline import unasked_write
 from agent.page_context.schema import EntityNames

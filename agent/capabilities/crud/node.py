@@ -8,19 +8,19 @@ from django.utils import timezone
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx
-from agent.capabilities.outcome import ask_approval, clarify, done, failed
-from agent.capabilities.task_keys import UntypedId, target_task_id, wrong_typed_key
+from agent.capabilities.common.outcome import ask_approval, clarify, done, failed
+from agent.capabilities.common.task_keys import UntypedId, target_task_id, wrong_typed_key
 from agent.language import Language, language_of
 from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
-from agent.tools import project_tools
-from agent.tools import task_tools as tools
+from agent.tools import project_tools, task_tools
 from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
 from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
 
+from . import tools
 from .answers import TEXTS, status_label, update_words
 from .write_approval import approve_unasked_create, approve_unasked_update
 
@@ -42,10 +42,10 @@ def _project_id(ctx: ExecCtx) -> int | None:
 def _facts_with_mismatches(runtime: Runtime[RunContext], task_id: int, slots: Slots, *,
                            subtasks: bool) -> dict[str, Any]:
     rec, runner = runtime.context.recorder, runtime.context.tools
-    runner.read("facts", "task_facts", tools.task_facts, scope=lambda facts: [facts["project_id"]], task_id=task_id,
-                subtasks=subtasks)
+    runner.read("facts", "task_facts", task_tools.task_facts, scope=lambda facts: [facts["project_id"]],
+                task_id=task_id, subtasks=subtasks)
     facts = runner.data("facts")
-    mismatches = tools.compare_expected(facts=facts, expected_title=slots.expected_title,
+    mismatches = task_tools.compare_expected(facts=facts, expected_title=slots.expected_title,
                                         expected_status=slots.expected_status)
     for m in mismatches:
         rec.alert(Alert.Kind.FACT_MISMATCH, f"The model said {m.field} is {m.stated!r}; the database says "
@@ -107,7 +107,7 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
     steps = runtime.context.tools
     if slots.status is None:
         return clarify(TEXTS[language]["which_status"])
-    steps.read("select", "select_for_bulk", tools.select_for_bulk, scope=tools.rows_project_ids, ctx=ctx,
+    steps.read("select", "select_for_bulk", tools.select_for_bulk, scope=task_tools.rows_project_ids, ctx=ctx,
                exclude_status=slots.status)
     count = steps.count("select")
     if not count:

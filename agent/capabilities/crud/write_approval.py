@@ -12,7 +12,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from agent.capabilities.outcome import ask_approval, done, failed
+from agent.capabilities.common.outcome import ask_approval, done, failed
 from agent.language import Language
 from agent.routing.decision import Route
 from agent.runtime import RunContext

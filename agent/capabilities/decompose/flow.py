@@ -14,8 +14,8 @@ from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
-from agent.capabilities.outcome import ask_approval, clarify, done, failed
-from agent.capabilities.task_keys import UntypedId, target_task_id
+from agent.capabilities.common.outcome import ask_approval, clarify, done, failed
+from agent.capabilities.common.task_keys import UntypedId, target_task_id
 from agent.language import language_of
 from agent.routing.decision import Route
 from agent.runtime import RunContext

@@ -6,7 +6,7 @@ from typing import Any, TypedDict
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import ExecCtx, ModelSummary
-from agent.capabilities.outcome import failed
+from agent.capabilities.common.outcome import failed
 from agent.language import language_of
 from agent.routing.decision import Route
 from agent.runtime import RunContext

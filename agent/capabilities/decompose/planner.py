@@ -15,7 +15,7 @@ from django.utils import timezone
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import ModelSummary
-from agent.capabilities.outcome import assemble_checked
+from agent.capabilities.common.outcome import assemble_checked
 from agent.llm.base import LLMError
 from agent.prompting.assembler import PromptPart, PromptRefused
 from agent.runtime import RunContext

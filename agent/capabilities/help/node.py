@@ -12,7 +12,7 @@ from agent.capabilities.clarify.node import (
     what_works_here,
     written_in_chinese,
 )
-from agent.capabilities.outcome import done
+from agent.capabilities.common.outcome import done
 from agent.runtime import RunContext
 
 

@@ -11,23 +11,24 @@ from langgraph.runtime import Runtime
 from agent.artifacts.classify import Classified
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
-from agent.capabilities.fidelity import Allowed, kept_to
-from agent.capabilities.inspection import INSPECT_TOOLS, inspect_once
-from agent.capabilities.outcome import assemble_checked, clarify, done, failed
-from agent.capabilities.scope import ScopeUnclear, request_project_id
-from agent.capabilities.task_brief import task_brief
+from agent.capabilities.common.fidelity import Allowed, kept_to
+from agent.capabilities.common.inspection import INSPECT_TOOLS, inspect_once
+from agent.capabilities.common.outcome import assemble_checked, clarify, done, failed
+from agent.capabilities.common.scope import ScopeUnclear, request_project_id
+from agent.capabilities.common.task_brief import task_brief
 from agent.language import language_of
 from agent.llm.base import LLMError
 from agent.models import Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused
-from agent.prompting.templates import EXPLAIN_INSTRUCTIONS
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
 from pm_assistant.errors import ApplicationError
 from tasks.filters import TaskFilters
 
+from . import tools as query_tools
 from .answers import template_reply
+from .prompts import EXPLAIN_INSTRUCTIONS
 
 SHOWN = 10
 
@@ -44,7 +45,7 @@ def query_filters(ctx: ExecCtx, slots: Slots, *, project_id: int | None = None) 
     if slots.preset == "my_overdue":
         # "My overdue" spans all the user's projects unless the request named one or said "here".
         named = slots.project_name is not None or slots.scope == "project"
-        return replace(tools.my_overdue_filters(), project_id=project_id if named else None)
+        return replace(query_tools.my_overdue_filters(), project_id=project_id if named else None)
     overrides: dict[str, Any] = {"project_id": project_id} if project_id is not None else {}
     if slots.status_filter:
         overrides["status"] = slots.status_filter

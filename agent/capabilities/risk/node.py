@@ -10,10 +10,10 @@ from typing import Any
 from django.utils import timezone
 from langgraph.runtime import Runtime
 
-from agent.capabilities.fidelity import Allowed
-from agent.capabilities.outcome import clarify, done, failed
-from agent.capabilities.polish import ReportInput, polish
-from agent.capabilities.scope import ScopeUnclear, request_project_id
+from agent.capabilities.common.fidelity import Allowed
+from agent.capabilities.common.outcome import clarify, done, failed
+from agent.capabilities.common.polish import ReportInput, polish
+from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.language import language_of
 from agent.runtime import RunContext
 from agent.tools.binding import Binding

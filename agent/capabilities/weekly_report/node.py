@@ -16,10 +16,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from agent.assembler.words import quote_user_text
-from agent.capabilities.fidelity import Allowed
-from agent.capabilities.outcome import clarify, done, failed
-from agent.capabilities.polish import ReportInput, polish
-from agent.capabilities.scope import ScopeUnclear, request_project_id
+from agent.capabilities.common.fidelity import Allowed
+from agent.capabilities.common.outcome import clarify, done, failed
+from agent.capabilities.common.polish import ReportInput, polish
+from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.language import Language, language_of
 from agent.models import Alert
 from agent.runtime import RunContext

@@ -1,4 +1,4 @@
-"""Regenerate the generated parts of docs/ARCHITECTURE.md and docs/USAGE.md from the code; --check only compares."""
+"""Regenerate the generated parts of docs/ARCHITECTURE.md, USAGE.md and DESIGN.md from the code; --check compares."""
 from __future__ import annotations
 
 import ast
@@ -16,8 +16,9 @@ from pydantic import BaseModel
 
 from agent.assembler.views import ALLOCATION
 from agent.graph.graph import build_graph, input_schema
+from agent.management.design_tables import render_page_context, render_views
 from agent.page_context.schema import PageContext
-from agent.registry import CAPABILITIES
+from agent.registry import CAPABILITIES, PHRASES
 from agent.routing.quick_actions import QUICK_ACTIONS
 from archcheck.rules import ROUTER_FORBIDDEN, RULES, TOOLS_FORBIDDEN
 
@@ -32,6 +33,10 @@ def document_path() -> Path:
 
 def usage_path() -> Path:
     return Path(settings.BASE_DIR) / "docs" / "USAGE.md"
+
+
+def design_path() -> Path:
+    return Path(settings.BASE_DIR) / "docs" / "DESIGN.md"
 
 
 def _type_name(annotation: Any) -> str:
@@ -106,11 +111,12 @@ def render_allocation() -> str:
 
 
 def render_capabilities() -> str:
-    lines = ["| capability | node | writes | router line (the router prompt lists these) | offline keywords |",
+    lines = ["| capability | node | writes | router line (the router prompt lists these) | phrases (word classes) |",
              "|---|---|---|---|---|"]
     for spec in CAPABILITIES:
-        node = f"`{spec.node_path}`" if spec.node_path else "not built yet (`agent.capabilities.not_built`)"
-        words = ", ".join(f"`{w}`" for w in spec.keywords) or "own rules"
+        node = f"`{spec.node_path}`" if spec.node_path else "not built yet (`agent.capabilities.common.not_built`)"
+        phrases = PHRASES.get(spec.name)
+        words = ", ".join(f"`{word_class}`" for word_class in {**phrases.en, **phrases.zh}) if phrases else "none"
         lines.append(f"| `{spec.name}` | {node} | {'yes' if spec.writes else 'no'} | {spec.description} | {words} |")
     return "\n".join(lines)
 
@@ -157,11 +163,13 @@ def render_contracts() -> str:
 RENDERERS: dict[str, Callable[[], str]] = {
     "graph": render_graph, "allocation": render_allocation, "rules": render_rules, "contracts": render_contracts,
     "capabilities": render_capabilities, "quickactions": render_quick_actions,
+    "pagecontext": render_page_context, "views": render_views,
 }
 # Which generated blocks each document must carry.
 REQUIRED: dict[str, frozenset[str]] = {
     "ARCHITECTURE.md": frozenset({"graph", "allocation", "rules", "contracts", "capabilities", "quickactions"}),
     "USAGE.md": frozenset({"quickactions"}),
+    "DESIGN.md": frozenset({"pagecontext", "views"}),
 }
 
 
@@ -180,13 +188,13 @@ def document_render(text: str, *, name: str = "ARCHITECTURE.md") -> str:
 
 
 class Command(BaseCommand):
-    help = "Regenerate the generated sections of docs/ARCHITECTURE.md and docs/USAGE.md (graph, tables, rules)."
+    help = "Regenerate the generated sections of docs/ARCHITECTURE.md, USAGE.md and DESIGN.md (graph, tables, rules)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--check", action="store_true", help="Fail if the document differs from the code.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        for path in (document_path(), usage_path()):
+        for path in (document_path(), usage_path(), design_path()):
             current = path.read_text(encoding="utf-8")
             fresh = document_render(current, name=path.name)
             if options["check"]:

@@ -15,7 +15,7 @@ from agent.artifacts.preview import preview_check
 from agent.artifacts.refs import canonical_json, sha256_hex
 from agent.artifacts.store import artifact_storage
 from agent.artifacts.summary import SUMMARY_MAX_CHARS
-from agent.capabilities.inspection import INSPECT_TOOLS
+from agent.capabilities.common.inspection import INSPECT_TOOLS
 from agent.models import Artifact, Run
 from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
 from pm_assistant.errors import NotFound

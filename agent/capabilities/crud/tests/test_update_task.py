@@ -6,7 +6,7 @@ from uuid import uuid4
 import pytest
 from django.contrib.auth.models import User
 
-from agent.tools.task_tools import update_task
+from agent.capabilities.crud.tools import update_task
 from pm_assistant.errors import Forbidden, NotFound
 from projects.models import Project
 from tasks.models import Task, TaskActivity
