@@ -1,4 +1,5 @@
-"""The seed's four-point checklist, run on a stored run's trace (``manage.py audit_run``).
+"""The seed's four-point checklist, run on every run's trace when it stops (stored as ``Run.audit``)
+and on demand (``manage.py audit_run``).
 
 1. No id or array in a tool argument was copied from prompt text: each comes from a binding,
    the page (validated PageContext), or the user's own message. A bound argument must carry the
@@ -18,8 +19,9 @@ from typing import IO, Any
 
 from .artifacts.preview import Preview, preview_check
 from .artifacts.store import artifact_open
-from .models import Artifact, Run, TraceEvent
+from .models import Alert, Artifact, Run, TraceEvent
 from .tools.facts import values_digest
+from .trace import TraceRecorder
 
 POLICY_TOOLS = frozenset({"update_task", "delete_task", "bulk_set_status",
                           "create_subtask", "set_due_date", "assign", "set_priority"})
@@ -198,9 +200,10 @@ def stored_preview_check(preview: dict[str, Any]) -> str | None:
     return None
 
 
-def run_audit(run: Run, *, preview_checker: PreviewChecker | None = None) -> AuditReport:
-    """Run the four checks on a stored run."""
-    events = list(run.events.order_by("seq"))
+def run_audit(run: Run, *, preview_checker: PreviewChecker | None = None,
+              events: list[TraceEvent] | None = None) -> AuditReport:
+    """Run the four checks on a stored run (on `events`, its whole trace in order, when the caller has it)."""
+    events = list(run.events.order_by("seq")) if events is None else events
     routed = next((e for e in events if e.kind == TraceEvent.Kind.NODE and e.name == "route"), None)
     return AuditReport(str(run.pk), [
         check_ids(run, events),
@@ -208,3 +211,16 @@ def run_audit(run: Run, *, preview_checker: PreviewChecker | None = None) -> Aud
         check_previews(events, preview_checker or stored_preview_check),
         check_facts(events),
     ], intent=routed.payload.get("intent") if routed else None)
+
+
+def run_audit_at_end(run: Run, recorder: TraceRecorder) -> dict[str, Any]:
+    """Audit a run whose trace was just flushed; a failed point is an ``audit_failed`` alert. Returns the report."""
+    report = run_audit(run, events=recorder.events())
+    if not report.passed:
+        failed = [p for p in report.points if not p.passed]
+        recorder.alert(Alert.Kind.AUDIT_FAILED,
+                       "The run failed audit point " + ", ".join(str(p.number) for p in failed) + ": "
+                       + "; ".join(p.findings[0] for p in failed if p.findings), key="audit",
+                       points=[p.number for p in failed])
+        recorder.flush()
+    return report.as_dict()

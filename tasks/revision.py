@@ -9,7 +9,6 @@ tasks as they are now, bounded.
 from __future__ import annotations
 
 from collections.abc import Iterable
-
 from typing import Any
 
 from django.db.models import Max, Q

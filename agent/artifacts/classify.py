@@ -86,8 +86,8 @@ def result_classify(*, owner: User, tool: str, arguments: dict[str, Any], result
     """Keep a small result inline; store a large one as an Artifact and return its ref and summary.
 
     A stored result of task rows gets its index at once (artifacts.index), tied to ``source_version``,
-    the task log's revision the read saw (tasks/revision.py). Flags come from the result: "truncated" (or a "count" larger than the items), "incomplete"
-    and "is_summary" set to true by the tool.
+    the task log's revision the read saw (tasks/revision.py). Flags come from the result: "truncated"
+    (or a "count" larger than the items), "incomplete" and "is_summary" set to true by the tool.
     """
     canonical = canonical_json(result)
     items = items_of(result)

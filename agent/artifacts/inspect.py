@@ -25,7 +25,6 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from agent.models import Artifact
 from pm_assistant.errors import InvalidInput
-
 from tasks.revision import tasks_live_search
 
 from .encode import NDJSON
