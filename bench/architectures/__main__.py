@@ -26,6 +26,21 @@ def _scripted(body: dict[str, Any]) -> Answer:
     return scripted_model(body)
 
 
+def _audit_all() -> tuple[bool, str]:
+    """`manage.py audit_run --all` over every run the suite stored: (all passed, its report's last line)."""
+    import io
+
+    from django.core.management import CommandError, call_command
+
+    out = io.StringIO()
+    try:
+        call_command("audit_run", "--all", stdout=out)
+    except CommandError:
+        failed = [line for line in out.getvalue().splitlines() if "FAIL" in line or line.startswith("       - ")]
+        return False, "\n".join([*failed[:40], out.getvalue().strip().splitlines()[-1]])
+    return True, "audit_run --all: " + out.getvalue().strip().splitlines()[-1]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="Fail if docs/EVOLUTION.md or README.md is stale.")
@@ -65,9 +80,14 @@ def main() -> int:
         micro = micro_measure(suite, data.alice, data.web.pk, data.web.name)
         if stub:
             stub.stop()
+        audit = _audit_all()
     if args.json:
         args.json.write_text(json.dumps({"records": [asdict(r) | {"success": r.success} for r in records],
                                          "micro": asdict(micro)}, indent=1), encoding="utf-8")
+    print(audit[1])
+    if not audit[0]:
+        print("The four-point audit failed runs of the suite (above).", file=sys.stderr)
+        return 1
     if not stub:
         for table in (cost_table(records, wall=True, driver="real"), kind_table(records, driver="real"),
                       reliability_table(records, args.repeats)):
