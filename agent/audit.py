@@ -169,9 +169,16 @@ def _text_up_to(handle: IO[bytes], end: int) -> str:
     return "".join(parts)[:end]
 
 
-def stored_preview_check(preview: dict[str, Any]) -> str | None:
-    """Compare a recorded preview with the stored artifact it was cut from; None when exact."""
-    artifact = Artifact.objects.filter(ref=preview.get("ref")).first()
+def stored_preview_check(preview: dict[str, Any], known: dict[str, Artifact | None] | None = None) -> str | None:
+    """Compare a recorded preview with the stored artifact it was cut from; None when exact.
+
+    ``known`` keeps the artifacts already read by ref, so one audit reads each artifact's row once.
+    """
+    known = {} if known is None else known
+    ref = str(preview.get("ref"))
+    if ref not in known:
+        known[ref] = Artifact.objects.filter(ref=ref).first()
+    artifact = known[ref]
     if artifact is None:
         return "its source artifact no longer exists"
     unavailable = "could not be checked: its source content is unavailable (archived without content, or deleted)"
@@ -204,11 +211,12 @@ def run_audit(run: Run, *, preview_checker: PreviewChecker | None = None,
               events: list[TraceEvent] | None = None) -> AuditReport:
     """Run the four checks on a stored run (on `events`, its whole trace in order, when the caller has it)."""
     events = list(run.events.order_by("seq")) if events is None else events
+    known: dict[str, Artifact | None] = {}
     routed = next((e for e in events if e.kind == TraceEvent.Kind.NODE and e.name == "route"), None)
     return AuditReport(str(run.pk), [
         check_ids(run, events),
         check_single_form(events),
-        check_previews(events, preview_checker or stored_preview_check),
+        check_previews(events, preview_checker or (lambda preview: stored_preview_check(preview, known))),
         check_facts(events),
     ], intent=routed.payload.get("intent") if routed else None)
 

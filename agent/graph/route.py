@@ -62,7 +62,8 @@ def target_facts_words(runtime: Runtime[RunContext], ctx: RouterCtx, message: st
     facts = steps.data("facts")
     who = f"assigned to {facts['assignee']}" if facts["assignee"] else "unassigned"
     due = f"due {facts['due_date']}" if facts["due_date"] else "no due date"
-    return (f"{facts['key']} is titled {quote_user_text(facts['title'], 120)}; its status is "
+    # No key and no id: the model names the task by what the user said, the server knows which it is.
+    return (f"The task is titled {quote_user_text(facts['title'], 120)}; its status is "
             f"{str(facts['status']).replace('_', ' ')}, {who}, {due}.")
 
 

@@ -38,7 +38,7 @@ def test_the_router_reads_the_task_facts_and_a_mismatch_stops_on_the_card(
 
     router_prompt = "\n".join(m["content"] for m in stub.requests[0].body["messages"])
     assert "The task, as the database has it:" in router_prompt
-    assert f"{task.key} is titled" in router_prompt and "Fix login page" in router_prompt
+    assert "The task is titled" in router_prompt and "Fix login page" in router_prompt
     assert "in progress" in router_prompt and "assigned to alice" in router_prompt and "no due date" in router_prompt
     # The mismatch stops the write on the card, which states it; the database decides.
     assert body["status"] == "needs_confirmation", body

@@ -91,7 +91,8 @@ def test_a_renamed_task_makes_the_index_stale_and_the_search_live(
     excerpt = "\n".join(m["content"] for m in stub.requests[2].body["messages"])
     assert "Release blocker: login" in excerpt and "stale" in excerpt and "live query" in excerpt
     assert body["data"]["inspection"]["stale"] is True and body["data"]["inspection"]["live"] is True
-    assert body["reply"] == "One task matches. (The stored result was out of date, so the search read the current tasks.)"
+    assert body["reply"] == ("One task matches. "
+                             "(The stored result was out of date, so the search read the current tasks.)")
     assert Run.objects.get(pk=body["run_id"]).audit["passed"]
 
 
