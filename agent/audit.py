@@ -28,6 +28,8 @@ POLICY_TOOLS = frozenset({"update_task", "delete_task", "bulk_set_status",
 TRUSTED_SOURCES = frozenset({"database", "server_clock"})
 _ID_KEY = re.compile(r"(^|_)ids?$")
 _NUMBER = re.compile(r"(?<![\w-])(\d+)(?![\w-])")
+# A task key the user typed ("WEB-7") names task 7: its number is typed too.
+_KEY_NUMBER = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]{0,9}-(\d+)(?![\w-])")
 READ_CHUNK_BYTES = 64 * 1024
 PreviewChecker = Callable[[dict[str, Any]], str | None]
 
@@ -84,7 +86,7 @@ def check_ids(run: Run, events: list[TraceEvent]) -> Point:
     """Point 1: ids and arrays in tool arguments come from bindings, the page or the user."""
     point = Point(1, "ids and arrays reach tools by binding, page or the user's message, never copied by the model")
     page_ids = _page_ids(run.page_context or {})
-    typed = {int(n) for n in _NUMBER.findall(run.message or "")}
+    typed = {int(n) for pattern in (_NUMBER, _KEY_NUMBER) for n in pattern.findall(run.message or "")}
     model_text = _model_text(events)
     resolved: set[tuple[str, str]] = set()
     for event in events:
