@@ -94,7 +94,7 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
                 recorder.flush()
                 # A run its owner stopped meanwhile stays stopped.
                 Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
-                    status=Run.Status.ERROR, error_code="internal",
+                    status=Run.Status.ERROR, error_code="internal", audit=run_audit_at_end(run, recorder),
                     reply="Something went wrong; nothing more was done.", updated_at=timezone.now())
     if crashed or not stored:
         run.refresh_from_db()
