@@ -17,5 +17,4 @@ SPEC = CapabilitySpec(
         QuickActionSpec("decompose_task", "Break down", TASK_TABLE_PAGES, _SELECTED, rows=True,
                         hidden_for_status="done", row_name="Break down '{title}'"),
         QuickActionSpec("decompose_task", "Break down", ("task_detail",), _SELECTED, hidden_for_status="done"),
-    ),
-    inspection_rounds=3)
+    ))
