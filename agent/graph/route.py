@@ -16,7 +16,7 @@ from agent.language import in_each_language, language_of
 from agent.llm.base import LLMUnavailable
 from agent.routing.decision import Route
 from agent.routing.fast_path import fast_path_route
-from agent.routing.intent_check import intent_check
+from agent.routing.intent_check import intent_check, rules_write_kind
 from agent.routing.llm_router import llm_route
 from agent.runtime import RunContext
 from agent.tools import task_tools
@@ -45,12 +45,14 @@ def _target_task_id(ctx: RouterCtx, message: str) -> int | None:
 
 
 def target_facts_words(runtime: Runtime[RunContext], ctx: RouterCtx, message: str) -> str:
-    """Facts first: the server's title, status, assignee and due date of the request's task, as words.
+    """Facts first: the server's title, status, assignee and due date of the task a write is about, as words.
 
     Read through the run's tools (on the trace, and reused by a later update of the same task); a task
     the user cannot see gives no facts.
     """
-    task_id = _target_task_id(ctx, message)
+    # Only for a write the user's own words ask for (the deterministic rules): a question about a task never
+    # puts its title, text a stranger may have written, into the router's prompt.
+    task_id = _target_task_id(ctx, message) if rules_write_kind(message) is not None else None
     if task_id is None:
         return ""
     steps = runtime.context.tools
