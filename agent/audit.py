@@ -1,4 +1,5 @@
-"""The seed's four-point checklist, run on a stored run's trace (``manage.py audit_run``).
+"""The seed's four-point checklist, run on every run's trace when it stops (stored as ``Run.audit``)
+and on demand (``manage.py audit_run``).
 
 1. No id or array in a tool argument was copied from prompt text: each comes from a binding,
    the page (validated PageContext), or the user's own message. A bound argument must carry the
@@ -18,14 +19,17 @@ from typing import IO, Any
 
 from .artifacts.preview import Preview, preview_check
 from .artifacts.store import artifact_open
-from .models import Artifact, Run, TraceEvent
+from .models import Alert, Artifact, Run, TraceEvent
 from .tools.facts import values_digest
+from .trace import TraceRecorder
 
 POLICY_TOOLS = frozenset({"update_task", "delete_task", "bulk_set_status",
                           "create_subtask", "set_due_date", "assign", "set_priority"})
 TRUSTED_SOURCES = frozenset({"database", "server_clock"})
 _ID_KEY = re.compile(r"(^|_)ids?$")
 _NUMBER = re.compile(r"(?<![\w-])(\d+)(?![\w-])")
+# A task key the user typed ("WEB-7") names task 7: its number is typed too.
+_KEY_NUMBER = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]{0,9}-(\d+)(?![\w-])")
 READ_CHUNK_BYTES = 64 * 1024
 PreviewChecker = Callable[[dict[str, Any]], str | None]
 
@@ -82,7 +86,7 @@ def check_ids(run: Run, events: list[TraceEvent]) -> Point:
     """Point 1: ids and arrays in tool arguments come from bindings, the page or the user."""
     point = Point(1, "ids and arrays reach tools by binding, page or the user's message, never copied by the model")
     page_ids = _page_ids(run.page_context or {})
-    typed = {int(n) for n in _NUMBER.findall(run.message or "")}
+    typed = {int(n) for pattern in (_NUMBER, _KEY_NUMBER) for n in pattern.findall(run.message or "")}
     model_text = _model_text(events)
     resolved: set[tuple[str, str]] = set()
     for event in events:
@@ -167,9 +171,16 @@ def _text_up_to(handle: IO[bytes], end: int) -> str:
     return "".join(parts)[:end]
 
 
-def stored_preview_check(preview: dict[str, Any]) -> str | None:
-    """Compare a recorded preview with the stored artifact it was cut from; None when exact."""
-    artifact = Artifact.objects.filter(ref=preview.get("ref")).first()
+def stored_preview_check(preview: dict[str, Any], known: dict[str, Artifact | None] | None = None) -> str | None:
+    """Compare a recorded preview with the stored artifact it was cut from; None when exact.
+
+    ``known`` keeps the artifacts already read by ref, so one audit reads each artifact's row once.
+    """
+    known = {} if known is None else known
+    ref = str(preview.get("ref"))
+    if ref not in known:
+        known[ref] = Artifact.objects.filter(ref=ref).first()
+    artifact = known[ref]
     if artifact is None:
         return "its source artifact no longer exists"
     unavailable = "could not be checked: its source content is unavailable (archived without content, or deleted)"
@@ -198,13 +209,28 @@ def stored_preview_check(preview: dict[str, Any]) -> str | None:
     return None
 
 
-def run_audit(run: Run, *, preview_checker: PreviewChecker | None = None) -> AuditReport:
-    """Run the four checks on a stored run."""
-    events = list(run.events.order_by("seq"))
+def run_audit(run: Run, *, preview_checker: PreviewChecker | None = None,
+              events: list[TraceEvent] | None = None) -> AuditReport:
+    """Run the four checks on a stored run (on `events`, its whole trace in order, when the caller has it)."""
+    events = list(run.events.order_by("seq")) if events is None else events
+    known: dict[str, Artifact | None] = {}
     routed = next((e for e in events if e.kind == TraceEvent.Kind.NODE and e.name == "route"), None)
     return AuditReport(str(run.pk), [
         check_ids(run, events),
         check_single_form(events),
-        check_previews(events, preview_checker or stored_preview_check),
+        check_previews(events, preview_checker or (lambda preview: stored_preview_check(preview, known))),
         check_facts(events),
     ], intent=routed.payload.get("intent") if routed else None)
+
+
+def run_audit_at_end(run: Run, recorder: TraceRecorder) -> dict[str, Any]:
+    """Audit a run whose trace was just flushed; a failed point is an ``audit_failed`` alert. Returns the report."""
+    report = run_audit(run, events=recorder.events())
+    if not report.passed:
+        failed = [p for p in report.points if not p.passed]
+        recorder.alert(Alert.Kind.AUDIT_FAILED,
+                       "The run failed audit point " + ", ".join(str(p.number) for p in failed) + ": "
+                       + "; ".join(p.findings[0] for p in failed if p.findings), key="audit",
+                       points=[p.number for p in failed])
+        recorder.flush()
+    return report.as_dict()

@@ -55,6 +55,8 @@ class Run(models.Model):
     undo_until = models.DateTimeField(null=True, blank=True,
                                       help_text="Until when its task changes can be undone; null: nothing to undo.")
     undone_at = models.DateTimeField(null=True, blank=True, help_text="When its changes were undone (once only).")
+    audit = models.JSONField(null=True, blank=True,
+                             help_text="The four-point audit of its trace, run when the run stopped (agent/audit.py).")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -132,6 +134,8 @@ class Alert(models.Model):
         BAD_BINDING = "bad_binding", "A binding named a missing or later step"
         BINDING_UNRESOLVED = "binding_unresolved", "A binding's path resolved to nothing"
         STEP_FAILED = "step_failed", "A plan step failed when it ran"
+        INSPECTION_DROPPED = "inspection_dropped", "An inspection past its budget or unusable was not run"
+        AUDIT_FAILED = "audit_failed", "A run failed a point of the four-point audit"
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="alerts")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -184,6 +188,11 @@ class Artifact(models.Model):
     expires_at = models.DateTimeField()
     expired_at = models.DateTimeField(null=True, blank=True, help_text="When the expiry job marked it.")
     archived_at = models.DateTimeField(null=True, blank=True)
+    source_version = models.BigIntegerField(
+        null=True, blank=True,
+        help_text="The task log's revision when the source was read (tasks/revision.py); null: not a task source.")
+    indexed_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="When its index of task rows was built; null: no index.")
 
     class Meta:
         ordering = ["-created_at"]
@@ -194,3 +203,28 @@ class Artifact(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ref} ({self.source_tool}, {self.item_count} items)"
+
+
+class ArtifactIndexEntry(models.Model):
+    """One task row of an artifact: its key facts and where its line is in the stored content.
+
+    Built when the artifact is stored (agent/artifacts/index.py), so a search reads these rows and
+    then only the lines they point at, however large the content.
+    """
+
+    artifact = models.ForeignKey(Artifact, on_delete=models.CASCADE, related_name="index_entries")
+    line = models.PositiveIntegerField(help_text="1-based line of the row in the stored content.")
+    offset = models.PositiveBigIntegerField(help_text="Byte offset of that line.")
+    length = models.PositiveIntegerField(help_text="Bytes of that line, without its newline.")
+    key = models.CharField(max_length=40, blank=True)
+    title = models.CharField(max_length=300, blank=True)
+    status = models.CharField(max_length=20, blank=True)
+    assignee = models.CharField(max_length=150, blank=True)
+    due = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["artifact", "line"]
+        constraints = [models.UniqueConstraint(fields=["artifact", "line"], name="artifact_index_line")]
+
+    def __str__(self) -> str:
+        return f"{self.artifact_id}:{self.line} {self.key}"

@@ -102,6 +102,9 @@ class CapabilitySpec:
     kind_of_write: Callable[[Any], str | None] | None = None
     # The quick-action buttons that route to this capability.
     quick_actions: tuple[QuickActionSpec, ...] = ()
+    # For a capability that stores large results apart: how many inspection rounds (outline, search,
+    # context, head, tail) its model may ask for before it answers; a request past them is dropped.
+    inspection_rounds: int = 0
 
     @property
     def node_path(self) -> str | None:

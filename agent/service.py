@@ -18,6 +18,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
+from agent.audit import run_audit_at_end
 from agent.conversations import conversation_note_request
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import graph_for
@@ -93,7 +94,7 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
                 recorder.flush()
                 # A run its owner stopped meanwhile stays stopped.
                 Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
-                    status=Run.Status.ERROR, error_code="internal",
+                    status=Run.Status.ERROR, error_code="internal", audit=run_audit_at_end(run, recorder),
                     reply="Something went wrong; nothing more was done.", updated_at=timezone.now())
     if crashed or not stored:
         run.refresh_from_db()
@@ -141,6 +142,9 @@ def _store_outcome(run: Run, result: Any, context: RunContext) -> tuple[bool, bo
     # meanwhile stays stopped, without a card.
     with transaction.atomic(savepoint=False):
         context.recorder.flush()
+        # The four-point audit of the trace so far, stored on the run (agent/audit.py).
+        run.audit = run_audit_at_end(run, context.recorder)
+        fields.append("audit")
         run.updated_at = timezone.now()
         stored = Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
             **{name: getattr(run, name) for name in fields})
@@ -155,6 +159,7 @@ def _store_stopped(run: Run, recorder: TraceRecorder) -> Run:
         recorder.flush()
         Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
             status=Run.Status.STOPPED, error_code="stopped", reply=STOPPED_REPLY, updated_at=timezone.now())
+        Run.objects.filter(pk=run.pk).update(audit=run_audit_at_end(run, recorder))
     run.refresh_from_db()
     return run
 

@@ -81,6 +81,10 @@ class TraceRecorder:
         if last_seq is None:
             last_seq = TraceEvent.objects.filter(run_id=run.pk).aggregate(m=Max("seq"))["m"] or 0
         self._seq = last_seq
+        # Every event this recorder wrote; the whole trace when it started on an empty one (a new run),
+        # so the run's audit needs no read of what was just written.
+        self._written: list[TraceEvent] = []
+        self._whole = last_seq == 0
 
     @classmethod
     def for_run(cls, run: Run, *, resuming: bool, last_seq: int | None = None) -> TraceRecorder:
@@ -102,6 +106,11 @@ class TraceRecorder:
             return
         pending, self._pending = self._pending, []
         TraceEvent.objects.bulk_create(pending)
+        self._written += pending
+
+    def events(self) -> list[TraceEvent] | None:
+        """The run's whole trace as written, when this recorder wrote all of it (else None: read it)."""
+        return list(self._written) if self._whole and not self._pending else None
 
     def node(self, name: str, *, durable: bool = False, **payload: Any) -> None:
         self.event(TraceEvent.Kind.NODE, name, durable=durable, **payload)

@@ -3,6 +3,8 @@
 Creates a ~10 MB artifact of generated task rows (NDJSON) in a throwaway database and storage,
 then measures time (best of several runs) and peak Python memory (tracemalloc) of head, search
 and tail, each next to the naive way: read the whole file, decode it, and slice or scan it.
+Then the same rows stored at a known version, so they get their index: what a search through the
+index reads (SQL statements and bytes of the stored file), which stays the same whatever the size.
 
     .venv/bin/python bench/artifact_inspect.py [--mb 10] [--repeat 5]
 """
@@ -125,6 +127,57 @@ def main(work: Path) -> None:
         print(f"{name:32} {tool_s * 1000:9.2f} {naive_s * 1000:9.2f} {naive_s / tool_s:6.1f}x "
               f"{tool_mem / 1024:9.0f} {naive_mem / 1024:10.0f} {naive_mem / tool_mem:6.1f}x")
     print("time x / mem x: how many times slower / larger the naive way is (above 1 = the tool wins).")
+    index_reads(user, args.mb, args.repeat)
+
+
+def index_reads(user: Any, megabytes: float, repeat: int) -> None:
+    """A search through the index of a 1 MB and of a `megabytes` MB artifact: statements, bytes read, time."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from agent.artifacts import inspect
+    from agent.artifacts.classify import result_classify
+    from tasks.revision import task_revision
+
+    opened = inspect.artifact_open
+    read = [0]
+
+    class Counting:
+        def __init__(self, fh: Any) -> None:
+            self.fh = fh
+
+        def __enter__(self) -> Counting:
+            return self
+
+        def __exit__(self, *exc: Any) -> None:
+            self.fh.close()
+
+        def seek(self, *args: Any) -> int:
+            return int(self.fh.seek(*args))
+
+        def read(self, size: int = -1) -> bytes:
+            data: bytes = self.fh.read(size)
+            read[0] += len(data)
+            return data
+
+    inspect.artifact_open = lambda artifact: Counting(opened(artifact))  # type: ignore[assignment,return-value]
+    print("\nsearch through the index (a frequent and an absent text):")
+    header = f"{'artifact':>9} {'rows':>7} {'pattern':>12} {'hits':>5} {'statements':>11} {'bytes read':>11} {'ms':>7}"
+    print(header)
+    print("-" * len(header))
+    for size in sorted({1.0, megabytes}):
+        rows = rows_of_size(size)
+        ref = result_classify(owner=user, tool="query_tasks", arguments={}, result={"count": len(rows), "items": rows},
+                              project_ids=[], source_version=task_revision()).ref
+        for pattern in ("release", "no such words"):
+            read[0] = 0
+            with CaptureQueriesContext(connection) as queries:
+                answer = inspect.artifact_search(user=user, ref=ref, pattern=pattern)
+            assert answer["index"] == "fresh"
+            took = best_time(lambda: inspect.artifact_search(user=user, ref=ref, pattern=pattern), repeat)  # noqa: B023
+            print(f"{size:7.1f}MB {len(rows):7d} {pattern[:12]:>12} {answer['hit_count']:5d} "
+                  f"{len(queries.captured_queries):11d} {read[0]:11d} {took * 1000:7.2f}")
+    inspect.artifact_open = opened  # type: ignore[assignment]
 
 
 if __name__ == "__main__":

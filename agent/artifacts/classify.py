@@ -22,6 +22,7 @@ from agent.models import Artifact
 from agent.prompting.assembler import ChatRole, PromptPart
 
 from .encode import items_of, result_encode
+from .index import index_build
 from .preview import Preview
 from .refs import ArtifactRef, canonical_json, inline_ref, jsonable, sha256_hex
 from .store import artifact_create
@@ -80,11 +81,13 @@ def _flag(result: object, key: str) -> bool:
 
 
 def result_classify(*, owner: User, tool: str, arguments: dict[str, Any], result: Any,
-                    project_ids: Iterable[int], run_id: UUID | None = None) -> Classified:
+                    project_ids: Iterable[int], run_id: UUID | None = None,
+                    source_version: int | None = None) -> Classified:
     """Keep a small result inline; store a large one as an Artifact and return its ref and summary.
 
-    Flags come from the result: "truncated" (or a "count" larger than the items), "incomplete"
-    and "is_summary" set to true by the tool.
+    A stored result of task rows gets its index at once (artifacts.index), tied to ``source_version``,
+    the task log's revision the read saw (tasks/revision.py). Flags come from the result: "truncated"
+    (or a "count" larger than the items), "incomplete" and "is_summary" set to true by the tool.
     """
     canonical = canonical_json(result)
     items = items_of(result)
@@ -106,10 +109,13 @@ def result_classify(*, owner: User, tool: str, arguments: dict[str, Any], result
         # The same rows with another scope or other figures beside them: stored afresh (and the
         # scope's membership checked), so a reused artifact always says what this read returned.
         again = None
-    artifact = again or artifact_create(owner=owner, tool=tool, arguments=arguments, encoded=encoded,
-                                        project_ids=scope, run_id=run_id,
-                                        is_summary=_flag(result, "is_summary"), truncated=truncated,
-                                        incomplete=_flag(result, "incomplete"))
+    artifact = again
+    if artifact is None:
+        artifact = artifact_create(owner=owner, tool=tool, arguments=arguments, encoded=encoded,
+                                   project_ids=scope, run_id=run_id, source_version=source_version,
+                                   is_summary=_flag(result, "is_summary"), truncated=truncated,
+                                   incomplete=_flag(result, "incomplete"))
+        index_build(artifact, encoded)
     ref = ArtifactRef.from_artifact(artifact)
     summary = summary_build(artifact=ref, encoded=encoded, raw_sha256=artifact.sha256)
     return Classified(form="summary", ref=artifact.ref, text=summary.text, artifact=ref, previews=summary.previews,

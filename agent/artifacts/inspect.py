@@ -25,9 +25,11 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from agent.models import Artifact
 from pm_assistant.errors import InvalidInput
+from tasks.revision import tasks_live_search
 
 from .encode import NDJSON
-from .reader import byte_len, find_literal, newlines_before, pieces, read_window, tail_lines
+from .index import index_find, index_state
+from .reader import byte_len, char_end, find_literal, newlines_before, pieces, read_window, tail_lines
 from .refs import canonical_json
 from .store import artifact_get_for_user, artifact_is_expired, artifact_open
 
@@ -139,29 +141,72 @@ def artifact_tail(*, user: AnyUser, ref: str, lines: int = 20) -> dict[str, Any]
 
 def artifact_search(*, user: AnyUser, ref: str, pattern: str, max_hits: int = 20,
                     case_sensitive: bool = False) -> dict[str, Any]:
-    """Find a literal text line by line; partial when there are more hits than shown."""
+    """Find a text; partial when there are more hits than shown.
+
+    Task rows are searched through their index (``index``: "fresh"). When the projects' tasks changed
+    since the read, or the index is missing, the answer is ``stale`` and ``live``: the current tasks of
+    the artifact's projects, read by a bounded query. Other content is scanned line by line.
+    """
     artifact = _readable(user, ref)
     if artifact_is_expired(artifact):
         return _expired(artifact, "search")
-    if not isinstance(pattern, str) or not pattern or len(pattern) > PATTERN_MAX_CHARS or "\n" in pattern:
+    if not isinstance(pattern, str) or not pattern.strip() or len(pattern) > PATTERN_MAX_CHARS or "\n" in pattern:
         raise InvalidInput(f"pattern: must be 1 to {PATTERN_MAX_CHARS} characters on one line.", field="pattern")
     limit, lowered = _count(max_hits, "max_hits", default=20, maximum=SEARCH_MAX_HITS)
-    hits: list[dict[str, Any]] = []
-    budget, more, stopped_at = _Budget(ANSWER_MAX_CHARS - 800 - len(canonical_json(pattern))), False, None
+    state = index_state(artifact)
+    if state in ("stale", "missing"):
+        rows, more = tasks_live_search(project_ids=artifact.project_ids, text=pattern, limit=limit)
+        return _answer(artifact, "search", partial=more or lowered, pattern=pattern, index=state, stale=True,
+                       live=True, hit_count=len(rows), rows=rows, total_lines=artifact.line_count)
     try:
-        with artifact_open(artifact) as fh:
-            for found in find_literal(fh, pattern, case_sensitive=case_sensitive, radius=SNIPPET_RADIUS):
-                hit = {"line": found.line, "offset": found.offset, "snippet": found.snippet.text,
-                       "snippet_offset": found.snippet_offset}
-                if len(hits) == limit or not budget.take(hit):
-                    more, stopped_at = True, found.line
-                    break
-                hits.append(hit)
+        if state == "fresh":
+            found = _indexed_hits(artifact, pattern, limit)
+        else:
+            found = _scanned_hits(artifact, pattern, limit, case_sensitive=case_sensitive)
     except FileNotFoundError:
         return _expired(artifact, "search", "is no longer stored")
+    hits, more, stopped_at = found
     return _answer(artifact, "search", partial=more or lowered, pattern=pattern, case_sensitive=case_sensitive,
-                   hit_count=len(hits), hits=hits, scanned_to_line=stopped_at or artifact.line_count,
-                   total_lines=artifact.line_count)
+                   index=state, stale=False, live=False, hit_count=len(hits), hits=hits,
+                   scanned_to_line=stopped_at or artifact.line_count, total_lines=artifact.line_count)
+
+
+_Hits = tuple[list[dict[str, Any]], bool, int | None]
+
+
+def _scanned_hits(artifact: Artifact, pattern: str, limit: int, *, case_sensitive: bool) -> _Hits:
+    hits: list[dict[str, Any]] = []
+    budget, more, stopped_at = _Budget(ANSWER_MAX_CHARS - 800 - len(canonical_json(pattern))), False, None
+    with artifact_open(artifact) as fh:
+        for found in find_literal(fh, pattern, case_sensitive=case_sensitive, radius=SNIPPET_RADIUS):
+            hit = {"line": found.line, "offset": found.offset, "snippet": found.snippet.text,
+                   "snippet_offset": found.snippet_offset}
+            if len(hits) == limit or not budget.take(hit):
+                more, stopped_at = True, found.line
+                break
+            hits.append(hit)
+    return hits, more, stopped_at
+
+
+def _indexed_hits(artifact: Artifact, pattern: str, limit: int) -> _Hits:
+    """Hits from the index: one query, then a seek and a bounded read per hit line."""
+    entries, more = index_find(artifact, pattern, limit=limit)
+    hits: list[dict[str, Any]] = []
+    budget = _Budget(ANSWER_MAX_CHARS - 800 - len(canonical_json(pattern)))
+    with artifact_open(artifact) as fh:
+        for entry in entries:
+            fh.seek(entry.offset)
+            data = fh.read(min(entry.length, 4 * LINE_MAX_CHARS))
+            line = data[:char_end(data)].decode("utf-8", errors="replace")
+            at = line.casefold().find(pattern.strip().casefold())
+            start = max(0, at - SNIPPET_RADIUS) if at >= 0 else 0
+            end = min(len(line), (at + len(pattern.strip()) + SNIPPET_RADIUS) if at >= 0 else 2 * SNIPPET_RADIUS)
+            hit = {"line": entry.line, "offset": entry.offset + byte_len(line[:max(at, 0)]),
+                   "snippet": line[start:end], "snippet_offset": entry.offset + byte_len(line[:start])}
+            if not budget.take(hit):
+                return hits, True, entry.line
+            hits.append(hit)
+    return hits, more, entries[-1].line if more and entries else None
 
 
 def artifact_context(*, user: AnyUser, ref: str, line: int | None = None, offset: int | None = None,

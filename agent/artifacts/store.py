@@ -53,8 +53,8 @@ def _not_found(ref: object) -> NotFound:
 
 
 def artifact_create(*, owner: User, tool: str, arguments: dict[str, Any], encoded: Encoded,
-                    project_ids: Iterable[int], run_id: UUID | None = None, is_summary: bool = False,
-                    truncated: bool = False, incomplete: bool = False) -> Artifact:
+                    project_ids: Iterable[int], run_id: UUID | None = None, source_version: int | None = None,
+                    is_summary: bool = False, truncated: bool = False, incomplete: bool = False) -> Artifact:
     """Write the encoded content to storage and record where it came from, its hash and scope."""
     scope = sorted({int(p) for p in project_ids})
     if not _member_of_all(owner, scope):
@@ -71,7 +71,7 @@ def artifact_create(*, owner: User, tool: str, arguments: dict[str, Any], encode
             source_args=jsonable(arguments), sha256=sha256_hex(body), schema=encoded.schema,
             meta=jsonable(encoded.meta), size_bytes=len(body), item_count=encoded.item_count,
             line_count=encoded.line_count, content_path=name, content_type=encoded.content_type,
-            is_summary=is_summary, truncated=truncated, incomplete=incomplete,
+            is_summary=is_summary, truncated=truncated, incomplete=incomplete, source_version=source_version,
             expires_at=timezone.now() + settings.ARTIFACT_TTL,
         )
     except DatabaseError:

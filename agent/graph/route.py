@@ -5,24 +5,68 @@ action exists for the page's origin (an unknown one is a 400) and whether its ru
 """
 from __future__ import annotations
 
+import re
 from typing import Any, NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
 from agent.assembler.views import RouterCtx
+from agent.assembler.words import quote_user_text
 from agent.language import in_each_language, language_of
 from agent.llm.base import LLMUnavailable
 from agent.routing.decision import Route
 from agent.routing.fast_path import fast_path_route
-from agent.routing.intent_check import intent_check
+from agent.routing.intent_check import intent_check, rules_write_kind
 from agent.routing.llm_router import llm_route
 from agent.runtime import RunContext
+from agent.tools import task_tools
+from pm_assistant.errors import ApplicationError
 
 # When the router model cannot be reached: said in the language of the message, the provider's reason kept.
 TEXTS = in_each_language(
     en={"unavailable": "{why} Nothing was changed. Try again, or use a quick action."},
     zh={"unavailable": "模型暂时不可用，什么都没有改。请重试，或使用快捷按钮。（{why}）"},
 )
+
+
+_TYPED_KEY = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{0,9}-(\d{1,12})(?![A-Za-z0-9_-])")
+
+
+def _target_task_id(ctx: RouterCtx, message: str) -> int | None:
+    """The task the request is about, when it is plain: one key the user typed, else the page's task."""
+    typed = set(_TYPED_KEY.findall(message))
+    if len(typed) == 1:
+        return int(typed.pop())
+    if typed:
+        return None
+    if ctx.selected_entity and ctx.selected_entity.type == "task":
+        return ctx.selected_entity.id
+    return ctx.route_params.task_id
+
+
+def target_facts_words(runtime: Runtime[RunContext], ctx: RouterCtx, message: str) -> str:
+    """Facts first: the server's title, status, assignee and due date of the task a write is about, as words.
+
+    Read through the run's tools (on the trace, and reused by a later update of the same task); a task
+    the user cannot see gives no facts.
+    """
+    # Only for a write the user's own words ask for (the deterministic rules): a question about a task never
+    # puts its title, text a stranger may have written, into the router's prompt.
+    task_id = _target_task_id(ctx, message) if rules_write_kind(message) is not None else None
+    if task_id is None:
+        return ""
+    steps = runtime.context.tools
+    try:
+        steps.read("facts", "task_facts", task_tools.task_facts, scope=lambda facts: [facts["project_id"]],
+                   task_id=task_id, subtasks=False)
+    except ApplicationError:
+        return ""
+    facts = steps.data("facts")
+    who = f"assigned to {facts['assignee']}" if facts["assignee"] else "unassigned"
+    due = f"due {facts['due_date']}" if facts["due_date"] else "no due date"
+    # No key and no id: the model names the task by what the user said, the server knows which it is.
+    return (f"The task is titled {quote_user_text(facts['title'], 120)}; its status is "
+            f"{str(facts['status']).replace('_', ' ')}, {who}, {due}.")
 
 
 class RouteInput(TypedDict):
@@ -38,7 +82,8 @@ def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         decision = fast_path_route(origin=ctx.origin, action=state["action"])
     else:
         try:
-            decision = llm_route(ctx=ctx, message=state["message"], llm=runtime.context.llm)
+            decision = llm_route(ctx=ctx, message=state["message"], llm=runtime.context.llm,
+                                 task_facts=target_facts_words(runtime, ctx, state["message"]))
         except LLMUnavailable as exc:
             runtime.context.recorder.node("route", error=str(exc))
             return {"route": None, "outcome": {

@@ -35,13 +35,20 @@ def clarify_route(reason: str) -> Route:
     return Route(capability="clarify", via="llm_router", confidence=0.0, reason=reason)
 
 
-def llm_route(*, ctx: RouterCtx, message: str, llm: LLMClient) -> Route:
-    """Classify free text into a capability with slots; anything doubtful becomes clarify."""
+def llm_route(*, ctx: RouterCtx, message: str, llm: LLMClient, task_facts: str = "") -> Route:
+    """Classify free text into a capability with slots; anything doubtful becomes clarify.
+
+    ``task_facts`` are the server's facts of the task the request is about, as words (facts first:
+    the model reads them before it fills expected_title / expected_status).
+    """
+    facts = [PromptPart(ref="tool:target_facts", form="summary", role="system", text=task_facts,
+                        heading="The task, as the database has it:")] if task_facts else []
     try:
         prompt = prompt_assemble([
             PromptPart(ref="prompt:router", form="instruction", role="system", text=ROUTER_INSTRUCTIONS),
             PromptPart(ref="router_ctx", form="summary", role="system", text=router_ctx_words(ctx),
                        heading="Where the user is:"),
+            *facts,
             PromptPart(ref="user_message", form="full", role="user", text=message),
         ])
     except PromptRefused as exc:

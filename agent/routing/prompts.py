@@ -14,7 +14,8 @@ Rules: set task_id only to a task number the user typed; never guess ids. scope 
 user means the task they have selected, "visible" when they mean the tasks shown on the page, "project" when
 they mean the project they are in ("here", "this project"). Set project_name only to a project name the user
 wrote. A task key like WEB-25 names task 25. Greetings and "what can you do?" are help.
-If you state expected_title or expected_status, copy what the user said about the task.
+Before you state expected_title or expected_status, read the task's facts from the database when they are
+given, and compare them with what the user said about the task; state the task as the user described it.
 Give confidence between 0 and 1. Answer only with the JSON object."""
 
 

@@ -22,6 +22,7 @@ from agent.artifacts.store import artifact_get_for_user, artifact_is_expired, ar
 from agent.models import Alert, Artifact, TraceEvent
 from agent.trace import TraceRecorder
 from pm_assistant.errors import ApplicationError
+from tasks.revision import task_revision
 
 from .binding import Binding, BindingUnresolved, StepResult, binding_resolve
 from .facts import values_digest
@@ -53,6 +54,9 @@ class ToolRunner:
     # user owns it and sees its projects as of that read; any other ref is read and checked again
     # (artifact_get_for_user).
     _stored: dict[str, Artifact] = field(default_factory=dict)
+    # Ids a server lookup yielded (a project found by its name), by argument name: the binding that
+    # resolved each and its value's digest. A later call passing that value under that name is bound.
+    _lookups: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def read(self, step: str, tool: str, fn: Callable[..., dict[str, Any]], /, *,
              scope: Callable[[dict[str, Any]], list[int]], bound: Mapping[str, str] | None = None,
@@ -70,21 +74,26 @@ class ToolRunner:
             earlier = self._fetched[key]
             self.results[step] = self.results[earlier].model_copy(update={"step": step})
             self.classified[step], self.shown[step] = self.classified[earlier], self.shown[earlier]
-            self.recorder.node("reuse", step=step, from_step=earlier, tool=tool)
+            reused = self.classified[earlier]
+            self.recorder.node("reuse", step=step, from_step=earlier, tool=tool,
+                               artifact=reused.ref if reused.externalized else None)
             return self.classified[step]
         binding_info = self._binding_info(bound, arguments)
+        # The task log's revision before the read: a change after it makes the stored result's index stale.
+        revision = task_revision()
         try:
             result = fn(user=self.user, **arguments)
         except ApplicationError as exc:
             self.recorder.tool_call(tool, arguments=shown, error=f"{exc.code}: {exc.message}", bound=binding_info)
             raise
         classified = result_classify(owner=self.user, tool=tool, arguments=jsonable(shown), result=result,
-                                     project_ids=scope(result), run_id=self.run_id)
+                                     project_ids=scope(result), run_id=self.run_id, source_version=revision)
         self.shown[step] = list(result.get("items", []))[:SHOWN_ROWS]
         if classified.externalized:
             assert classified.artifact is not None
             self.recorder.tool_call(tool, arguments=shown, result={"artifact": classified.artifact.as_dict(),
-                                                                   "form": "summary", "summary": classified.text})
+                                                                   "form": "summary", "summary": classified.text},
+                                    bound=binding_info)
             self.recorder.event(
                 TraceEvent.Kind.ARTIFACT, tool, step=step, artifact=classified.artifact.as_dict(),
                 previews=[{"ref": classified.ref, "start": p.start, "end": p.end, "text": p.text,
@@ -117,10 +126,24 @@ class ToolRunner:
         self.recorder.tool_call(tool, arguments=shown, result=result, facts=dict(facts or {}), bound=binding_info)
         return result
 
-    @staticmethod
-    def _binding_info(bound: Mapping[str, str] | None, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """For each argument filled from a binding: the binding and the digest of the value it gave."""
-        return {arg: {"binding": desc, "sha256": values_digest(arguments[arg])} for arg, desc in (bound or {}).items()}
+    def _binding_info(self, bound: Mapping[str, str] | None, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """For each argument filled from a binding: the binding and the digest of the value it gave.
+
+        An argument carrying exactly the value a lookup bound under its name counts as filled from it.
+        """
+        info = {arg: {"binding": desc, "sha256": values_digest(arguments[arg])} for arg, desc in (bound or {}).items()}
+        for arg, (desc, digest) in self._lookups.items():
+            if arg in arguments and arg not in info and arguments[arg] is not None \
+                    and values_digest(arguments[arg]) == digest:
+                info[arg] = {"binding": desc, "sha256": digest}
+        return info
+
+    def bind_lookup(self, step: str, arg: str, path: str) -> Any:
+        """Bind the id a server lookup (step) yielded at path, and remember it for the calls that pass it as arg."""
+        binding = Binding(from_step=step, path=path)
+        value = self.bind(step, {arg: binding})[arg]
+        self._lookups[arg] = (binding.describe(), values_digest(value))
+        return value
 
     def data(self, step: str) -> dict[str, Any]:
         """Return an inline step result's data (a small read such as a task's facts)."""

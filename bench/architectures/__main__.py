@@ -26,6 +26,18 @@ def _scripted(body: dict[str, Any]) -> Answer:
     return scripted_model(body)
 
 
+def _audit_words() -> tuple[bool, str]:
+    """What `manage.py audit_run --all` said of the runs each scenario stored: (all passed, a summary)."""
+    from .run import AUDITS
+
+    runs = sum(n for _, n, _ in AUDITS)
+    failed = [(where, lines) for where, _, lines in AUDITS if lines]
+    words = [f"audit_run --all after each scenario: {runs} runs audited in {len(AUDITS)} scenarios, "
+             f"{len(failed)} scenarios with a failed run"]
+    words += [f"  {where}: {' | '.join(lines[:6])}" for where, lines in failed[:20]]
+    return not failed, "\n".join(words)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="Fail if docs/EVOLUTION.md or README.md is stale.")
@@ -66,9 +78,14 @@ def main() -> int:
             micro = micro_measure(suite, data.alice, data.web.pk, data.web.name)
         if stub:
             stub.stop()
+        audit = _audit_words()
     if args.json:
         args.json.write_text(json.dumps({"records": [asdict(r) | {"success": r.success} for r in records],
                                          "micro": asdict(micro)}, indent=1), encoding="utf-8")
+    print(audit[1])
+    if not audit[0]:
+        print("The four-point audit failed runs of the suite (above).", file=sys.stderr)
+        return 1
     if not stub:
         for table in (cost_table(records, wall=True, driver="real"), kind_table(records, driver="real"),
                       reliability_table(records, args.repeats)):

@@ -6,6 +6,7 @@ tool-calling agent, says yes when asked about a delete or a bulk change), reject
 """
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -13,8 +14,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
 from django.db import transaction
 
+from agent.models import Run
 from tasks.models import Task
 
 from .common import Architecture, Turn
@@ -94,6 +97,24 @@ def _reply_to(turn: Turn, scenario: Scenario) -> bool | None:
     return None
 
 
+# `manage.py audit_run --all` over the runs each scenario stored, before its rollback: (where, runs, failed lines).
+AUDITS: list[tuple[str, int, list[str]]] = []
+
+
+def audit_scenario(where: str) -> None:
+    """Audit every run the scenario stored (the app's own runs; a baseline stores none)."""
+    runs = Run.objects.count()
+    if not runs:
+        return
+    out = io.StringIO()
+    try:
+        call_command("audit_run", "--all", stdout=out)
+        AUDITS.append((where, runs, []))
+    except CommandError:
+        AUDITS.append((where, runs, [line for line in out.getvalue().splitlines()
+                                     if "FAIL" in line or line.startswith("       - ")]))
+
+
 def record_serve(make: Callable[[], Architecture], scenario: Scenario, user: User, *, driver: str,
                  stub_calls: Callable[[], int] | None = None) -> Record:
     """Serve the scenario (its writes rolled back afterwards) and measure it."""
@@ -121,6 +142,7 @@ def record_serve(make: Callable[[], Architecture], scenario: Scenario, user: Use
             reply, actual = turn.reply, effect_between(before, after)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
+        audit_scenario(f"{arch.name} / {driver} / {scenario.name}")
         transaction.set_rollback(True)
     seconds = time.perf_counter() - started
     if stub_calls is not None:

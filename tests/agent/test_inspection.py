@@ -39,7 +39,8 @@ def test_the_model_inspects_the_artifact_and_the_excerpt_replaces_the_summary(
     assert body["status"] == "done"
     assert body["usage"]["llm_calls"] == 3
     ref = body["data"]["artifact"]["ref"]
-    assert "tools" in stub.requests[1].body and "tools" not in stub.requests[2].body
+    # Every call within the budget offers the tools again: the model decides when it has seen enough.
+    assert "tools" in stub.requests[1].body and "tools" in stub.requests[2].body
     calls = TraceEvent.objects.filter(run_id=body["run_id"], kind="llm_call").order_by("seq")
     first, second = calls[1].payload["parts"], calls[2].payload["parts"]
     assert {"ref": ref, "form": "summary", "role": "user"} in first

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -107,6 +109,12 @@ def test_quick_action_takes_the_fast_path_without_llm(openai_settings: LLMStub, 
         assert body["usage"] == {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
         assert openai_settings.calls == 0 and not calls.exists()
     _effect(action, FAST_PATH[(origin, action)][0], body, board)
+    # Every button's run passes the four-point audit, stored on the run, as `audit_run --all` reports it.
+    run = Run.objects.get(pk=body["run_id"])
+    assert run.audit is not None and run.audit["passed"], run.audit
+    out = StringIO()
+    call_command("audit_run", "--all", stdout=out)
+    assert "0 failed" in out.getvalue()
 
 
 def test_the_llm_is_really_wired_to_the_stub(openai_settings: LLMStub, alice: Any, board: dict[str, Any]) -> None:

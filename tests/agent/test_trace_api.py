@@ -86,7 +86,9 @@ def test_confirmed_delete_trace_shows_the_resume_the_tools_and_the_alert(openai_
                        format="json").json()["status"] == "done"
     trace = client.get(f"/api/assistant/runs/{run['run_id']}/trace/").json()
     assert [n["name"] for n in trace["nodes"]] == ["assemble", "route", "crud", "crud", "respond"]
-    assert [t["name"] for t in trace["tool_calls"]] == ["task_facts", "task_facts", "delete_task"]
+    # The task alone for the router (facts first), the task with its subtasks when the card was asked for and
+    # again on the decision, then the delete.
+    assert [t["name"] for t in trace["tool_calls"]] == ["task_facts", "task_facts", "task_facts", "delete_task"]
     delete = trace["tool_calls"][-1]
     assert delete["arguments"]["task_id"] == task.pk and delete["error"] == ""
     assert delete["result"]["title"] == "Fix login page"

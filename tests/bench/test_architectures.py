@@ -43,6 +43,13 @@ def test_the_evolution_document_and_the_readme_numbers_are_current(bench: dict[s
             in bench["stdout"])
 
 
+def test_every_run_the_suite_stored_passes_the_four_point_audit(bench: dict[str, Any]) -> None:
+    """`manage.py audit_run --all` after each scenario (before its rollback) reports 0 failed."""
+    line = next((x for x in bench["stdout"].splitlines() if x.startswith("audit_run --all after each scenario")), "")
+    assert line.endswith(", 0 scenarios with a failed run"), bench["stdout"][-3000:]
+    assert int(line.split(": ")[1].split(" runs")[0]) >= 100, line
+
+
 @pytest.mark.parametrize("architecture", BASELINES)
 def test_each_baseline_serves_the_non_destructive_scenarios_with_the_oracle(bench: dict[str, Any],
                                                                               architecture: str) -> None:

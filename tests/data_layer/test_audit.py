@@ -208,6 +208,19 @@ def test_an_id_the_user_typed_is_not_a_violation(openai_settings: LLMStub, alice
     assert "copied from model output" in findings(run_id, 1)[0]
 
 
+def test_a_key_the_user_typed_names_its_task_id(openai_settings: LLMStub, alice: User, website: Project) -> None:
+    (task,) = make_tasks(alice, website, 1, status="in_progress")
+    openai_settings.push_json(route_json("crud", operation="update", task_id=task.pk, status="done"))
+    run_id = post_request(alice, {"page": "home", "origin": "sidebar"}, message=f"close {task.key} please")["run_id"]
+    assert passed_points(run_id) == [True, True, True, True]
+    assert Run.objects.get(pk=run_id).audit["passed"]
+    run = Run.objects.get(pk=run_id)
+    run.message = f"close {task.key}0 please"  # another task's key: its number is not this id
+    run.save(update_fields=["message"])
+    _llm_call(TraceRecorder(run), reply=f"Closing {task.key}.")
+    assert passed_points(run_id)[0] is False
+
+
 def test_the_trace_api_reports_the_audit(base: Run, alice: User) -> None:
     trace = trace_of(alice, str(base.pk))
     assert trace["audit"] == run_audit(base).as_dict()

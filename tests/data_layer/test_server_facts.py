@@ -88,12 +88,18 @@ def test_a_delete_with_a_wrong_stated_fact_is_alerted_and_deletes_the_database_t
     assert Alert.objects.filter(run_id=asked["run_id"]).count() == len(wrong)
 
 
-def test_an_update_with_a_wrong_stated_status_is_alerted_and_applies_to_the_real_task(
+def test_an_update_with_a_wrong_stated_status_stops_on_the_card_and_applies_to_the_real_task(
         openai_settings: LLMStub, alice: User, target: Task, decoy: Task) -> None:
     openai_settings.push_json(route_json("crud", operation="update", task_id=target.pk, status="done",
                                          expected_title="Fix login page", expected_status="blocked"))
-    run = post_request(alice, {"page": "home", "origin": "sidebar"}, message=f"mark #{target.pk} done")
+    asked = post_request(alice, {"page": "home", "origin": "sidebar"}, message=f"mark #{target.pk} done")
 
+    # A model-routed write whose stated facts differ waits on the card, which states the difference.
+    assert asked["status"] == "needs_confirmation", asked
+    assert "does not match the database" in asked["reply"] and "“blocked”" in asked["reply"]
+    target.refresh_from_db()
+    assert target.status == "in_progress"
+    run = confirm(alice, asked["run_id"])
     assert run["status"] == "done"
     assert "the database was used" in run["reply"]
     assert run["data"]["mismatches"] == [{"field": "status", "stated": "blocked", "actual": "in_progress"}]
@@ -107,8 +113,9 @@ def test_an_update_with_a_wrong_stated_status_is_alerted_and_applies_to_the_real
     assert update.payload["arguments"]["task_id"] == target.pk
     # The facts the update relied on are the task as it was read before the change.
     assert_trusted_facts(update.payload["facts"], {"title": "Fix login page", "status": "in_progress"})
-    (read,) = events(run["run_id"], "tool_call", "task_facts")
-    assert read.seq < update.seq
+    # Read when the card was asked for, and again on the decision: the update relied on the second read.
+    asked_read, read = events(run["run_id"], "tool_call", "task_facts")
+    assert asked_read.seq < read.seq < update.seq
     assert update.payload["facts"]["updated_at"] == {"value": read.payload["result"]["updated_at"],
                                                      "source": "database"}
 

@@ -51,7 +51,8 @@ def request_project_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots,
             names = words["names_join"].join(quote_user_text(name, 60) for name in exc.candidates)
             why = words["several"].format(names=names) if exc.candidates else words["none"]
             raise ScopeUnclear(words["which"].format(why=why, name=quote_user_text(slots.project_name, 60))) from None
-        project_id: int = runtime.context.tools.data("scope")["id"]
+        # The id comes from the server's lookup and reaches later tools as a binding (audit point 1).
+        project_id: int = runtime.context.tools.bind_lookup("scope", "project_id", "$.id")
         return project_id
     if slots.scope == "project":
         project_id_here = page_project_id(ctx)

@@ -50,6 +50,10 @@ TEXTS = in_each_language(
         "cancelled_one": "Cancelled: nothing was changed.",
         "task_changed": "The task changed since you were asked, so nothing was changed. Please look at it again.",
         "cannot_change": "You can see {title} but not change it, so nothing was changed.",
+        # A model-routed write whose stated facts disagree with the database (write_approval.py).
+        "mismatch": "What was stated about the task does not match the database: {items}.",
+        "mismatch_item": "{field} {stated} was stated, the database says {actual}", "mismatch_join": "; ",
+        "confirm_mismatch": "Please confirm: {change}. {mismatch} Nothing is changed until you approve.",
     },
     zh={
         "created": "已创建 {key} {title}。",
@@ -87,6 +91,9 @@ TEXTS = in_each_language(
         "cancelled_one": "已取消：什么都没有改。",
         "task_changed": "在询问你之后这个任务有了变化，所以什么都没有改。请再看一下。",
         "cannot_change": "你能查看 {title}，但不能修改它，所以什么都没有改。",
+        "mismatch": "关于这个任务所说的与数据库不一致：{items}。",
+        "mismatch_item": "所说的{field}是 {stated}，数据库中是 {actual}", "mismatch_join": "；",
+        "confirm_mismatch": "请确认：{change}。{mismatch}批准之前什么都不会改。",
     },
 )
 

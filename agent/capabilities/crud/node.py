@@ -11,7 +11,6 @@ from agent.assembler.views import ExecCtx
 from agent.capabilities.common.outcome import ask_approval, clarify, done, failed
 from agent.capabilities.common.task_keys import UntypedId, target_task_id, wrong_typed_key
 from agent.language import Language, language_of
-from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.tools import project_tools, task_tools
@@ -22,7 +21,7 @@ from pm_assistant.markdown import quoted
 
 from . import tools
 from .answers import TEXTS, status_label, update_words
-from .write_approval import approve_unasked_create, approve_unasked_update
+from .write_approval import approve_unasked_create, approve_unasked_update, mismatch_words, mismatches_noted
 
 # A task number the user typed: "42", "#42", "task 42", "任务42" or the number of a key such as "WEB-42".
 
@@ -41,18 +40,11 @@ def _project_id(ctx: ExecCtx) -> int | None:
 
 def _facts_with_mismatches(runtime: Runtime[RunContext], task_id: int, slots: Slots, *,
                            subtasks: bool) -> dict[str, Any]:
-    rec, runner = runtime.context.recorder, runtime.context.tools
+    runner = runtime.context.tools
     runner.read("facts", "task_facts", task_tools.task_facts, scope=lambda facts: [facts["project_id"]],
                 task_id=task_id, subtasks=subtasks)
     facts = runner.data("facts")
-    mismatches = task_tools.compare_expected(facts=facts, expected_title=slots.expected_title,
-                                        expected_status=slots.expected_status)
-    for m in mismatches:
-        rec.alert(Alert.Kind.FACT_MISMATCH, f"The model said {m.field} is {m.stated!r}; the database says "
-                  f"{m.actual!r}. The database decides.", key=f"{task_id}:{m.field}",
-                  field=m.field, stated=m.stated, actual=m.actual)
-    return {**facts, "mismatches": [{"field": m.field, "stated": m.stated, "actual": m.actual}
-                                    for m in mismatches]}
+    return {**facts, "mismatches": mismatches_noted(runtime, task_id, facts, slots)}
 
 
 def _policy_facts(facts: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -144,9 +136,10 @@ def _delete(runtime: Runtime[RunContext], slots: Slots, task_id: int, language: 
         return failed(TEXTS[language]["cannot_delete"].format(title=quoted(facts["title"])), "forbidden")
     # Nothing above this line changes data: the node runs again when the user decides, and its
     # reads (traced again) are the re-check against what the user approved.
+    question = TEXTS[language]["confirm_delete"].format(key=facts["key"], title=quoted(facts["title"]))
+    mismatch = mismatch_words(facts["mismatches"], language)
     decision = ask_approval(action="delete_task", facts=facts,
-                            question=TEXTS[language]["confirm_delete"].format(key=facts["key"],
-                                                                              title=quoted(facts["title"])))
+                            question=f"{mismatch} {question}" if mismatch else question)
     if decision.get("decision") != "approve":
         return done(TEXTS[language]["kept"].format(title=quoted(facts["title"])), rejected=True)
     if decision.get("facts") != facts:

@@ -5,6 +5,10 @@ A model-routed create or update runs at once only when the intent check agreed
 states the change. The node runs again when the user decides, so the card's facts are read again
 and compared with the ones the user saw: approval applies exactly that change, rejection writes
 nothing. A bulk update uses the bulk card instead (crud._update_visible).
+
+A model-routed update whose expected_title or expected_status disagrees with the task's facts in
+the database stops on the same card, which states the mismatch (facts first: the router was shown
+those facts, agent/graph/route.py); the database decides what the card shows and what is changed.
 """
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ from langgraph.runtime import Runtime
 
 from agent.capabilities.common.outcome import ask_approval, done, failed
 from agent.language import Language
-from agent.routing.decision import Route
+from agent.models import Alert
+from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.state import Outcome
 from agent.tools import project_tools, task_tools
@@ -33,16 +38,42 @@ def _values(changes: dict[str, Any], language: Language) -> str:
         for name, value in changes.items() if value is not None)
 
 
+def mismatches_noted(runtime: Runtime[RunContext], task_id: int, facts: dict[str, Any],
+                     slots: Slots) -> list[dict[str, str]]:
+    """Compare what the model stated (expected_*) with the database's facts; an alert for each difference."""
+    found = task_tools.compare_expected(facts=facts, expected_title=slots.expected_title,
+                                        expected_status=slots.expected_status)
+    for m in found:
+        runtime.context.recorder.alert(
+            Alert.Kind.FACT_MISMATCH, f"The model said {m.field} is {m.stated!r}; the database says {m.actual!r}. "
+            "The database decides.", key=f"{task_id}:{m.field}", field=m.field, stated=m.stated, actual=m.actual)
+    return [{"field": m.field, "stated": m.stated, "actual": m.actual} for m in found]
+
+
+def mismatch_words(mismatches: list[dict[str, str]], language: Language) -> str:
+    """The differences as a sentence for the card ("" when there are none)."""
+    if not mismatches:
+        return ""
+    words = TEXTS[language]
+    items = words["mismatch_join"].join(
+        words["mismatch_item"].format(field=m["field"], stated=quoted(m["stated"]), actual=quoted(m["actual"]))
+        for m in mismatches)
+    return str(words["mismatch"].format(items=items))
+
+
 def _ask(runtime: Runtime[RunContext], route: Route, facts: dict[str, Any], change: str, *,
-         undoable: bool, language: Language) -> dict[str, Outcome] | None:
+         undoable: bool, language: Language, mismatch: str = "") -> dict[str, Outcome] | None:
     """Pause for the user's decision; the outcome to end with, or None to go on with exactly this change.
 
-    ``undoable`` tells the card whether Undo will be offered afterwards (updates yes, creates no).
+    ``undoable`` tells the card whether Undo will be offered afterwards (updates yes, creates no);
+    ``mismatch`` states how the model's stated facts differ from the database's.
     """
     intent, words = route.intent, TEXTS[language]
     card = {**facts, "change": change, "undoable": undoable, "model_kind": intent.model_kind if intent else None,
             "rules_kind": intent.rules_kind if intent else None}
-    decision = ask_approval(action=ACTION, facts=card, question=words["confirm_unasked"].format(change=literal(change)))
+    question = words["confirm_mismatch"].format(change=literal(change), mismatch=mismatch) if mismatch \
+        else words["confirm_unasked"].format(change=literal(change))
+    decision = ask_approval(action=ACTION, facts=card, question=question)
     if decision.get("decision") != "approve":
         return done(words["cancelled_one"], rejected=True)
     if decision.get("facts") != card:
@@ -52,19 +83,26 @@ def _ask(runtime: Runtime[RunContext], route: Route, facts: dict[str, Any], chan
 
 def approve_unasked_update(runtime: Runtime[RunContext], route: Route, task_id: int,
                            language: Language = "en") -> dict[str, Outcome] | None:
-    """Before an unasked update of one task: a card with the change and the task's facts from the database."""
-    if not route.write_unasked:
+    """Before an unasked update of one task, or a model-routed one whose stated facts disagree with the
+    database: a card with the change (and the mismatch) and the task's facts from the database."""
+    slots = route.slots
+    stated = route.via == "llm_router" and (slots.expected_title is not None or slots.expected_status is not None)
+    if not route.write_unasked and not stated:
         return None
-    steps, slots, words = runtime.context.tools, route.slots, TEXTS[language]
+    steps, words = runtime.context.tools, TEXTS[language]
     # The same read as the update's own (crud._facts_with_mismatches), so the update reuses it.
     steps.read("facts", "task_facts", task_tools.task_facts, scope=lambda facts: [facts["project_id"]],
-               task_id=task_id)
+               task_id=task_id, subtasks=False)
     facts = steps.data("facts")
+    mismatches = mismatches_noted(runtime, task_id, facts, slots) if stated else []
+    if not route.write_unasked and not mismatches:
+        return None
     if not facts["can_write"]:
         return failed(words["cannot_change"].format(title=quoted(facts["title"])), "forbidden")
     values = _values({"status": slots.status, "priority": slots.priority, "due_date": slots.due_date}, language)
     change = words["change_update"].format(key=facts["key"], title=facts["title"], values=values or words["no_values"])
-    return _ask(runtime, route, facts, change, undoable=True, language=language)
+    return _ask(runtime, route, {**facts, "mismatches": mismatches}, change, undoable=True, language=language,
+                mismatch=mismatch_words(mismatches, language))
 
 
 def approve_unasked_create(runtime: Runtime[RunContext], route: Route, project_id: int | None,

@@ -12,7 +12,7 @@ from agent.artifacts.classify import Classified
 from agent.assembler.views import ExecCtx, ModelSummary
 from agent.assembler.words import quote_user_text
 from agent.capabilities.common.fidelity import Allowed, kept_to
-from agent.capabilities.common.inspection import INSPECT_TOOLS, inspect_once
+from agent.capabilities.common.inspection import Inspected, inspect_loop
 from agent.capabilities.common.outcome import assemble_checked, clarify, done, failed
 from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.capabilities.common.task_brief import task_brief
@@ -82,51 +82,53 @@ def result_part(classified: Classified, rows: list[dict[str, Any]], count: int) 
 
 
 def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, fallback: str, *,
-            artifact_ref: str | None = None) -> str:
+            artifact_ref: str | None = None) -> tuple[str, Inspected | None]:
     """Ask the generation model for a short explanation from the page summary and the result.
 
-    When the result is stored as an artifact the model may first ask for one inspection
-    (outline, search, head, tail, context); the excerpt then takes the summary's place.
+    When the result is stored as an artifact the model may inspect it first (outline, search, head,
+    tail, context) for up to the capability's declared rounds; each excerpt takes the place of the
+    ref's previous form. A dropped inspection ends with the template answer, which says it used the summary.
     """
     llm = runtime.context.llm
     summary, route = state["model_summary"], state["route"]
     # A quick action takes the fast path end to end: no LLM call, the template answer (docs/DESIGN.md#routing).
     if llm.offline or route.via == "fast_path":
-        return fallback
+        return fallback, None
+    language = language_of(state.get("message"))
 
-    def parts_with(result: PromptPart) -> list[PromptPart]:
+    def parts_with(result: PromptPart, notes: list[PromptPart] = []) -> list[PromptPart]:  # noqa: B006
         parts = [
             PromptPart(ref="prompt:explain", form="instruction", role="system", text=EXPLAIN_INSTRUCTIONS),
             PromptPart(ref="model_summary", form="summary", role="system", text=summary.text,
                        heading="The page:"),
-            result,
+            result, *notes,
         ]
         if state.get("message"):
             parts.append(PromptPart(ref="user_message", form="full", role="user", text=state["message"],
                                     heading="The user asked:"))
         return parts
 
-    tools = INSPECT_TOOLS if artifact_ref else None
-    shown = parts_with(part)
     try:
-        # Prose for the user streams to the sidebar as a preview; a call that may ask for an inspection does not.
-        reply = llm.complete(purpose="explain", role="generation", prompt=assemble_checked(runtime, shown),
-                             tools=tools, prose=True)
-        if artifact_ref and reply.tool_calls:
-            call = reply.tool_calls[0]
-            excerpt = inspect_once(runtime, user=runtime.context.tools.user, ref=artifact_ref, name=call.name,
-                                   arguments_json=call.arguments)
-            if excerpt is None:
-                return fallback
-            shown = parts_with(excerpt)
-            reply = llm.complete(purpose="explain_after_inspection", role="generation",
-                                 prompt=assemble_checked(runtime, shown), prose=True)
+        if artifact_ref is None:
+            shown = parts_with(part)
+            # Prose for the user streams to the sidebar as a preview.
+            reply = llm.complete(purpose="explain", role="generation", prompt=assemble_checked(runtime, shown),
+                                 prose=True)
+            inspected = None
+        else:
+            inspected = inspect_loop(runtime, capability="query", ref=artifact_ref, first=part, parts_with=parts_with,
+                                     assemble=lambda parts: assemble_checked(runtime, parts), purpose="explain")
+            if inspected.reply is None:
+                return f"{fallback} {inspected.note(language)}", inspected
+            reply, shown = inspected.reply, inspected.shown
     except LLMError:
-        return fallback
+        return fallback, None
     # Facts come from the server: a number or date the model was not shown is not stated to the user.
     # The streamed preview is replaced by the answer kept here, the template's when the check fails.
-    return kept_to(reply.text.strip(), Allowed.stated_in([fallback, *(p.text for p in shown)]),
+    text = kept_to(reply.text.strip(), Allowed.stated_in([fallback, *(p.text for p in shown)]),
                    recorder=runtime.context.recorder, what="explanation", fallback=fallback)
+    note = inspected.note(language) if inspected else ""
+    return (f"{text} {note}" if note else text), inspected
 
 
 def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -152,12 +154,13 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     count = classified.data["count"] if not classified.externalized else _artifact_count(classified)
     fallback = template_reply({"count": count, "items": rows}, route.slots, language_of(state.get("message")))
     try:
-        reply = explain(runtime, state, result_part(classified, rows, count), fallback,
-                        artifact_ref=classified.ref if classified.externalized else None)
+        reply, inspected = explain(runtime, state, result_part(classified, rows, count), fallback,
+                                   artifact_ref=classified.ref if classified.externalized else None)
     except PromptRefused as exc:
         return failed(str(exc), exc.code)
     artifact = classified.artifact.as_dict() if classified.artifact else None
-    return done(reply, count=count, items=rows, artifact=artifact, list_url=task_list_url(filters))
+    extra = {"inspection": inspected.as_data()} if inspected else {}
+    return done(reply, count=count, items=rows, artifact=artifact, list_url=task_list_url(filters), **extra)
 
 
 def _artifact_count(classified: Classified) -> int:

@@ -12,4 +12,5 @@ SPEC = CapabilitySpec(
     quick_actions=(
         QuickActionSpec("my_overdue", "My overdue tasks", ("home", "project_list", "task_list"),
                         {"preset": "my_overdue", "assignee_me": True}),
-    ))
+    ),
+    inspection_rounds=3)

@@ -56,5 +56,5 @@ def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     recorder.node("risk_polish")
     figures = risk_figures(report)
     reply = polish(runtime, state, what="risk summary", template=template, figures=figures,
-                   allowed=Allowed.stated_in(figures))
+                   allowed=Allowed.stated_in(figures), capability="risk", stored=steps.classified["s1"])
     return done(reply, risk=data, polished=reply != template)

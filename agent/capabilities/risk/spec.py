@@ -10,4 +10,5 @@ SPEC = CapabilitySpec(
     quick_actions=(
         QuickActionSpec("risk_analysis", "Tasks at risk", ("home", "project_list", "project_detail"),
                         {"preset": "at_risk_this_week"}),
-    ))
+    ),
+    inspection_rounds=3)

@@ -138,7 +138,8 @@ def weekly_report(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str,
                             f"{'' if report.finished else ' (the week is not over: its states are as of now)'}.",
                             *figures_words(report.current),
                             f"the week before ({report.previous.week}):",
-                            *figures_words(report.previous)])
+                            *figures_words(report.previous)],
+                   capability="weekly_report", stored=steps.classified["s1"])
     if background:
         recorder.progress("done", len(STAGES), len(STAGES))
     return done(reply, report=report_data(report, language), polished=reply != template)

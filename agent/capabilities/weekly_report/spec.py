@@ -12,4 +12,5 @@ SPEC = CapabilitySpec(
         # The button names its week, as its label does: the last full one ("this week" is asked in words).
         QuickActionSpec("weekly_report", "Last week's report", ("home", "project_list", "project_detail"),
                         {"week": "last"}),
-    ))
+    ),
+    inspection_rounds=3)

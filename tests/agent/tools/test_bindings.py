@@ -266,7 +266,11 @@ def test_a_source_fetched_twice_in_a_run_is_reused_by_reference(runner: ToolRunn
     assert runner.results["s2"].step == "s2" and runner.count("s2") == size
     assert TraceEvent.objects.filter(run_id=runner.run_id, kind="tool_call").count() == 1
     (reuse,) = TraceEvent.objects.filter(run_id=runner.run_id, kind="node", name="reuse")
-    assert reuse.payload == {"step": "s2", "from_step": "s1", "tool": "list_rows"}
+    # The trace names the artifact the reuse holds (none for an inline result).
+    assert {k: v for k, v in reuse.payload.items() if k != "artifact"} == {"step": "s2", "from_step": "s1",
+                                                                           "tool": "list_rows"}
+    stored = runner.classified["s1"]
+    assert reuse.payload["artifact"] == (stored.ref if stored.externalized else None)
     assert Artifact.objects.filter(run_id=runner.run_id).count() == (1 if size > 10 else 0)
     # Both steps bind to the same values.
     path = "$.items[*].id"
