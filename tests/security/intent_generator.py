@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from itertools import cycle, islice
 from typing import Literal
 
-from .intent_corpus import Kind
+from .intent_corpus import Kind, Message, Split
 
-Split = Literal["tuned", "held_out"]
 Family = Literal["plain", "polite", "negation", "question", "condition", "reported", "past", "plan", "sarcasm",
                  "correction", "typos", "mixed"]
 
@@ -120,21 +119,6 @@ HELD_OUT: Templates = (
     ("mixed", True, ("麻烦 {imp}", "please 帮我{zh}")),
     ("mixed", False, ("不要 {imp} please", "never {zh}")),
 )
-
-
-@dataclass(frozen=True)
-class Message:
-    text: str
-    asked: bool
-    kind: Kind
-    group: str
-    split: Split = "tuned"
-    # A correction asks for the change on the second task it names ({id2}), never on the first.
-    on_second: bool = False
-
-    def render(self, task_id: int, second_id: int | None = None) -> str:
-        return self.text.replace("{id2}", str(second_id if second_id is not None else task_id + 1)).replace(
-            "{id}", str(task_id))
 
 
 def _forms(template: str, change: Change) -> tuple[str, ...]:
