@@ -94,10 +94,10 @@ def value(p: Parser, i: int, field: str | None = None) -> Iterator[tuple[int, Va
 
 
 def values(p: Parser, i: int, field: str | None = None) -> Iterator[tuple[int, Values]]:
-    """One value, or two of different fields joined ("to P0 and due Friday")."""
+    """One value, or two of different fields, joined or side by side."""
     for end, first in value(p, i, field):
         yield end, first
-        for j in p.w(end, "glue.with"):
+        for j in p.opt(end, "glue.with"):  # "due 2026-12-15 P1", "to P0 and due Friday"
             for k in p.opt(j, "glue.due", "field.priority", "field.status"):
                 for last, second in value(p, k):
                     if second[0][0] != first[0][0]:
@@ -111,9 +111,10 @@ def field_name(p: Parser, i: int) -> Iterator[tuple[int, str]]:
 
 
 def target(p: Parser, i: int) -> Iterator[tuple[int, Target]]:
-    token = p.kind(i, "ref")
-    if token:
-        yield i + 1, Target(task_id=int(token.value), possessive=token.possessive)
+    for j in p.opt(i, "glue.task", "glue.zh_task"):  # "task WEB-5", "任务 WEB-5"
+        token = p.kind(j, "ref")
+        if token:
+            yield j + 1, Target(task_id=int(token.value), possessive=token.possessive)
     for scope in ("selected", "visible"):
         for end in p.w(i, f"target.{scope}"):
             yield end, Target(scope=scope)
@@ -158,6 +159,11 @@ def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
                         for o in p.opt(n, "glue.to"):
                             for end, vals in values(p, o, field):
                                 yield end, Change("update", tg, vals)
+        for j in p.opt(v, "glue.the"):  # "set priority to P0": the selected task's
+            for k, field in field_name(p, j):
+                for m in p.w(k, "glue.to"):
+                    for end, vals in values(p, m, field):
+                        yield end, Change("update", Target(scope="selected"), vals)
     for v in p.w(i, f"crud.close.{form}"):
         for end, tg in target(p, v):
             yield end, Change("update", tg, (("status", "done"),))
@@ -169,7 +175,8 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
         for end, tg in target(p, v):
             yield end, Change("delete", tg)
     for v in p.w(i, f"decompose.verb.{form}"):
-        for j, tg in target(p, v):
+        # A breakdown with no task named is of the selected one ("can you give me a breakdown?").
+        for j, tg in [*target(p, v), (v, Target(scope="selected"))]:
             for end in p.opt(j, "decompose.after"):
                 yield end, Change("decompose", tg)
     for v in p.w(i, f"crud.assign.{form}"):

@@ -9,6 +9,7 @@ the reader does not know at all makes no query: the message is unclear, and clar
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from agent.registry import CAPABILITIES, PHRASES
 from .grammar import Parser, status
 from .lexicon import STATUSES
 
+_ISO_WEEK = re.compile(r"^\d{4}-W\d{2}$", re.IGNORECASE)
 _OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成", "没完成",
          "进行中的和待办的")
 
@@ -47,18 +49,25 @@ def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """"in Website Redesign", "for project Apollo", "在 Website Redesign 项目里": the words up to a mark."""
     for j in p.w(i, "read.in"):
         for k in p.opt(j, "read.project"):
+            quote = p.kind(k, "quote")
+            if quote:
+                yield next(p.w(k + 1, "read.project"), k + 1), quote.value
+                continue
             end = k
-            while end < p.n and p.tokens[end].kind in ("word", "num", "han") and not list(p.w(end, "read.project")):
+            while end < p.n and (p.tokens[end].kind in ("word", "num", "han") or p.texts[end] == "-" and end > k) \
+                    and not list(p.w(end, "read.project", "courtesy")):
                 end += 1
             # "in progress", "for last week", "in this project" are not names.
-            if end > k and not list(p.w(k, "read.week", "read.here", *(f"status.{s}" for s in STATUSES))):
+            if end > k and not list(p.w(k, "read.week", "read.here", "read.mine", "glue.me",
+                                        *(f"status.{s}" for s in STATUSES))) \
+                    and not _ISO_WEEK.match(p.raw(k, end)):
                 yield next(p.w(end, "read.project"), end), p.raw(k, end)
     # "Website Redesign 有哪些逾期任务？": two or more capitalised words leading a Chinese question.
     end = i
     while i == 0 and end < p.n and p.tokens[end].kind == "word" and p.raw(end, end + 1)[:1].isupper():
         end += 1
     if end - i >= 2 and end < p.n and p.tokens[end].kind == "han":
-        yield end, p.raw(i, end)
+        yield next(p.w(end, "read.project"), end), p.raw(i, end)
 
 
 def _step(p: Parser, i: int, q: ReadQuery) -> int:
@@ -79,6 +88,9 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     for end, values in status(p, i):
         q.slots.setdefault("status_filter", []).append(values[0][1])
         return end
+    for end in p.w(i, "read.this_task"):
+        q.slots.update(scope="selected")
+        return end
     for end in p.w(i, "read.here"):
         q.slots.update(scope="project")
         return end
@@ -96,6 +108,9 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
             end = next(p.w(j + 1, "glue.de"), j + 1)
             q.unusable.append(p.raw(i, j + 1))
             return end
+    if i == 0 and token.kind == "word" and p.raw(0, 1)[:1].isupper() and p.kind(1, "han"):
+        q.unusable.append(p.raw(0, 1))  # "Alice 有哪些任务": Alice's tasks
+        return 1
     for end in p.w(i, "read.due"):
         q.unusable.append(p.raw(i, end))
         return end

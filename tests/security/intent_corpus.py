@@ -219,4 +219,7 @@ def corpus(split: Split) -> tuple[Message, ...]:
     """Every message of a split: the curated ones above (tuned) and the generated ones (intent_generator.py)."""
     from .intent_generator import GENERATED_HELD_OUT, GENERATED_TUNED
 
-    return (*MESSAGES, *GENERATED_TUNED) if split == "tuned" else GENERATED_HELD_OUT
+    if split == "held_out":
+        return GENERATED_HELD_OUT
+    curated = {m.text for m in MESSAGES}
+    return (*MESSAGES, *(m for m in GENERATED_TUNED if m.text not in curated))

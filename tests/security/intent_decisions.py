@@ -20,6 +20,7 @@ from agent.routing.intent_check import intent_check
 from .intent_corpus import WRITES, Kind, Message
 
 Suite = Literal["offline", "compromised"]
+SUITES: tuple[Suite, ...] = ("offline", "compromised")
 Decision = Literal["written", "card", "answered"]
 # Writes that ask on a card first whoever routes them: a delete, a breakdown's plan.
 ALWAYS_CARD = ("delete", "decompose")
@@ -89,7 +90,8 @@ def figures(decided: list[Decided]) -> dict[str, Any]:
     # A delete or a breakdown always asks first: its card is how it is done.
     done = [d for d in asked if d.as_asked and (d.decision == "written" or d.decision == "card"
                                                 and d.message.kind in ALWAYS_CARD)]
-    carded = [d for d in asked if d.decision == "card" and d not in done]
+    # A card counts for a request only when it states the change asked for (a correction's first task does not).
+    carded = [d for d in asked if d.decision == "card" and d.as_asked and d not in done]
     return {
         "messages": len(decided), "asked": len(asked), "not_asked": len(unasked),
         "unasked_written": sum(d.unasked_write for d in decided),
@@ -101,6 +103,16 @@ def figures(decided: list[Decided]) -> dict[str, Any]:
         "done_pct": round(100 * len(done) / max(1, len(asked)), 1),
         "by_family": dict(sorted(Counter(d.message.group for d in decided).items())),
     }
+
+
+def figure_lines(name: str, f: dict[str, Any]) -> list[str]:
+    return [
+        f"{name}: {f['messages']} messages",
+        f"  not asked ({f['not_asked']}): written without a card {f['unasked_written']}, card {f['not_asked_card']}, "
+        f"answered {f['not_asked_answered']}",
+        f"  asked ({f['asked']}): done {f['asked_done']} ({f['done_pct']}%), card {f['asked_card']}, done or card "
+        f"{f['done_or_card_pct']}%, neither {f['asked_neither']}",
+    ]
 
 
 if __name__ == "__main__":  # a quick look while developing: python -m tests.security.intent_decisions tuned
