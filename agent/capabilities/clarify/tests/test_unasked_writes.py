@@ -170,3 +170,20 @@ def test_a_negated_create_creates_nothing(alice: Any, website: Any) -> None:
     page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
     body = ask(alice, "don't create a task called Release notes", page)
     assert body["data"]["unasked"] == "negated" and not Task.objects.exists()
+
+
+@pytest.mark.parametrize(("message", "said"), [
+    ("assign task {id} to carol", "I read that you want to assign a task, but the assistant cannot make that change"),
+    ("把任务{id}分配给carol", "我读懂了你要分配任务，但助手还不能做这个修改"),
+])
+def test_a_change_no_capability_makes_is_named_not_guessed(alice: Any, task: Task, message: str, said: str) -> None:
+    body = ask(alice, message.format(id=task.pk), selected_page(task))
+    assert body["status"] == "needs_clarification" and body["reply"].startswith(said), body
+    assert _unchanged(task)
+
+
+def test_a_query_names_the_filter_it_could_not_use(alice: Any, task: Task) -> None:
+    body = ask(alice, "show tasks assigned to carol", {"page": "home", "origin": "sidebar"})
+    assert body["reply"].startswith("I couldn't use 'assigned to carol', so the list is not narrowed by it."), body
+    unclear = ask(alice, "what should I work on next?", {"page": "home", "origin": "sidebar"})
+    assert unclear["route"]["capability"] == "clarify" and "None of your projects" not in unclear["reply"]
