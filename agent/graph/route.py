@@ -14,6 +14,7 @@ from agent.assembler.views import RouterCtx
 from agent.assembler.words import quote_user_text
 from agent.language import in_each_language, language_of
 from agent.llm.base import LLMUnavailable
+from agent.reading.reader import read
 from agent.routing.decision import Route
 from agent.routing.fast_path import fast_path_route
 from agent.routing.intent_check import intent_check, rules_write_kind
@@ -52,7 +53,7 @@ def target_facts_words(runtime: Runtime[RunContext], ctx: RouterCtx, message: st
     """
     # Only for a write the user's own words ask for (the deterministic rules): a question about a task never
     # puts its title, text a stranger may have written, into the router's prompt.
-    task_id = _target_task_id(ctx, message) if rules_write_kind(message) is not None else None
+    task_id = _target_task_id(ctx, message) if rules_write_kind(read(message)) is not None else None
     if task_id is None:
         return ""
     steps = runtime.context.tools

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from agent.capabilities import inspection
+from agent.capabilities.common import inspection
 from agent.models import Alert, Run, TraceEvent
 from agent.registry import BY_NAME
 from tasks.models import Task
