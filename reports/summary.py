@@ -71,6 +71,7 @@ def project_summary_build(*, scope: ReportScope, now: datetime | None = None) ->
     today = timezone.localdate(now)
     summary = ProjectSummary(scope_label=scope.label, project_id=scope.project_id,
                              report=weekly_report_build(scope=scope, windows=windows_now("this", now=now)),
-                             risk=risk_assess(scope=scope, today=today), workload=workload_for(scope=scope, today=today))
+                             risk=risk_assess(scope=scope, today=today),
+                             workload=workload_for(scope=scope, today=today))
     summary_verify(summary)
     return summary

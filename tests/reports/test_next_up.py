@@ -35,7 +35,7 @@ BOARD = [
     facts(4, due=date(2026, 12, 4), priority="P1"),               # due soon 15, P1 20
     facts(5, priority="P0", parent_status="in_progress"),         # P0 30, holds up its parent 15
     facts(6, priority="P2", status="blocked", slips=2),           # P2 10, risk 30 + 10 = 40 // 5 = 8
-    facts(7, due=date(2026, 10, 1), priority="P3"),               # overdue 62 days: capped 60, risk 40 (capped) // 5 = 8
+    facts(7, due=date(2026, 10, 1), priority="P3"),               # overdue 62 days: capped 60, risk 40 // 5 = 8
     facts(8, due=date(2026, 12, 4), priority="P1"),               # as 4: the tie goes to the lower id
 ]
 

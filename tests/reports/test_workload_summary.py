@@ -60,8 +60,8 @@ def test_workload_counts_open_and_overdue_per_assignee(team: dict[str, Task], al
     assert load.overloaded() == ()
 
 
-def test_an_assignee_far_above_the_project_median_is_overloaded(team: dict[str, Task], alice: User, carol: User,
-                                                              website: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_assignee_far_above_the_project_median_is_overloaded(
+        team: dict[str, Task], alice: User, carol: User, website: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     with clock_at(monkeypatch, local(12, 1)):
         task_create(actor=alice, project=website, title="carol's one", assignee=carol)
     load = workload_for(scope=scope_for_user(user=alice, project_id=website.pk), today=TODAY)
