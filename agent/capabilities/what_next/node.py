@@ -1,0 +1,62 @@
+"""what_next: rank the user's open tasks on the server → the first five with their reasons → the moves that follow.
+
+The ranking is reports.next_up's stated score, computed from the database and the server's date; the
+answer is a template in the language of the request (no model writes it), so a quick button makes no
+model call and a typed question only the router's.
+"""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from langgraph.runtime import Runtime
+
+from agent.capabilities.outcome import clarify, done, failed
+from agent.capabilities.polish import ReportInput
+from agent.capabilities.scope import ScopeUnclear, request_project_id
+from agent.language import language_of
+from agent.runtime import RunContext
+from agent.tools.report_tools import report_scope
+from pm_assistant.errors import ApplicationError
+from pm_assistant.vocabulary import OPEN_STATUSES
+from reports.scope import ALL_PROJECTS
+
+from .tools import next_up_read
+from .words import WORDS, next_up_text, reason
+
+
+def open_tasks_url(*, assignee: int | str, project_id: int | None) -> str:
+    """The task list showing one assignee's open tasks (in one project, or in all the user's)."""
+    params = {"assignee": assignee, "status": ",".join(OPEN_STATUSES)}
+    return f"{reverse('task-list')}?{urlencode({'project': project_id, **params} if project_id else params)}"
+
+
+def what_next(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Rank the user's open tasks in the page's project (or all their projects) and name the first five."""
+    ctx, steps = state["exec_ctx"], runtime.context.tools
+    language = language_of(state.get("message"))
+    try:
+        project_id = request_project_id(runtime, ctx, state["route"].slots, language)
+    except ScopeUnclear as exc:
+        return clarify(str(exc))
+    try:
+        scope = report_scope(steps.user, project_id)
+    except ApplicationError as exc:
+        return failed(f"The ranking could not start: {exc.message}", exc.code)
+    runtime.context.recorder.node("what_next_rank", scope=scope.label, projects=len(scope.project_ids))
+    steps.read("s1", "next_up", next_up_read, scope=lambda _: list(scope.project_ids), project_id=project_id)
+    result = steps.data("s1")
+    rows, words = result["items"], WORDS[language]
+    reply = next_up_text(rows, open_tasks=result["open_tasks"], today=result["today"], scope=scope.label,
+                         language=language)
+    label = words["all"] if scope.label == ALL_PROJECTS else scope.label
+    moves = [{"label": words["open_list"], "url": open_tasks_url(assignee="me", project_id=scope.project_id)}]
+    if rows:
+        moves.append({"label": words["reassign"].format(key=rows[0]["key"]),
+                      "url": f"{reverse('task-detail', args=[rows[0]['id']])}?edit=assignee"})
+    return done(reply, what_next={
+        "today": result["today"], "open_tasks": result["open_tasks"], "scope": scope.label,
+        "top": [{**row, "why": reason(row["parts"], language)} for row in rows],
+        "looked_at": words["looked_at"].format(open=result["open_tasks"], scope=label, today=result["today"]),
+        "moves": moves, "moves_label": words["moves"]})
