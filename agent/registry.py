@@ -1,20 +1,21 @@
 """Every capability, collected from its folder: agent/capabilities/<name>/spec.py declares it once.
 
 A capability's folder holds everything it is: its spec (name, router line, label, whether it
-writes, its offline keywords and its quick-action buttons), its node, its tools, its prompts and
-its tests. This module defines the two declaration types and collects the specs, so the router's
+writes and its quick-action buttons), its phrases (phrases.py: the words the deterministic reader
+knows it by), its node, its tools, its prompts and its tests. This module defines the declaration
+types and collects the specs and phrases, so the router's
 Literal and JSON schema, the router prompt's list, the offline rules, the graph's node table, the
 quick-action table (agent/routing/quick_actions.py), help and the generated docs all derive from
 the folders. It imports nothing of the agent: the specs are found on disk and imported by name,
 and a spec imports only this module and the app's vocabulary (an import contract keeps it so).
 
-To add a capability: add a folder with a spec.py and a node.py; nothing else lists capabilities.
+To add a capability: add a folder with a spec.py, a node.py and (to be read offline) a phrases.py;
+nothing else lists capabilities.
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,26 @@ class QuickActionSpec:
 
 
 @dataclass(frozen=True)
+class Phrases:
+    """A capability's words for the deterministic reader (agent/reading/), declared in its folder's phrases.py.
+
+    Each is a mapping from a word class to phrases, English in lower case with words separated by
+    spaces, Chinese as written. The reader knows these classes:
+    - "topic": what a capability that only reads is about ("weekly report", "周报"): a message that
+      holds one asks for it, the rest read as the reader's own words (questions, courtesy, a week,
+      a project) or named as unread.
+    - "verb": a write on one task, in the imperative ("break down", "拆解"), and "after": what may
+      follow the task ("down", "into subtasks", "一下").
+    crud declares the classes of its grammar rules ("mark", "set", "delete", "create", ...).
+    ``slots`` are the router slots a topic or verb sets.
+    """
+
+    en: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    zh: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    slots: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class CapabilitySpec:
     name: str
     # One line in the router prompt: what the capability does and which slots it reads.
@@ -66,10 +87,6 @@ class CapabilitySpec:
     # "module:function" of the graph node: by default the folder's node.py, function named after the
     # capability; None while the capability is routed but not built.
     node: str | None = ""
-    # Offline rules: patterns (regular expressions, matched as whole words in the lower-cased message)
-    # that select this capability, with the slots they set. Empty: the offline rules have their own.
-    keywords: tuple[str, ...] = ()
-    keyword_slots: Mapping[str, Any] = field(default_factory=dict)
     # A request a user may type for it, as help shows it ("" for capabilities help does not offer), and
     # the same in Chinese with the capability's name, for help asked in Chinese (both or neither).
     example: str = ""
@@ -95,11 +112,6 @@ class CapabilitySpec:
         if not self.writes:
             return None
         return self.name if self.kind_of_write is None else self.kind_of_write(slots)
-
-    def matches(self, text: str) -> bool:
-        """Tell whether the offline rules read this capability in a lower-cased message."""
-        # Latin words match whole; Chinese has no spaces between words, so its patterns match anywhere.
-        return any(re.search(rf"(?<![a-z0-9_])(?:{pattern})(?![a-z0-9_])", text) for pattern in self.keywords)
 
 
 def capability_folders() -> list[str]:
@@ -133,6 +145,22 @@ if TYPE_CHECKING:
 else:
     # A Literal built from the table: pydantic validates and documents it like a written-out one.
     CapabilityName = Literal[NAMES]
+
+
+def _collect_phrases() -> Mapping[str, Phrases]:
+    """Each capability's words for the reader, from its folder's phrases.py (a folder without one has none)."""
+    root = Path(__file__).resolve().parent / "capabilities"
+    found = {}
+    for spec in CAPABILITIES:
+        if (root / spec.name / "phrases.py").is_file():
+            phrases = importlib.import_module(f"{CAPABILITIES_PACKAGE}.{spec.name}.phrases").PHRASES
+            assert isinstance(phrases, Phrases), f"{spec.name}/phrases.py: PHRASES is a Phrases"
+            found[spec.name] = phrases
+    return MappingProxyType(found)
+
+
+# The reader's lexicon combines these with its own words (agent/reading/lexicon.py).
+PHRASES: Mapping[str, Phrases] = _collect_phrases()
 
 
 def router_capability_lines() -> str:

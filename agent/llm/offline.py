@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from agent.language import QUOTED
-from agent.registry import BY_NAME, CAPABILITIES
+from agent.registry import BY_NAME, CAPABILITIES, PHRASES
 
 from .base import LLMError, LLMReply, Message, Role, RunListener
 from .mood import Mood, mood_of
@@ -149,8 +149,10 @@ def rules_read(message: str) -> dict[str, Any]:
         return route("crud", operation="delete", scope=scope)
     # Capabilities that declare their own keywords in the registry, in the registry's order.
     for spec in CAPABILITIES:
-        if spec.matches(request):
-            return route(spec.name, **spec.keyword_slots)
+        phrases = PHRASES.get(spec.name)
+        if phrases is not None and spec.name not in ("crud", "query") and any(
+                _has(request, *words) for words in (*phrases.en.values(), *phrases.zh.values())):
+            return route(spec.name, **phrases.slots)
     if (_has(request, *_DONE_VERB) and _has(request, *_DONE_WORD)) or _ZH_DONE.search(request) \
             or _CLOSE_TASK.search(request):
         return route("crud", operation="update", status="done", scope=scope)

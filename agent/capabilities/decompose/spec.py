@@ -8,9 +8,7 @@ _SELECTED = {"scope": "selected"}
 
 SPEC = CapabilitySpec(
     "decompose", "break a task into subtasks.", "Task breakdown", writes=True, order=30,
-    keywords=("breakdown", "decompose", "split", "subtasks", r"break\b.{0,30}\bdown", "拆解", "拆分", "分解",
-              "子任务"),
-    keyword_slots=_SELECTED, example="break this task down",
+    example="break this task down",
     example_zh="把这个任务拆分成子任务", label_zh="拆解任务",
     quick_actions=(
         # A finished task has nothing left to break down.

@@ -5,7 +5,6 @@ from agent.registry import CapabilitySpec, QuickActionSpec, never
 
 SPEC = CapabilitySpec(
     "risk", "find tasks likely to be late.", "Delay-risk analysis", writes=False, order=50,
-    keywords=("risk", "at risk", "slip", "slipping", "delay", "delays", "delayed", "风险", "延期", "延误", "拖期"),
     example="which tasks are at risk?",
     example_zh="哪些任务有延期风险？", label_zh="延期风险分析", may_interrupt=never,
     quick_actions=(

@@ -6,7 +6,6 @@ from agent.registry import CapabilitySpec, QuickActionSpec
 SPEC = CapabilitySpec(
     "weekly_report", 'write a weekly progress report (week: an ISO week like 2026-W48, "this" or "last").',
     "The weekly report", writes=False, order=40,
-    keywords=("weekly report", "week report", "status report", "report", "周报", "报告"),
     example="weekly report for last week",
     example_zh="上周的周报", label_zh="周报",
     quick_actions=(

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from agent.assembler.views import ALLOCATION
 from agent.graph.graph import build_graph, input_schema
 from agent.page_context.schema import PageContext
-from agent.registry import CAPABILITIES
+from agent.registry import CAPABILITIES, PHRASES
 from agent.routing.quick_actions import QUICK_ACTIONS
 from archcheck.rules import ROUTER_FORBIDDEN, RULES, TOOLS_FORBIDDEN
 
@@ -106,11 +106,12 @@ def render_allocation() -> str:
 
 
 def render_capabilities() -> str:
-    lines = ["| capability | node | writes | router line (the router prompt lists these) | offline keywords |",
+    lines = ["| capability | node | writes | router line (the router prompt lists these) | phrases (word classes) |",
              "|---|---|---|---|---|"]
     for spec in CAPABILITIES:
         node = f"`{spec.node_path}`" if spec.node_path else "not built yet (`agent.capabilities.not_built`)"
-        words = ", ".join(f"`{w}`" for w in spec.keywords) or "own rules"
+        phrases = PHRASES.get(spec.name)
+        words = ", ".join(f"`{word_class}`" for word_class in {**phrases.en, **phrases.zh}) if phrases else "none"
         lines.append(f"| `{spec.name}` | {node} | {'yes' if spec.writes else 'no'} | {spec.description} | {words} |")
     return "\n".join(lines)
 

@@ -1,0 +1,31 @@
+"""crud's words for the deterministic reader: the verbs of each write on a task, in English and Chinese.
+
+Each class is one grammar rule's verb (agent/reading/grammar.py): "mark" takes a task and a status
+("mark task 5 as done", "把任务5标记为完成"); "set" a task, optionally its field, and a value ("set
+task 5 to P0", "move WEB-5's due date to Friday"); "close" a task it finishes; "delete" and "create"
+what they say; "assign" a task and a person; "unassign" a task; "rename" a task and its new title.
+English verbs are given in their plain form; the reader knows their -ing and past forms.
+"""
+from __future__ import annotations
+
+from agent.registry import Phrases
+
+PHRASES = Phrases(
+    en={"mark": ("mark", "flag", "tag", "set", "move", "put", "change", "switch", "update", "make"),
+        "set": ("set", "change", "update", "make", "put", "move", "switch", "bump", "raise", "lower", "reschedule",
+                "push", "postpone", "defer", "shift", "adjust", "pull", "bring", "drop"),
+        "close": ("close", "complete", "finish", "resolve", "wrap up", "check off", "tick off", "close out"),
+        "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap"),
+        "create": ("create", "add", "make", "open", "set up", "log", "file", "start"),
+        "assign": ("assign", "reassign", "give", "hand", "hand over", "hand off"),
+        "unassign": ("unassign", "deassign"),
+        "rename": ("rename", "retitle")},
+    zh={"mark": ("标记为", "标为", "设为", "设置为", "改为", "改成", "置为", "标成", "设成", "调为", "调成", "调到",
+                 "调整为", "改到", "更新为", "标记成", "推迟到", "延期到", "延到", "提前到", "挪到", "移到", "变更为"),
+        "close": ("完成", "关闭", "结束", "关掉"),
+        "delete": ("删除", "删掉", "删了", "移除", "去掉", "删"),
+        "create": ("创建", "新建", "添加", "新增", "加", "建", "建立", "加一个", "建一个"),
+        "assign": ("分配给", "指派给", "交给", "分给", "指给"),
+        "unassign": ("取消分配", "取消指派"),
+        "rename": ("重命名为", "改名为", "改名叫", "标题改为", "标题改成", "名称改为", "名字改为")},
+)
