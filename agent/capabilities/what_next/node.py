@@ -7,29 +7,21 @@ model call and a typed question only the router's.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
-from django.urls import reverse
 from langgraph.runtime import Runtime
 
 from agent.capabilities.outcome import clarify, done, failed
 from agent.capabilities.polish import ReportInput
 from agent.capabilities.scope import ScopeUnclear, request_project_id
+from agent.capabilities.task_links import open_tasks_url, reassign_url
 from agent.language import language_of
 from agent.runtime import RunContext
 from agent.tools.report_tools import report_scope
 from pm_assistant.errors import ApplicationError
-from pm_assistant.vocabulary import OPEN_STATUSES
 from reports.scope import ALL_PROJECTS
 
 from .tools import next_up_read
 from .words import WORDS, next_up_text, reason
-
-
-def open_tasks_url(*, assignee: int | str, project_id: int | None) -> str:
-    """The task list showing one assignee's open tasks (in one project, or in all the user's)."""
-    params = {"assignee": assignee, "status": ",".join(OPEN_STATUSES)}
-    return f"{reverse('task-list')}?{urlencode({'project': project_id, **params} if project_id else params)}"
 
 
 def what_next(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -54,7 +46,7 @@ def what_next(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any
     moves = [{"label": words["open_list"], "url": open_tasks_url(assignee="me", project_id=scope.project_id)}]
     if rows:
         moves.append({"label": words["reassign"].format(key=rows[0]["key"]),
-                      "url": f"{reverse('task-detail', args=[rows[0]['id']])}?edit=assignee"})
+                      "url": reassign_url(rows[0]["id"])})
     return done(reply, what_next={
         "today": result["today"], "open_tasks": result["open_tasks"], "scope": scope.label,
         "top": [{**row, "why": reason(row["parts"], language)} for row in rows],
