@@ -163,6 +163,6 @@ def _collect_phrases() -> Mapping[str, Phrases]:
 PHRASES: Mapping[str, Phrases] = _collect_phrases()
 
 
-def router_capability_lines() -> str:
+def router_capability_lines(specs: tuple[CapabilitySpec, ...] = CAPABILITIES) -> str:
     """The router prompt's list of capabilities, one line each."""
-    return "\n".join(f"- {spec.name}: {spec.description}" for spec in CAPABILITIES)
+    return "\n".join(f"- {spec.name}: {spec.description}" for spec in specs)

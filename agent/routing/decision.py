@@ -101,15 +101,22 @@ def _strict(schema: Any) -> Any:
 
 
 SLOTS_SCHEMA: dict[str, Any] = _strict(Slots.model_json_schema())
+
+
 # Strict structured output: every property required, nullability spelled out. Generated from
 # Slots and the capability registry, so the schema cannot drift from what the service accepts.
-ROUTE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["capability", "confidence", "slots"],
-    "properties": {
-        "capability": {"type": "string", "enum": list(NAMES)},
-        "confidence": {"type": "number", "description": "0 to 1"},
-        "slots": SLOTS_SCHEMA,
-    },
-}
+def route_schema(names: tuple[str, ...] = NAMES) -> dict[str, Any]:
+    """The router's structured-output schema over these capabilities (all of the registry's, but for a measurement)."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["capability", "confidence", "slots"],
+        "properties": {
+            "capability": {"type": "string", "enum": list(names)},
+            "confidence": {"type": "number", "description": "0 to 1"},
+            "slots": SLOTS_SCHEMA,
+        },
+    }
+
+
+ROUTE_SCHEMA: dict[str, Any] = route_schema()

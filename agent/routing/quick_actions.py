@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from agent.page_context.schema import Origin
-from agent.registry import CAPABILITIES
+from agent.registry import BY_NAME, CAPABILITIES
 from pm_assistant.vocabulary import PAGES, Page, Status
 
 from .decision import Slots
@@ -44,8 +44,8 @@ class QuickAction(NamedTuple):
 
     @property
     def changes_tasks(self) -> bool:
-        """The button writes (an update, a delete, a plan of subtasks): a viewer is not offered it."""
-        return self.slots.operation in ("update", "delete") or self.capability == "decompose"
+        """The button's capability writes (an update, a delete, a plan of subtasks): a viewer is not offered it."""
+        return BY_NAME[self.capability].writes
 
 
 def _origin(page: Page, *, rows: bool) -> Origin:
@@ -94,3 +94,8 @@ def quick_action_label(action: str) -> str:
 READING_ACTIONS: frozenset[str] = frozenset(
     entry.action for entries in QUICK_ACTIONS.values() for entry in entries) - frozenset(
     entry.action for entries in QUICK_ACTIONS.values() for entry in entries if entry.changes_tasks)
+
+
+def buttons_of(capability: str) -> tuple[QuickAction, ...]:
+    """Return every button that routes to a capability, on every page that shows it."""
+    return tuple(entry for entries in QUICK_ACTIONS.values() for entry in entries if entry.capability == capability)

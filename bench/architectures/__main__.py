@@ -51,7 +51,7 @@ def main() -> int:
         from .plan_execute import PlanExecute
         from .react import ReAct, ReActWithButtons
         from .report import ARCHITECTURES, cost_table, injection_table, kind_table, micro_tables, reliability_table
-        from .router import router_trimmed, router_untrimmed
+        from .router import router_over, router_trimmed, router_untrimmed, suite_capabilities
         from .run import suite_records
         from .suite import suite_build
 
@@ -60,9 +60,10 @@ def main() -> int:
         suite = suite_build(data)
         drivers = ("oracle", "obedient") if stub else ("real",) * args.repeats
         makers = (ReAct, ReActWithButtons, PlanExecute, router_untrimmed, router_trimmed)
-        records = suite_records(makers, suite, data.alice, drivers=drivers,
-                                stub_calls=(lambda: stub.calls) if stub else None)
-        micro = micro_measure(suite, data.alice, data.web.pk, data.web.name)
+        with router_over(suite_capabilities(suite)):
+            records = suite_records(makers, suite, data.alice, drivers=drivers,
+                                    stub_calls=(lambda: stub.calls) if stub else None)
+            micro = micro_measure(suite, data.alice, data.web.pk, data.web.name)
         if stub:
             stub.stop()
     if args.json:

@@ -214,6 +214,9 @@ def document_text(records: list[Record], micro: Micro, suite: list[Scenario]) ->
         "stands for it.",
         "- Router (untrimmed) changes only what the model is sent; the tools still get the app's ExecCtx. The "
         "bench builds the provider once and reuses its HTTP client for every request.",
+        "- The app's router lists the capabilities the suite's requests go to, and clarify "
+        "(bench/architectures/router.py `suite_capabilities`): a capability that no request of the suite uses "
+        "changes no figure here, so adding one does not make this page stale.",
         "- Wall time is printed by the bench but left out of this page, which is the same on every machine.",
         "",
     ])

@@ -10,6 +10,8 @@ degraded prompts reach the model exactly as an app without the Context Assembler
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from unittest.mock import patch
 
@@ -18,6 +20,11 @@ from django.contrib.auth.models import User
 from agent import service
 from agent.llm.base import LLMProvider, LLMReply, Message, Role
 from agent.models import Run
+from agent.prompting.templates import router_instructions
+from agent.registry import CAPABILITIES, CapabilitySpec
+from agent.routing import llm_router
+from agent.routing.decision import route_schema
+from agent.routing.fast_path import fast_path_route
 
 from .common import Turn, page_json, provider
 from .meter import MeteredProvider
@@ -26,6 +33,26 @@ from .suite import Scenario
 
 # The headings under which the app puts its trimmed views (agent.routing.llm_router, capabilities).
 _VIEWS = re.compile(r"(Where the user is:|The page:)\n.*?(?=\n\n|\Z)", re.S)
+
+
+def suite_capabilities(suite: list[Scenario]) -> tuple[CapabilitySpec, ...]:
+    """The capabilities the suite's requests go to, and clarify (the router's fallback), in the registry's order."""
+    names = {"clarify"} | {scenario.route["capability"] for scenario in suite if scenario.route} | {
+        fast_path_route(origin=scenario.page["origin"], action=scenario.action).capability
+        for scenario in suite if scenario.action}
+    return tuple(spec for spec in CAPABILITIES if spec.name in names)
+
+
+@contextmanager
+def router_over(specs: tuple[CapabilitySpec, ...]) -> Iterator[None]:
+    """Give the app's router these capabilities only: its prompt's list and its schema's names.
+
+    The bench measures the suite's requests: a capability none of them uses (one added since) would grow
+    every routed prompt and change every figure without being measured.
+    """
+    with patch.object(llm_router, "ROUTER_INSTRUCTIONS", router_instructions(specs)), \
+            patch.object(llm_router, "ROUTE_SCHEMA", route_schema(tuple(spec.name for spec in specs))):
+        yield
 
 
 def untrim(messages: list[Message]) -> list[Message]:

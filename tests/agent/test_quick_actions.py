@@ -49,27 +49,39 @@ def test_an_unclear_message_on_a_task_page_suggests_the_task_actions() -> None:
     """The task page names itself, so clarify offers actions on that task, not on a list."""
     state: Any = {"router_ctx": RouterCtx(page="task_detail", origin="sidebar"), "route": None}
     actions = [s["action"] for s in clarify(state, None)["outcome"]["data"]["suggestions"]]  # type: ignore[arg-type]
-    assert actions == ["mark_done", "decompose_task", "delete_task"]
-    assert "mark_visible_done" not in actions
+    assert actions == [entry.action for entry in quick_actions_for("task_detail")]
+    on_lists = {entry.action for entries in QUICK_ACTIONS.values() for entry in entries
+                if entry.slots.scope == "visible"}
+    assert on_lists and on_lists.isdisjoint(actions)
+    assert any(entry.slots.scope == "selected" for entry in quick_actions_for("task_detail"))
 
 
 def test_the_sidebar_and_the_rows_show_the_same_table() -> None:
     assert assistant_quick_actions({}, [("data-page", "home")]) == quick_actions_for("home")
-    assert [q.action for q in assistant_quick_actions({"can_write": True}, [("data-page", "task_detail")])] == [
-        "mark_done", "decompose_task", "delete_task"]
-    assert [(q.origin, q.action) for q in assistant_row_actions([("data-page", "task_list")])] == [
-        ("task_row", "mark_done"), ("task_row", "decompose_task"), ("task_row", "delete_task")]
+    assert assistant_quick_actions({"can_write": True}, [("data-page", "task_detail")]) == \
+        quick_actions_for("task_detail")
+    rows = assistant_row_actions([("data-page", "task_list")])
+    assert rows and rows == quick_actions_for("task_list", rows=True)
+    assert {q.origin for q in rows} == {"task_row"}
     assert assistant_quick_actions({}, [("data-page", "nowhere")]) == ()
 
 
+def test_a_button_changes_tasks_exactly_when_its_capability_writes() -> None:
+    entries = [entry for entries in QUICK_ACTIONS.values() for entry in entries]
+    assert all(entry.changes_tasks == BY_NAME[entry.capability].writes for entry in entries)
+    assert {True, False} == {entry.changes_tasks for entry in QUICK_ACTIONS["task_list"]}
+
+
 def test_a_viewer_is_not_offered_the_buttons_that_change_tasks() -> None:
-    assert assistant_quick_actions({"can_write": False}, [("data-page", "task_detail")]) == ()
+    detail = quick_actions_for("task_detail")
+    assert assistant_quick_actions({"can_write": False}, [("data-page", "task_detail")]) == tuple(
+        entry for entry in detail if not entry.changes_tasks)
     listing = [("data-page", "task_list"), ("data-pagination", '{"page": 1}')]
-    assert [q.action for q in assistant_quick_actions({"writable_project_ids": set()}, listing)] == ["my_overdue"]
-    assert [q.action for q in assistant_quick_actions({"writable_project_ids": {1}}, listing)] == [
-        "mark_visible_done", "my_overdue"]
-    assert {q.action for q in QUICK_ACTIONS["task_list"] if q.changes_tasks} == {
-        "mark_visible_done", "mark_done", "decompose_task", "delete_task"}
+    reading = tuple(entry for entry in quick_actions_for("task_list") if not entry.changes_tasks)
+    assert reading and len(reading) < len(quick_actions_for("task_list"))
+    assert assistant_quick_actions({"writable_project_ids": set()}, listing) == reading
+    assert assistant_quick_actions({"writable_project_ids": {1}}, listing) == quick_actions_for("task_list")
+    # A run names its action; the sidebar's label wins over a row's shorter one.
     assert action_label("delete_task") == "Delete task" and action_label("my_overdue") == "My overdue tasks"
 
 

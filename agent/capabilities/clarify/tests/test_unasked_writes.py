@@ -14,8 +14,7 @@ from django.test import Client
 from agent.models import Confirmation, TraceEvent
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create
-from tests.agent.test_llm_router import ask, route_json, selected_page
-from tests.llm_stub import LLMStub
+from tests.helpers import LLMStub, ask, route_json, selected_page
 
 
 @pytest.fixture

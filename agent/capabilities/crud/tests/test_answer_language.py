@@ -5,7 +5,7 @@ from typing import Any
 
 from tasks.models import Task
 from tasks.services import task_create
-from tests.agent.test_llm_router import ask
+from tests.helpers import ask
 
 
 def _page(task: Task) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from django.test import Client
 
 from projects.models import Project
 from tasks.models import Task
-from tests.data_layer.helpers import post_request
+from tests.helpers import post_request
 
 pytestmark = pytest.mark.django_db
 MESSAGE = "create task 'Write release notes' P1"

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from agent.models import Alert, Confirmation
 from tasks.models import Task
 from tasks.services import task_create
-from tests.agent.test_llm_router import ask, route_json
+from tests.helpers import ask, route_json
 
 
 def _post(user: Any, payload: dict[str, Any]) -> dict[str, Any]:

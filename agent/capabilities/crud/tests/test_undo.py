@@ -20,8 +20,7 @@ from projects.models import Project
 from tasks.models import Task, TaskActivity
 from tasks.revert import RevertRefused, task_changes_revert
 from tasks.services import task_create, task_update
-from tests.clients import api_client
-from tests.data_layer.helpers import confirm, make_tasks, post_request, visible_page
+from tests.helpers import api_client, confirm, make_tasks, post_request, visible_page
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from tasks.models import Task
 from tasks.services import task_create
-from tests.data_layer.helpers import post_request
+from tests.helpers import post_request
 
 
 def _page(task: Task) -> dict[str, Any]:

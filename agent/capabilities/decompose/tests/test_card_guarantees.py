@@ -12,7 +12,7 @@ from agent.models import Confirmation, Run
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create, task_update
-from tests.llm_stub import LLMStub
+from tests.helpers import LLMStub
 
 from .helpers import audited, break_down, client, confirm, create, plan
 

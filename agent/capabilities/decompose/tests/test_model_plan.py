@@ -12,7 +12,7 @@ from agent.models import Alert, Run, TraceEvent
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
-from tests.llm_stub import LLMStub
+from tests.helpers import LLMStub
 
 from .helpers import audited, bind, break_down, change, client, confirm, create, in_days, plan
 

@@ -10,7 +10,7 @@ from agent.models import Alert, Run
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
-from tests.llm_stub import LLMStub
+from tests.helpers import LLMStub
 
 from .helpers import audited, bind, break_down, change, confirm, create, plan, snapshot
 

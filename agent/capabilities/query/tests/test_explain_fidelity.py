@@ -9,8 +9,7 @@ from typing import Any
 
 from agent.models import Alert
 from tasks.services import task_create
-from tests.data_layer.helpers import post_request, route_json
-from tests.llm_stub import LLMStub
+from tests.helpers import LLMStub, post_request, route_json
 
 PAGE = {"page": "task_list", "origin": "sidebar"}
 

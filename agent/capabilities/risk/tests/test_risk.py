@@ -17,9 +17,7 @@ from reports.risk.assess import risk_assess
 from reports.scope import scope_for_user
 from tasks.models import Task
 from tasks.services import task_create, task_update
-from tests.data_layer.helpers import post_request, route_json, trace_of
-from tests.llm_stub import LLMStub
-from tests.reports.fixture import NOW, clock_at, local
+from tests.helpers import NOW, LLMStub, clock_at, local, post_request, route_json, trace_of
 
 pytestmark = pytest.mark.django_db
 TODAY = date(2026, 12, 2)  # NOW's date in Shanghai

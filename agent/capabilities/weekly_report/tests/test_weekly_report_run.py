@@ -8,9 +8,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from agent.models import Alert, Run
-from tests.data_layer.helpers import events, post_request, route_json, trace_of
-from tests.llm_stub import LLMStub
-from tests.reports.fixture import NOW, Seeded, clock_at
+from tests.helpers import NOW, LLMStub, Seeded, clock_at, events, post_request, route_json, trace_of
 
 pytestmark = pytest.mark.django_db
 STAGES = ["report_collect", "report_project", "report_verify", "report_template", "report_polish"]
