@@ -68,7 +68,8 @@ def test_the_command_writes_one_folder_and_regenerates_the_docs(scaffolded: tupl
     changed = copy.joinpath(".changed").read_text(encoding="utf-8").splitlines()
     folder = [name for name in changed if name.startswith(f"agent/capabilities/{NAME}/")]
     assert sorted(folder) == [f"agent/capabilities/{NAME}/{name}" for name in (
-        "__init__.py", "node.py", "prompts.py", "spec.py", "tests/__init__.py", f"tests/test_{NAME}.py", "tools.py")]
+        "__init__.py", "node.py", "phrases.py", "prompts.py", "spec.py", "tests/__init__.py", f"tests/test_{NAME}.py",
+        "tools.py")]
     assert set(changed) - set(folder) == {"docs/ARCHITECTURE.md", "docs/USAGE.md"}
     assert f"| `{NAME}` | `agent.capabilities.{NAME}.node:{NAME}` | no |" in (copy / "docs/ARCHITECTURE.md").read_text()
     assert f"**{BUTTON}**" in (copy / "docs/USAGE.md").read_text()

@@ -3,7 +3,7 @@
     manage.py new_capability unassigned --page task_list --button "Unassigned tasks" --label-zh 未分配任务
 
 The folder (agent/capabilities/<name>/) is the whole capability: spec, node, tools, prompts, its phrases
-for the offline reader (in the spec) and its tests in English and Chinese. It works and passes the suite
+for the offline reader (phrases.py) and its tests in English and Chinese. It works and passes the suite
 as written; the registry finds it, and the router prompt, the route schema, the graph, the buttons, help
 and the generated tables pick it up. Edit the tool's filters and the words to make it answer what its
 label says. The templates are agent/management/capability_template/*.py-tpl.
@@ -41,8 +41,12 @@ def _python(text: str) -> str:
 
 
 def _phrase(text: str) -> str:
-    """A label as an offline phrase: lower-cased, its regular-expression characters escaped (not its spaces)."""
-    return re.escape(text.lower()).replace("\\ ", " ")
+    """A label as an offline phrase: lower-cased, its words separated by single spaces."""
+    return " ".join(text.lower().split())
+
+
+def _tuple(items: list[str]) -> str:
+    return "(" + ", ".join(_python(p) for p in items) + ("," if len(items) == 1 else "") + ")"
 
 
 def _wrapped(text: str, indent: int) -> str:
@@ -70,13 +74,13 @@ def capability_values(name: str, *, page: str, button: str, label_zh: str, examp
     label_zh = label_zh or f"新功能（{name}）"
     example = example or f"show {button.lower()}"
     example_zh = example_zh or f"显示{label_zh}"
-    phrases = keywords or [_phrase(button), _phrase(label_zh)]
+    phrases_en = [_phrase(k) for k in keywords] or [_phrase(button)]
     description = description or f"{button.lower()}: open tasks, of all projects or one (project_name)."
     return {
         "name": name, "Name": "".join(part.capitalize() for part in name.split("_")), "tool": f"{name}_tasks",
         "order": str(ORDER), "label": button, "page_repr": _python(page), "label_repr": _python(button),
         "label_zh_repr": _python(label_zh), "example_repr": _python(example), "example_zh_repr": _python(example_zh),
-        "keywords": "(" + ", ".join(_python(p) for p in phrases) + ("," if len(phrases) == 1 else "") + ")",
+        "phrases_en": _tuple(phrases_en), "phrases_zh": _tuple([_phrase(label_zh)]),
         "description": _wrapped(description, 4),
     }
 
@@ -108,8 +112,8 @@ class Command(BaseCommand):
         parser.add_argument("--example", default="", help="A request help offers to type (default: 'show <label>').")
         parser.add_argument("--example-zh", default="", help="The same request in Chinese.")
         parser.add_argument("--keyword", action="append", default=[],
-                            help="A phrase (regular expression) the offline reader routes to it; repeat for more. "
-                                 "Default: the label and the Chinese label.")
+                            help="An English phrase the offline reader routes to it; repeat for more. "
+                                 "Default: the label (and, in Chinese, the Chinese label).")
         parser.add_argument("--description", default="", help="Its line in the router prompt.")
         parser.add_argument("--no-docs", action="store_true",
                             help="Do not regenerate docs/ARCHITECTURE.md and docs/USAGE.md.")
@@ -131,4 +135,4 @@ class Command(BaseCommand):
                 raise CommandError(f"architecture_doc failed:\n{done.stderr.strip()}")
         if not options["label_zh"]:
             self.stdout.write("No --label-zh: the Chinese name, example and phrase are placeholders to translate "
-                              "in spec.py.")
+                              "in spec.py and phrases.py.")
