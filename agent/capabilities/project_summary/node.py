@@ -23,8 +23,8 @@ from agent.tools.report_tools import report_scope
 from pm_assistant.errors import ApplicationError
 from reports.pipeline import FiguresDisagree
 
+from .prompts import WORDS, scope_words, summary_figures, summary_text
 from .tools import summary_read
-from .words import WORDS, scope_words, summary_figures, summary_text
 
 
 def project_summary(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:

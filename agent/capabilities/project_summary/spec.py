@@ -8,5 +8,6 @@ SPEC = CapabilitySpec(
     'tasks, the top risks and who is overloaded (project_name, or scope "project" for the page\'s).',
     "The project summary", writes=False, order=45,
     example="summarize this project", example_zh="这个项目怎么样？", label_zh="项目概况",
+    # Read only: a run of it never pauses for an approval, so it is served without a checkpointer.
     may_interrupt=never,
     quick_actions=(QuickActionSpec("project_summary", "Project summary", ("project_detail",), {"scope": "project"}),))

@@ -6,25 +6,34 @@ model call and a typed question only the router's.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
+from agent.assembler.views import ExecCtx
 from agent.capabilities.outcome import clarify, done, failed
-from agent.capabilities.polish import ReportInput
 from agent.capabilities.scope import ScopeUnclear, request_project_id
 from agent.capabilities.task_links import open_tasks_url, reassign_url
 from agent.language import language_of
+from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.tools.report_tools import report_scope
 from pm_assistant.errors import ApplicationError
 from reports.scope import ALL_PROJECTS
 
+from .prompts import WORDS, next_up_text, reason
 from .tools import next_up_read
-from .words import WORDS, next_up_text, reason
 
 
-def what_next(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
+class WhatNextInput(TypedDict):
+    """The state this node reads: the graph hands it nothing else."""
+
+    message: str
+    exec_ctx: ExecCtx
+    route: Route
+
+
+def what_next(state: WhatNextInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Rank the user's open tasks in the page's project (or all their projects) and name the first five."""
     ctx, steps = state["exec_ctx"], runtime.context.tools
     language = language_of(state.get("message"))

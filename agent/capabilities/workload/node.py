@@ -8,23 +8,24 @@ is a template in the language of the request: a quick button makes no model call
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from langgraph.runtime import Runtime
 
+from agent.assembler.views import ExecCtx
 from agent.capabilities.outcome import clarify, done, failed
-from agent.capabilities.polish import ReportInput
 from agent.capabilities.scope import ScopeUnclear, request_project_id
 from agent.capabilities.task_links import open_tasks_url, report_url
 from agent.language import language_of
+from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.tools.report_tools import report_scope
 from pm_assistant.errors import ApplicationError
 from reports.scope import ALL_PROJECTS
 
+from .prompts import WORDS, person_name, workload_text
 from .tools import workload_read
-from .words import WORDS, person_name, workload_text
 
 # "carol's tasks", "分配给carol的任务": the name a message gives a person, to be found among the scope's people.
 _POSSESSIVE = re.compile(r"(?<![\w.-])([\w][\w.-]{0,39})['’]s\b")
@@ -59,7 +60,15 @@ def chart(rows: list[dict[str, Any]], *, project_id: int | None, focus: dict[str
             for r in rows[:BARS]]
 
 
-def workload(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
+class WorkloadInput(TypedDict):
+    """The state this node reads: the graph hands it nothing else."""
+
+    message: str
+    exec_ctx: ExecCtx
+    route: Route
+
+
+def workload(state: WorkloadInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Count the open and overdue tasks per person in the page's project (or all the user's projects)."""
     ctx, steps = state["exec_ctx"], runtime.context.tools
     message = state.get("message") or ""

@@ -10,13 +10,14 @@ from django.core.management import call_command
 from django.db.models import F
 from django.test import Client
 
+from agent.llm.offline import rules_read
 from agent.models import Alert
+from agent.registry import BY_NAME
+from agent.routing.quick_actions import QuickAction, buttons_of
 from projects.models import Project
 from tasks.models import Task, TaskCount
 from tasks.services import task_create
-from tests.data_layer.helpers import post_request, route_json, trace_of
-from tests.llm_stub import LLMStub
-from tests.reports.fixture import NOW, clock_at, local
+from tests.helpers import NOW, LLMStub, clock_at, local, page_context, post_request, route_json, trace_of
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +117,19 @@ def test_the_sidebar_card_links_the_risks(team: dict[str, Task], alice: User, we
         html = client.post("/assistant/request/", {"action": "project_summary", "page_context": page},
                            headers={"HX-Request": "true"}).content.decode()
     assert f'href="/tasks/{team["late0"].pk}/"' in html and "data-looked-at" in html
+
+
+SPEC = BY_NAME["project_summary"]
+
+
+@pytest.mark.parametrize("button", buttons_of(SPEC.name), ids=lambda button: f"{button.page}-{button.origin}")
+def test_its_button_answers_from_the_database_without_a_model(alice: Any, website: Any, button: QuickAction) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login page", assignee=alice)
+    body = post_request(alice, page_context(button.page, task, origin=button.origin), action=button.action)
+    assert (body["status"], body["route"]) == ("done", {"capability": SPEC.name, "via": "fast_path"})
+    assert body["usage"]["llm_calls"] == 0
+
+
+@pytest.mark.parametrize("message", [SPEC.example, SPEC.example_zh])
+def test_its_examples_are_read_offline(message: str) -> None:
+    assert rules_read(message)["capability"] == SPEC.name

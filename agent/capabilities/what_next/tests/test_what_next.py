@@ -10,11 +10,13 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from agent.llm.offline import rules_read
+from agent.registry import BY_NAME
+from agent.routing.quick_actions import QuickAction, buttons_of
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
-from tests.data_layer.helpers import post_request, route_json, trace_of
-from tests.llm_stub import LLMStub
+from tests.helpers import LLMStub, page_context, post_request, route_json, trace_of
 
 pytestmark = pytest.mark.django_db
 HOME = {"page": "home", "origin": "workbench"}
@@ -99,3 +101,19 @@ def test_nothing_open_says_so(alice: User, website: Project) -> None:
     assert run["reply"].startswith("All my projects: you have no open tasks assigned to you")
     assert run["data"]["what_next"]["moves"] == [{"label": "All my open tasks",
                                                    "url": "/tasks/?assignee=me&status=todo%2Cin_progress%2Cblocked"}]
+
+
+SPEC = BY_NAME["what_next"]
+
+
+@pytest.mark.parametrize("button", buttons_of(SPEC.name), ids=lambda button: f"{button.page}-{button.origin}")
+def test_its_button_answers_from_the_database_without_a_model(alice: Any, website: Any, button: QuickAction) -> None:
+    task = task_create(actor=alice, project=website, title="Fix login page", assignee=alice)
+    body = post_request(alice, page_context(button.page, task, origin=button.origin), action=button.action)
+    assert (body["status"], body["route"]) == ("done", {"capability": SPEC.name, "via": "fast_path"})
+    assert body["usage"]["llm_calls"] == 0
+
+
+@pytest.mark.parametrize("message", [SPEC.example, SPEC.example_zh])
+def test_its_examples_are_read_offline(message: str) -> None:
+    assert rules_read(message)["capability"] == SPEC.name
