@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from agent.llm.offline import rules_read
@@ -117,3 +119,19 @@ def test_its_button_answers_from_the_database_without_a_model(alice: Any, websit
 @pytest.mark.parametrize("message", [SPEC.example, SPEC.example_zh])
 def test_its_examples_are_read_offline(message: str) -> None:
     assert rules_read(message)["capability"] == SPEC.name
+
+
+def test_the_button_runs_the_same_statements_for_few_tasks_and_many(alice: User, carol: User,
+                                                                    website: Project) -> None:
+    def statements() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert post_request(alice, HOME, action="what_next")["status"] == "done"
+        return len(captured.captured_queries)
+
+    post_request(alice, HOME, action="what_next")  # warm: the session, content types and the like
+    task_create(actor=alice, project=website, title="one", assignee=alice)
+    few = statements()
+    today = timezone.localdate()
+    Task.objects.bulk_create(Task(project=website, title=f"bulk {n}", assignee=alice if n % 2 else carol,
+                                  due_date=today - timedelta(days=n % 9), priority=f"P{n % 4}") for n in range(60))
+    assert statements() == few

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from agent.llm.offline import rules_read
@@ -128,3 +130,19 @@ def test_its_button_answers_from_the_database_without_a_model(alice: Any, websit
 @pytest.mark.parametrize("message", [SPEC.example, SPEC.example_zh])
 def test_its_examples_are_read_offline(message: str) -> None:
     assert rules_read(message)["capability"] == SPEC.name
+
+
+def test_the_button_runs_the_same_statements_for_few_tasks_and_many(alice: User, carol: User,
+                                                                    website: Project) -> None:
+    def statements() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert post_request(alice, _page(website), action="workload")["status"] == "done"
+        return len(captured.captured_queries)
+
+    post_request(alice, _page(website), action="workload")  # warm
+    task_create(actor=alice, project=website, title="one", assignee=alice)
+    few = statements()
+    late = timezone.localdate() - timedelta(days=1)
+    Task.objects.bulk_create(Task(project=website, title=f"bulk {n}", assignee=(alice, carol, None)[n % 3],
+                                  due_date=late if n % 2 else None) for n in range(60))
+    assert statements() == few
