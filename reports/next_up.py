@@ -1,19 +1,11 @@
 """What to work on next: the user's open tasks ranked by a stated, deterministic score.
 
-A task's score is the sum of five parts, each from the database and the server's date:
-
-=================  ===========================================================================
-part               points
-=================  ===========================================================================
-overdue            40, plus 2 a day past the due date, at most 60 in all
-due soon           25 when due today, 15 when due within RISK_DUE_SOON_DAYS (3) days
-priority           P0 30, P1 20, P2 10, P3 0
-holds up another   15 when it is a subtask of a task that is still open (the parent waits on it)
-delay risk         the task's delay-risk score (reports.risk, 0-100) divided by 5, rounded down
-=================  ===========================================================================
-
-Ties go to the earlier due date (none last), then the higher priority, then the lower id. The
-weights are NEXT_UP_WEIGHTS below; docs/USAGE.md states them for users.
+A task's score is the sum of five parts, each from the database and the server's date: overdue (a
+base and points per day past the due date, capped), due soon (today, or within RISK_DUE_SOON_DAYS),
+its priority, whether it holds up its parent (a subtask of a task still open), and its delay-risk
+score (reports.risk) scaled down. The points are NEXT_UP_WEIGHTS below; docs/USAGE.md states them for
+users (tests/reports/test_next_up.py keeps the two equal). Ties go to the earlier due date (none
+last), then the higher priority, then the lower id.
 """
 from __future__ import annotations
 

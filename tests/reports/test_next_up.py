@@ -1,7 +1,9 @@
 """What next: the ranking on fixed facts against scores worked out by hand, and its reads on the database."""
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -85,3 +87,16 @@ def test_only_the_users_open_tasks_in_the_scope_are_ranked_in_two_statements(
     with CaptureQueriesContext(connection) as many:
         assert next_up_for(scope=scope, user_id=alice.pk, today=today).open_tasks == 62
     assert len(few) == len(many) == 2
+
+
+def test_the_usage_guide_states_the_weights_the_ranking_uses() -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "USAGE.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (overdue|due soon|priority|holds up another|delay risk) \| [^|]+ \| ([^|]+) \|$",
+                           guide, re.MULTILINE))
+    w = NEXT_UP_WEIGHTS
+    assert rows == {
+        "overdue": f"{w['overdue']}, plus {w['overdue_per_day']} a day past it, at most {w['overdue_max']}",
+        "due soon": f"{w['due_today']} / {w['due_soon']}",
+        "priority": f"P0 {w['P0']}, P1 {w['P1']}, P2 {w['P2']}, P3 {w['P3']}",
+        "holds up another": str(w["holds_up"]),
+        "delay risk": f"the score divided by {w['risk_divisor']}, rounded down"}
