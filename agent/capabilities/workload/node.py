@@ -30,10 +30,9 @@ from .tools import workload_read
 # "carol's tasks", "分配给carol的任务": the name a message gives a person, to be found among the scope's people.
 _POSSESSIVE = re.compile(r"(?<![\w.-])([\w][\w.-]{0,39})['’]s\b")
 _ZH_ASSIGNED = re.compile(r"分配给\s*([^\s，。？?、的]{1,40})\s*的")
-# Words before "'s" that name no person: contractions and times ("what's", "who's", "today's tasks").
-_NOT_NAMES = frozenset({"what", "who", "that", "it", "there", "here", "let", "he", "she", "today", "tomorrow",
-                        "yesterday", "week", "month", "year", "project", "team", "everyone", "everybody", "nobody",
-                        "someone", "somebody", "one", "where", "how", "when"})
+# Words before "'s" that name no one: contractions ("what's", "who's", "let's"). Any other word is a name,
+# and one that matches nobody is said ("today's tasks": no one is named "today").
+_NOT_NAMES = frozenset({"what", "who", "that", "it", "there", "here", "let", "he", "she", "where", "how", "when"})
 BARS = 20  # the bars the chart draws; the answer counts the rest
 
 

@@ -84,9 +84,10 @@ def test_typed_questions_are_read_offline(load: None, alice: User, website: Proj
     assert run["reply"].startswith(first)
 
 
-def test_a_name_that_matches_nobody_is_said(load: None, alice: User, website: Project) -> None:
-    run = post_request(alice, _page(website, "sidebar"), message="zed's tasks")
-    assert run["reply"].startswith("No assignee or member of Website Redesign is named “zed”; here is everyone's load.")
+@pytest.mark.parametrize("name", ["zed", "today"])
+def test_a_name_that_matches_nobody_is_said(load: None, alice: User, website: Project, name: str) -> None:
+    run = post_request(alice, _page(website, "sidebar"), message=f"{name}'s tasks")
+    assert run["reply"].startswith(f"No assignee or member of Website Redesign is named “{name}”; here is everyone's")
     assert run["data"]["workload"]["person"] is None
 
 
