@@ -18,12 +18,14 @@ register = template.Library()
 
 
 def _mentioned(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The tasks a run's data names, each with its id and key (rows, one task, the risk list)."""
+    """The tasks a run's data names, each with its id and key (rows, one task, a ranked list's top: the risk
+    list, what next, a summary's risks)."""
     rows = list(data.get("items") or [])
     if isinstance(data.get("task"), dict):
         rows.append(data["task"])
-    if isinstance(data.get("risk"), dict):
-        rows.extend(data["risk"].get("top") or [])
+    for part in data.values():
+        if isinstance(part, dict) and isinstance(part.get("top"), list):
+            rows.extend(part["top"])
     return [row for row in rows if isinstance(row, dict) and isinstance(row.get("id"), int) and row.get("key")]
 
 

@@ -38,6 +38,7 @@ class RiskFacts(NamedTuple):
     last_activity: datetime  # the latest history row, else the task's creation
     assignee_open: int
     project_median_open: float
+    priority: str
 
 
 def _count(qs: Any) -> Subquery:
@@ -46,21 +47,25 @@ def _count(qs: Any) -> Subquery:
                     output_field=IntegerField())
 
 
-def risk_fact_rows(*, scope: ReportScope) -> list[RiskFacts]:
-    """Every open task of the scope with the facts its score needs, and the open load per assignee."""
+def risk_fact_rows(*, scope: ReportScope, assignee_id: int | None = None) -> list[RiskFacts]:
+    """Every open task of the scope (or of one assignee in it) with the facts its score needs, and the open
+    load per assignee over the whole scope (the load factor compares an assignee with the project's median)."""
     open_subtasks = Task.objects.filter(parent_id=OuterRef("pk")).exclude(status=DONE).annotate(
         task_ref=F("parent_id"))
     slips = TaskActivity.objects.filter(task_id=OuterRef("pk"), kind=TaskActivity.Kind.UPDATED, field="due_date") \
         .exclude(from_value="").exclude(to_value="").filter(to_value__gt=F("from_value")).annotate(task_ref=F("task_id"))
     last_activity = TaskActivity.objects.filter(task_id=OuterRef("pk")).order_by().values("task_id") \
         .annotate(last=Max("created_at")).values("last")[:1]
-    rows = (Task.objects.filter(project_id__in=scope.project_ids).exclude(status=DONE)
+    tasks = Task.objects.filter(project_id__in=scope.project_ids).exclude(status=DONE)
+    if assignee_id is not None:
+        tasks = tasks.filter(assignee_id=assignee_id)
+    rows = (tasks
             .annotate(open_subtasks=Coalesce(_count(open_subtasks), 0), due_slips=Coalesce(_count(slips), 0),
                       last_activity=Subquery(last_activity))
             .order_by("id")
             .values_list("id", "project_id", "project__key", "title", "status", "due_date", "assignee_id",
                          "assignee__username", "parent__status", "parent__due_date", "open_subtasks", "due_slips",
-                         "last_activity", "created_at"))
+                         "last_activity", "created_at", "priority"))
     loads = (Task.objects.filter(project_id__in=scope.project_ids, assignee__isnull=False)
              .filter(~Q(status=DONE)).values("project_id", "assignee_id").annotate(open=Count("id")).order_by())
     load: dict[tuple[int, int | None], int] = {}
@@ -74,9 +79,9 @@ def risk_fact_rows(*, scope: ReportScope) -> list[RiskFacts]:
     # ten, a loaded machine), so the per-row Python is within the statement's own noise.
     return [RiskFacts(pk, project_id, f"{key}-{pk}", title, status, due, assignee_id, assignee, parent_status,
                       parent_due, subtasks, slipped, last or created, load.get((project_id, assignee_id), 0),
-                      medians.get(project_id, 0))
+                      medians.get(project_id, 0), priority)
             for (pk, project_id, key, title, status, due, assignee_id, assignee, parent_status, parent_due,
-                 subtasks, slipped, last, created) in rows]
+                 subtasks, slipped, last, created, priority) in rows]
 
 
 def risk_facts(*, scope: ReportScope) -> dict[str, Any]:

@@ -7,8 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from projects.models import Project
+from tasks.models import Task
 
-from .fixture import Seeded, seed_week
+from .fixture import Seeded, seed_week, team_week
 
 
 @pytest.fixture
@@ -21,3 +22,9 @@ def seeded(shanghai: None, monkeypatch: pytest.MonkeyPatch, alice: User, bob: Us
            website: Project, mobile: Project, platform: Project) -> Seeded:
     return seed_week(monkeypatch, alice=alice, carol=carol, website=website, mobile=mobile, platform=platform,
                      bob=bob)
+
+
+@pytest.fixture
+def team(shanghai: None, monkeypatch: pytest.MonkeyPatch, alice: User, carol: User, website: Project,
+         mobile: Project) -> dict[str, Task]:
+    return team_week(monkeypatch, alice=alice, carol=carol, website=website, mobile=mobile)

@@ -99,3 +99,29 @@ EXPECTED_W48_ASSIGNEES = {"alice": (1, 1, 0), "carol": (1, 2, 2), "unassigned": 
 EXPECTED_W47 = {"completed": ("late_sunday", "reopened"), "created": ("login", "blocked"), "reopened": (),
                 "slipped": (), "overdue": ("boundary",), "in_progress": ("login",), "blocked": ()}
 EXPECTED_W47_COUNTS = {"deleted": 0, "open": 4}
+
+
+def team_week(monkeypatch: pytest.MonkeyPatch, *, alice: User, carol: User, website: Project,
+              mobile: Project) -> dict[str, Task]:
+    """Website: alice 6 open (2 overdue), carol none (her one task done), dave (a viewer) none, 3 unassigned
+    (1 overdue), 3 done. Mobile: alice 1 open. In the week of NOW (2026-W49, from 30 November) two tasks
+    were completed and one slipped."""
+    made: dict[str, Task] = {}
+    with clock_at(monkeypatch, local(11, 20)):
+        for n in range(4):
+            made[f"a{n}"] = task_create(actor=alice, project=website, title=f"alice {n}", assignee=alice)
+        for n in range(2):
+            made[f"late{n}"] = task_create(actor=alice, project=website, title=f"late {n}", assignee=alice,
+                                           due_date=date(2026, 11, 28 + n))
+        made["carol"] = task_create(actor=alice, project=website, title="carol's", assignee=carol)
+        made["free_late"] = task_create(actor=alice, project=website, title="nobody late", due_date=date(2026, 12, 1))
+        made["free"] = task_create(actor=alice, project=website, title="nobody")
+        made["old_done"] = task_create(actor=alice, project=website, title="old", status="done")
+        made["mobile"] = task_create(actor=alice, project=mobile, title="mobile", assignee=alice)
+        made["slipper"] = task_create(actor=alice, project=website, title="slipper", due_date=date(2026, 12, 3))
+        made["shipped"] = task_create(actor=alice, project=website, title="shipped", assignee=alice)
+    with clock_at(monkeypatch, local(12, 1)):
+        task_update(actor=alice, task=made["shipped"], status="done")
+        task_update(actor=alice, task=made["slipper"], due_date=date(2026, 12, 9))
+        task_update(actor=alice, task=made["carol"], status="done")
+    return made
