@@ -42,6 +42,12 @@ def _topic(p: Parser) -> str | None:
     for spec in CAPABILITIES:
         if spec.name in PHRASES and any(p.lex.match(p.texts, i, f"{spec.name}.topic") for i in range(p.n)):
             return spec.name
+    # "carol's tasks": a person's possessive before what a capability declares it shows of a person.
+    for spec in CAPABILITIES:
+        if spec.name in PHRASES and any(token.kind == "word" and token.text.endswith("'s")
+                                        and list(p.lex.match(p.texts, i + 1, f"{spec.name}.possessed"))
+                                        for i, token in enumerate(p.tokens)):
+            return spec.name
     return None
 
 

@@ -184,5 +184,8 @@ def test_a_change_no_capability_makes_is_named_not_guessed(alice: Any, task: Tas
 def test_a_query_names_the_filter_it_could_not_use(alice: Any, task: Task) -> None:
     body = ask(alice, "show tasks assigned to carol", {"page": "home", "origin": "sidebar"})
     assert body["reply"].startswith("I couldn't use 'assigned to carol', so the list is not narrowed by it."), body
-    unclear = ask(alice, "what should I work on next?", {"page": "home", "origin": "sidebar"})
+    # A question the reader knows a capability for is that capability, never a project named "next".
+    nextup = ask(alice, "what should I work on next?", {"page": "home", "origin": "sidebar"})
+    assert nextup["route"]["capability"] == "what_next" and "None of your projects" not in nextup["reply"]
+    unclear = ask(alice, "what should I bring to the offsite?", {"page": "home", "origin": "sidebar"})
     assert unclear["route"]["capability"] == "clarify" and "None of your projects" not in unclear["reply"]
