@@ -25,7 +25,7 @@ SIZES = (200, 20_000, 100_000)
 # and both weeks' recount (their counts in one pass over the tasks, their deletions and slips over the history).
 REPORT_STATEMENTS = 1
 # The open tasks with their facts, and the open load per assignee.
-RISK_STATEMENTS = 2
+RISK_STATEMENTS = 1
 
 
 def _tasks_insert(project: Project, owner: User, size: int) -> None:
