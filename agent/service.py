@@ -230,8 +230,8 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
                                      page_context=context.model_dump(mode="json", by_alias=True))
         try:
             # A run that commits once is seen by no one before it ends: nothing can stop it meanwhile.
-            context = _run_context(user, run, resuming=False, stream_token=stream_token, stoppable=may_interrupt)
-            run = _execute(run, graph_input, context, may_interrupt=may_interrupt)
+            run_context = _run_context(user, run, resuming=False, stream_token=stream_token, stoppable=may_interrupt)
+            run = _execute(run, graph_input, run_context, may_interrupt=may_interrupt)
         except Exception as exc:
             # A refusal (ApplicationError) from the graph: _execute undid its writes and marked the run
             # failed; that is kept, then raised for the caller to word. Anything else _execute answered.

@@ -1,8 +1,9 @@
 """Turn the browser's JSON into a PageContext the user is allowed to have."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,7 +32,7 @@ class ReadPageContext:
     context: PageContext
     dropped_task_ids: tuple[int, ...] = ()
     # The visible tasks' titles and projects, read with the check: the summary's names come from here.
-    task_names: Mapping[int, TaskName] = field(default_factory=dict)
+    task_names: Mapping[int, TaskName] = dataclasses.field(default_factory=dict)
 
 
 def page_context_read(*, data: Any, user: AnyUser) -> ReadPageContext:

@@ -81,7 +81,8 @@ def query_tasks(*, user: User, filters: TaskFilters, limit: int = QUERY_MAX_ROWS
     total = task_list_count(user=user, filters=filters, tasks=qs)  # the counters, where they can say
     page = task_page(qs, page_size=min(limit, QUERY_MAX_ROWS), count=total)
     rows = [task_row(t) for t in page.items]
-    return {"count": total, "items": rows, "truncated": total > len(rows), "next": str(page.next) if page.next else None}
+    return {"count": total, "items": rows, "truncated": total > len(rows),
+            "next": str(page.next) if page.next else None}
 
 
 def my_overdue_filters(*, today: date | None = None) -> TaskFilters:

@@ -144,9 +144,9 @@ def _data_statements(statements: list[str]) -> list[str]:
 
 
 def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any) -> None:
-    """The row's Done button: one read that checks the page's ids and reads the names the summary shows,
-    the conversation and the run, the facts (the task with its write permission; an update reads no subtasks), the update
-    (the project's lock, the locked read with project and assignee, the role, both activities in one
+    """The row's Done button: one read that checks the page's ids and reads the summary's names, the
+    conversation and the run, the facts (the task with its write permission; an update reads no subtasks),
+    the update (the project's lock, the locked read with project and assignee, the role, both activities in one
     INSERT, the row), the trace and the outcome."""
     client = _client(alice)
     first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))

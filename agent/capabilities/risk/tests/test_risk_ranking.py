@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
+from pm_assistant.vocabulary import STATUSES
 from projects.models import Membership, Project
 from reports.risk.assess import risk_assess, risk_ranking
 from reports.risk.facts import RiskFacts
@@ -80,7 +81,7 @@ def random_board(settings: Any, alice: User, carol: User, dave: User, website: P
                  mobile: Project) -> None:
     """Two projects of random open and done tasks, subtasks, assignees and history."""
     settings.TIME_ZONE = "Asia/Shanghai"
-    rng = random.Random(43)  # noqa: S311 repeatable data, not secrets
+    rng = random.Random(43)  # repeatable data, not secrets
     people = [alice, carol, dave, None]
     for project in (website, mobile):
         Membership.objects.get_or_create(user=carol, project=project, defaults={"role": Membership.Role.MEMBER})
@@ -89,7 +90,7 @@ def random_board(settings: Any, alice: User, carol: User, dave: User, website: P
             parent = rng.choice(made) if made and rng.random() < 0.3 else None
             due = TODAY + timedelta(days=rng.randint(-15, 12)) if rng.random() < 0.8 else None
             task = Task.objects.create(project=project, title=f"{project.key} {i}", parent=parent, due_date=due,
-                                       status=rng.choice(["todo", "in_progress", "blocked", "done", "todo"]),
+                                       status=rng.choice([*STATUSES, STATUSES[0]]),
                                        assignee=rng.choice(people[:3] if project == website else people))
             made.append(task)
         for task in made:
