@@ -50,7 +50,7 @@ def largest_statement(queries: list[dict[str, Any]]) -> float:
     slowest = 0.0
     with connection.cursor() as cursor:
         for query in queries:
-            sql = query["sql"]
+            sql = query["sql"].lstrip()
             if not sql.startswith(_RERUN) or " FOR UPDATE" in sql or " FOR NO KEY UPDATE" in sql:
                 continue
             start = time.perf_counter()

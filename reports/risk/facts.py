@@ -80,24 +80,27 @@ class RiskPage:
     next: RiskCursor | None  # where the next page starts, when there is one
 
 
-# `open_tasks` the scope's open tasks; `subtasks` open subtasks per parent (a subtask is in its parent's
-# project); `history` each task's last activity and due-date slips; `loads` open tasks per assignee and
-# project; `medians` the middle of each project's loads (the mean of the two middle ones when even).
+# `subtasks` open subtasks per parent (a subtask is in its parent's project); `history` each open task's
+# last activity and due-date slips; `loads` open tasks per assignee and project; `medians` the middle of
+# each project's loads (the mean of the two middle ones when even); `scored` every open task's facts and
+# score, narrow (no titles or names); `totals` counts them; `page` keeps one page of the ranking, and only
+# its rows are joined to their titles and names. Each part reads the tables itself (the planner sees their
+# statistics), and every part is grouped or joined by hash: no subquery runs per task.
+_OPEN = "{alias}.project_id IN ({projects}) AND {alias}.status <> %(done)s"
 _RISK_SQL = """
-WITH open_tasks AS (
-    SELECT t.id, t.project_id, t.title, t.status, t.due_date, t.assignee_id, t.parent_id, t.created_at
-    FROM {task} t WHERE t.project_id IN ({projects}) AND t.status <> %(done)s
-), subtasks AS (
-    SELECT parent_id AS task_id, COUNT(*) AS n FROM open_tasks WHERE parent_id IS NOT NULL GROUP BY parent_id
+WITH subtasks AS (
+    SELECT s.parent_id AS task_id, COUNT(*) AS n FROM {task} s
+    WHERE {open_s} AND s.parent_id IS NOT NULL GROUP BY s.parent_id
 ), history AS (
     SELECT a.task_id, MAX(a.created_at) AS last_at,
            SUM(CASE WHEN a.kind = %(updated)s AND a.field = 'due_date' AND a.from_value <> ''
                      AND a.to_value <> '' AND a.to_value > a.from_value THEN 1 ELSE 0 END) AS slips
-    FROM {activity} a JOIN open_tasks o ON o.id = a.task_id
+    FROM {activity} a JOIN {task} h ON h.id = a.task_id
+    WHERE {open_h}
     GROUP BY a.task_id
 ), loads AS (
-    SELECT project_id, assignee_id, COUNT(*) AS n FROM open_tasks WHERE assignee_id IS NOT NULL
-    GROUP BY project_id, assignee_id
+    SELECT l.project_id, l.assignee_id, COUNT(*) AS n FROM {task} l
+    WHERE {open_l} AND l.assignee_id IS NOT NULL GROUP BY l.project_id, l.assignee_id
 ), ranked_loads AS (
     SELECT project_id, n, ROW_NUMBER() OVER (PARTITION BY project_id ORDER BY n) AS rn,
            COUNT(*) OVER (PARTITION BY project_id) AS c
@@ -106,19 +109,18 @@ WITH open_tasks AS (
     SELECT project_id, CAST(AVG(n) AS {float}) AS median FROM ranked_loads
     WHERE rn IN ((c + 1) / 2, (c + 2) / 2) GROUP BY project_id
 ), facts AS (
-    SELECT o.id, o.project_id, p.key AS project_key, o.title, o.status, o.due_date, o.assignee_id,
-           u.username, par.status AS parent_status, par.due_date AS parent_due_date,
-           COALESCE(s.n, 0) AS open_subtasks, COALESCE(h.slips, 0) AS due_slips,
-           COALESCE(h.last_at, o.created_at) AS last_activity, COALESCE(l.n, 0) AS assignee_open,
+    SELECT o.id, o.project_id, o.status, o.due_date, o.assignee_id,
+           par.status AS parent_status, par.due_date AS parent_due_date,
+           COALESCE(s.n, 0) AS open_subtasks, COALESCE(hi.slips, 0) AS due_slips,
+           COALESCE(hi.last_at, o.created_at) AS last_activity, COALESCE(lo.n, 0) AS assignee_open,
            COALESCE(m.median, 0) AS median
-    FROM open_tasks o
-    JOIN {project} p ON p.id = o.project_id
-    LEFT JOIN {user} u ON u.id = o.assignee_id
+    FROM {task} o
     LEFT JOIN {task} par ON par.id = o.parent_id
     LEFT JOIN subtasks s ON s.task_id = o.id
-    LEFT JOIN history h ON h.task_id = o.id
-    LEFT JOIN loads l ON l.project_id = o.project_id AND l.assignee_id = o.assignee_id
+    LEFT JOIN history hi ON hi.task_id = o.id
+    LEFT JOIN loads lo ON lo.project_id = o.project_id AND lo.assignee_id = o.assignee_id
     LEFT JOIN medians m ON m.project_id = o.project_id
+    WHERE {open_o}
 ), scored AS (
     SELECT f.*, {least}(100,
         CASE WHEN f.due_date < %(today)s
@@ -135,21 +137,23 @@ WITH open_tasks AS (
     ) AS score, COALESCE(f.due_date, %(no_due)s) AS due_key
     FROM facts f
 ), totals AS (
-    SELECT sc.*, COUNT(*) OVER () AS open_count,
-           SUM(CASE WHEN sc.score > 0 AND sc.score >= %(high)s THEN 1 ELSE 0 END) OVER () AS high_count,
-           SUM(CASE WHEN sc.score > 0 AND sc.score < %(high)s AND sc.score >= %(medium)s THEN 1 ELSE 0 END)
-               OVER () AS medium_count,
-           SUM(CASE WHEN sc.score > 0 AND sc.score < %(high)s AND sc.score < %(medium)s THEN 1 ELSE 0 END)
-               OVER () AS low_count
-    FROM scored sc
+    SELECT COUNT(*) AS open_count,
+           SUM(CASE WHEN score > 0 AND score >= %(high)s THEN 1 ELSE 0 END) AS high_count,
+           SUM(CASE WHEN score > 0 AND score < %(high)s AND score >= %(medium)s THEN 1 ELSE 0 END) AS medium_count,
+           SUM(CASE WHEN score > 0 AND score < %(high)s AND score < %(medium)s THEN 1 ELSE 0 END) AS low_count
+    FROM scored
+), page AS (
+    SELECT * FROM scored WHERE {after} ORDER BY score DESC, due_key, id LIMIT %(limit)s
 )
-SELECT id, project_id, project_key, title, status, due_date, assignee_id, username, parent_status,
-       parent_due_date, open_subtasks, due_slips, last_activity, assignee_open, median, score,
-       open_count, high_count, medium_count, low_count
-FROM totals
-WHERE {after}
-ORDER BY score DESC, due_key, id
-LIMIT %(limit)s"""
+SELECT pg.id, pg.project_id, p.key, t.title, pg.status, pg.due_date, pg.assignee_id, u.username, pg.parent_status,
+       pg.parent_due_date, pg.open_subtasks, pg.due_slips, pg.last_activity, pg.assignee_open, pg.median, pg.score,
+       tot.open_count, tot.high_count, tot.medium_count, tot.low_count
+FROM totals tot
+LEFT JOIN page pg ON 1 = 1
+LEFT JOIN {task} t ON t.id = pg.id
+LEFT JOIN {project} p ON p.id = pg.project_id
+LEFT JOIN {user} u ON u.id = pg.assignee_id
+ORDER BY pg.score DESC, pg.due_key, pg.id"""
 _AFTER = ("(score < %(after_score)s OR (score = %(after_score)s AND (due_key > %(after_due)s"
           " OR (due_key = %(after_due)s AND id > %(after_id)s))))")
 
@@ -165,8 +169,9 @@ def _sql(project_count: int, *, after: bool) -> str:
     today = "CAST(%(today)s AS DATE)" if postgres() else "%(today)s"
     # The last activity's date as Python's datetime.date() gives it for the UTC instant the database returns.
     last_date = "CAST(f.last_activity AT TIME ZONE 'UTC' AS DATE)" if postgres() else "substr(f.last_activity, 1, 10)"
+    projects = ", ".join(f"%(p{i})s" for i in range(project_count)) or "NULL"
     return _RISK_SQL.format(
-        **names(), projects=", ".join(f"%(p{i})s" for i in range(project_count)) or "NULL",
+        **names(), **{f"open_{alias}": _OPEN.format(alias=alias, projects=projects) for alias in "shlo"},
         float="DOUBLE PRECISION" if postgres() else "REAL", least="LEAST" if postgres() else "MIN",
         overdue_days=_days(today, "f.due_date"), due_in=_days("f.due_date", today),
         idle_days=_days(today, last_date), after=_AFTER if after else "1 = 1")
@@ -202,13 +207,16 @@ def risk_page(*, scope: ReportScope, today: date, policy: Any, limit: int,
               after: RiskCursor | None = None) -> RiskPage:
     """One statement: the `limit` riskiest open tasks of the scope (after a cursor), and the scope's totals.
 
-    ``policy`` is the scoring settings read once (reports.risk.score._Policy). An empty page past the
-    end still carries the totals when the scope has open tasks, unless the cursor is past every row.
+    ``policy`` is the scoring settings read once (reports.risk.score._Policy). A page past the end is
+    empty and still carries the totals.
     """
     with connection.cursor() as cursor:
         cursor.execute(_sql(len(scope.project_ids), after=after is not None),
                        _params(scope, today, policy, after, limit + 1))
-        found = cursor.fetchall()
+        fetched = cursor.fetchall()
+    # The totals come with every row, and alone (the page's columns empty) when the page has no row.
+    totals = [int(n or 0) for n in fetched[0][-4:]] if fetched else [0, 0, 0, 0]
+    found = [row for row in fetched if row[0] is not None]
     rows = [(RiskFacts(pk, project_id, f"{key}-{pk}", title, status, _date(due), assignee_id, assignee,
                        parent_status, _date(parent_due), int(subtasks), int(slips), _instant(last), int(load),
                        float(median) if median % 1 else int(median)), int(score))
@@ -217,9 +225,7 @@ def risk_page(*, scope: ReportScope, today: date, policy: Any, limit: int,
     shown = [(facts, score) for facts, score in rows[:limit] if score > 0]
     more = len(rows) > limit and rows[limit][1] > 0
     last = shown[-1] if shown else None
-    totals = found[0][-4:] if found else (0, 0, 0, 0)
-    return RiskPage(rows=shown, open_tasks=int(totals[0]),
-                    levels={"high": int(totals[1]), "medium": int(totals[2]), "low": int(totals[3])},
+    return RiskPage(rows=shown, open_tasks=totals[0], levels={"high": totals[1], "medium": totals[2], "low": totals[3]},
                     next=RiskCursor(last[1], last[0].due_date or NO_DUE, last[0].id) if more and last else None)
 
 
