@@ -80,8 +80,9 @@ class RiskPage:
     next: RiskCursor | None  # where the next page starts, when there is one
 
 
-# `subtasks` open subtasks per parent (a subtask is in its parent's project); `history` each open task's
-# last activity and due-date slips; `loads` open tasks per assignee and project; `medians` the middle of
+# `subtasks` open subtasks per parent (a subtask is in its parent's project), so `parents` are the parents
+# of open tasks; `history` each task's last activity and due-date slips (a task's history is in its project,
+# as the task is: it never moves); `loads` open tasks per assignee and project; `medians` the middle of
 # each project's loads (the mean of the two middle ones when even); `scored` every open task's facts and
 # score, narrow (no titles or names); `totals` counts them; `page` keeps one page of the ranking, and only
 # its rows are joined to their titles and names. Each part reads the tables itself (the planner sees their
@@ -91,12 +92,14 @@ _RISK_SQL = """
 WITH subtasks AS (
     SELECT s.parent_id AS task_id, COUNT(*) AS n FROM {task} s
     WHERE {open_s} AND s.parent_id IS NOT NULL GROUP BY s.parent_id
+), parents AS (
+    SELECT par.id, par.status, par.due_date FROM {task} par JOIN subtasks s ON s.task_id = par.id
 ), history AS (
     SELECT a.task_id, MAX(a.created_at) AS last_at,
            SUM(CASE WHEN a.kind = %(updated)s AND a.field = 'due_date' AND a.from_value <> ''
                      AND a.to_value <> '' AND a.to_value > a.from_value THEN 1 ELSE 0 END) AS slips
-    FROM {activity} a JOIN {task} h ON h.id = a.task_id
-    WHERE {open_h}
+    FROM {activity} a
+    WHERE a.project_id IN ({projects}) AND a.task_id IS NOT NULL
     GROUP BY a.task_id
 ), loads AS (
     SELECT l.project_id, l.assignee_id, COUNT(*) AS n FROM {task} l
@@ -115,7 +118,7 @@ WITH subtasks AS (
            COALESCE(hi.last_at, o.created_at) AS last_activity, COALESCE(lo.n, 0) AS assignee_open,
            COALESCE(m.median, 0) AS median
     FROM {task} o
-    LEFT JOIN {task} par ON par.id = o.parent_id
+    LEFT JOIN parents par ON par.id = o.parent_id
     LEFT JOIN subtasks s ON s.task_id = o.id
     LEFT JOIN history hi ON hi.task_id = o.id
     LEFT JOIN loads lo ON lo.project_id = o.project_id AND lo.assignee_id = o.assignee_id
@@ -171,7 +174,8 @@ def _sql(project_count: int, *, after: bool) -> str:
     last_date = "CAST(f.last_activity AT TIME ZONE 'UTC' AS DATE)" if postgres() else "substr(f.last_activity, 1, 10)"
     projects = ", ".join(f"%(p{i})s" for i in range(project_count)) or "NULL"
     return _RISK_SQL.format(
-        **names(), **{f"open_{alias}": _OPEN.format(alias=alias, projects=projects) for alias in "shlo"},
+        **names(), projects=projects,
+        **{f"open_{alias}": _OPEN.format(alias=alias, projects=projects) for alias in "slo"},
         float="DOUBLE PRECISION" if postgres() else "REAL", least="LEAST" if postgres() else "MIN",
         overdue_days=_days(today, "f.due_date"), due_in=_days("f.due_date", today),
         idle_days=_days(today, last_date), after=_AFTER if after else "1 = 1")
