@@ -58,6 +58,9 @@ class RunLive:
     user_id: int
     # The browser's stream token; None when nobody follows the run (an API client, a background job).
     token: str | None = None
+    # False for a run that commits once (agent.service): no one else sees it before it ends, so no stop
+    # can be asked for it (run_stop does not find it) and its flag is never read.
+    stoppable: bool = True
     _snapshot: dict[str, Any] = field(default_factory=dict)
     _published: float = 0.0
     _checked: float = 0.0
@@ -89,6 +92,8 @@ class RunLive:
 
     def cancelled(self, *, fresh: bool = False) -> bool:
         """Tell whether the owner asked to stop; read from the cache at most every 0.1 s unless `fresh`."""
+        if not self.stoppable:
+            return False
         now = time.monotonic()
         if not self._stopped and (fresh or now - self._checked >= _STOP_CHECK_EVERY):
             self._checked = now

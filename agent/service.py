@@ -197,10 +197,10 @@ def runs_fail_stale(*, older_than: timedelta) -> int:
 
 
 def _run_context(user: User, run: Run, *, resuming: bool, stream_token: str | None = None,
-                 last_seq: int | None = None) -> RunContext:
+                 last_seq: int | None = None, stoppable: bool = True) -> RunContext:
     recorder = TraceRecorder.for_run(run, resuming=resuming, last_seq=last_seq)
     # A browser following the run (stream_token) sees its stages and the model's prose as it streams.
-    live = RunLive(run_id=run.pk, user_id=user.pk, token=stream_token)
+    live = RunLive(run_id=run.pk, user_id=user.pk, token=stream_token, stoppable=stoppable)
     live.open()
     llm = LLMClient(provider=llm_provider_from_settings(), recorder=recorder, listener=live if stream_token else None)
     return RunContext(recorder=recorder, llm=llm, tools=ToolRunner(user=user, run_id=run.pk, recorder=recorder),
@@ -223,7 +223,7 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
     # the checkpointer. The graph assembles the views and routes (its assemble and route nodes).
     may_interrupt = fast_path_may_pause(origin=context.origin, action=action) if action else True
     graph_input = {"message": message or "", "action": action or "", "page_context": context,
-                   "names": entity_names_for(context=context, user=user)}
+                   "names": entity_names_for(context=context, user=user, task_names=read.task_names)}
     failure: Exception | None = None
     # A run that cannot pause commits once: the run, what its tools wrote, its trace and its outcome.
     with nullcontext() if may_interrupt else transaction.atomic():
@@ -234,8 +234,9 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
                                      conversation=conversation,
                                      page_context=context.model_dump(mode="json", by_alias=True))
         try:
-            run = _execute(run, graph_input, _run_context(user, run, resuming=False, stream_token=stream_token),
-                           may_interrupt=may_interrupt)
+            # A run that commits once is seen by no one before it ends: nothing can stop it meanwhile.
+            run_context = _run_context(user, run, resuming=False, stream_token=stream_token, stoppable=may_interrupt)
+            run = _execute(run, graph_input, run_context, may_interrupt=may_interrupt)
         except Exception as exc:
             # A refusal (ApplicationError) from the graph: _execute undid its writes and marked the run
             # failed; that is kept, then raised for the caller to word. Anything else _execute answered.

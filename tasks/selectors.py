@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import connection, connections
@@ -16,6 +16,14 @@ from projects.selectors import AnyUser, project_list_for_user
 from .filters import TaskFilters, scope_q
 from .models import Task, TaskActivity, TaskCount
 from .ordering import task_order
+
+
+class TaskName(NamedTuple):
+    """What a page's summary names a task by: its title and its project."""
+
+    title: str
+    project_id: int
+    project_name: str
 
 
 def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> QuerySet[Task]:
@@ -56,14 +64,25 @@ def task_ids_visible_to_user(*, user: AnyUser, ids: list[int] | tuple[int, ...])
     return set(task_list_for_user(user=user).filter(pk__in=ids).values_list("pk", flat=True))
 
 
-def task_ids_visible_and_deleted(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> tuple[set[int], set[int]]:
-    """Of these ids: the tasks the user may see, and the tasks since deleted from one of the user's projects.
+def task_names_visible_to_user(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> dict[int, TaskName]:
+    """Of these ids, the tasks the user may see, each with its title and its project's id and name: one query."""
+    if not ids:
+        return {}
+    rows = (task_list_for_user(user=user).filter(pk__in=ids).order_by()
+            .values_list("pk", "title", "project_id", "project__name"))
+    return {pk: TaskName(title, project_id, project_name) for pk, title, project_id, project_name in rows}
+
+
+def task_ids_visible_and_deleted(*, user: AnyUser, ids: list[int] | tuple[int, ...]
+                                 ) -> tuple[dict[int, TaskName], set[int]]:
+    """Of these ids: the tasks the user may see (with their names), and the tasks since deleted from one of the
+    user's projects.
 
     Any other id (a task of a project the user is not in, deleted or not, or one that never named a
-    task) is in neither set, so a caller answers it alike whichever it is. The second query runs only
+    task) is in neither, so a caller answers it alike whichever it is. The second query runs only
     when some id is not visible.
     """
-    visible = task_ids_visible_to_user(user=user, ids=ids)
+    visible = task_names_visible_to_user(user=user, ids=ids)
     rest = [task_id for task_id in ids if task_id not in visible]
     if not rest or not user.is_authenticated:
         return visible, set()

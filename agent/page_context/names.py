@@ -1,22 +1,30 @@
 """Look up the names a ModelSummary mentions, scoped to the user."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from projects.selectors import AnyUser, project_list_for_user, user_list_sharing_a_project_with
-from tasks.selectors import task_list_for_user
+from tasks.selectors import TaskName, task_list_for_user
 
 from .schema import EntityNames, PageContext
 
 
-def entity_names_for(*, context: PageContext, user: AnyUser) -> EntityNames:
-    """Return the project name, selected task title and filtered assignee's name."""
+def entity_names_for(*, context: PageContext, user: AnyUser, task_names: Mapping[int, TaskName] | None = None
+                     ) -> EntityNames:
+    """Return the project name, selected task title and filtered assignee's name.
+
+    ``task_names`` are tasks already read for this user (the page context's check): a selected task
+    among them is not read again.
+    """
     project_id = context.route_params.project_id
     if context.selected_entity and context.selected_entity.type == "project":
         project_id = context.selected_entity.id
     task_title = project_name = None
     if context.selected_entity and context.selected_entity.type == "task":
-        # The task's title and its project's name in one read.
-        row = (task_list_for_user(user=user).filter(pk=context.selected_entity.id)
-               .values_list("title", "project_id", "project__name").first())
+        # The task's title and its project's name in one read, unless the page context's check read them.
+        row = (task_names or {}).get(context.selected_entity.id) or (
+            task_list_for_user(user=user).filter(pk=context.selected_entity.id)
+            .values_list("title", "project_id", "project__name").first())
         if row is not None:
             task_title, task_project_id, task_project_name = row
             project_id = project_id or task_project_id

@@ -1,6 +1,8 @@
 """Turn the browser's JSON into a PageContext the user is allowed to have."""
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -8,7 +10,7 @@ from pydantic import ValidationError
 
 from pm_assistant.errors import InvalidInput
 from projects.selectors import AnyUser, project_list_for_user, user_list_sharing_a_project_with
-from tasks.selectors import task_ids_visible_and_deleted
+from tasks.selectors import TaskName, task_ids_visible_and_deleted
 
 from .schema import PageContext
 
@@ -29,6 +31,8 @@ class ReadPageContext:
 
     context: PageContext
     dropped_task_ids: tuple[int, ...] = ()
+    # The visible tasks' titles and projects, read with the check: the summary's names come from here.
+    task_names: Mapping[int, TaskName] = dataclasses.field(default_factory=dict)
 
 
 def page_context_read(*, data: Any, user: AnyUser) -> ReadPageContext:
@@ -42,8 +46,8 @@ def page_context_read(*, data: Any, user: AnyUser) -> ReadPageContext:
     context = _parse_shape(data=data)
     visible, deleted = task_ids_visible_and_deleted(user=user, ids=sorted(_task_ids(context)))
     context, dropped = _drop_deleted_tasks(context, deleted)
-    _check_visible(context=context, user=user, visible=visible)
-    return ReadPageContext(context, dropped)
+    _check_visible(context=context, user=user, visible=visible.keys())
+    return ReadPageContext(context, dropped, visible)
 
 
 def _task_ids(context: PageContext) -> set[int]:
@@ -86,7 +90,7 @@ def _drop_deleted_tasks(context: PageContext, deleted: set[int]) -> tuple[PageCo
     return context.model_copy(update=update), tuple(sorted(gone))
 
 
-def _check_visible(*, context: PageContext, user: AnyUser, visible: set[int]) -> None:
+def _check_visible(*, context: PageContext, user: AnyUser, visible: Collection[int]) -> None:
     task_ids: dict[int, str] = {}
     project_ids: dict[int, str] = {}
     if context.selected_entity:

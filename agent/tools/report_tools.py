@@ -8,12 +8,14 @@ and later steps bind its rows instead of carrying them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import User
 
 from reports.collect import ReportRead, report_read, scope_size
-from reports.risk.facts import risk_facts
+from reports.risk.assess import risk_ranking
+from reports.risk.facts import RiskCursor, facts_row
 from reports.scope import ReportScope, ReportWindows, scope_for_user
 
 
@@ -47,6 +49,14 @@ def report_part(read: ReportRead, part: str) -> Callable[..., dict[str, Any]]:
     return tool
 
 
-def risk_facts_for(*, user: User, project_id: int | None) -> dict[str, Any]:
-    """Every open task of the scope with the facts its delay risk is scored on."""
-    return risk_facts(scope=report_scope(user, project_id))
+def risk_tasks_for(*, user: User, project_id: int | None, today: date, after: str | None = None) -> dict[str, Any]:
+    """One page of the scope's open tasks by delay risk (scored in the database), with the scope's totals.
+
+    ``count`` is every open task of the scope and ``levels`` the scored ones per level; ``items`` the
+    page's tasks with their facts and score; ``next`` the keyset position of the page after it (pass it
+    back as ``after``), or None when the page is the last with a score above 0.
+    """
+    page = risk_ranking(scope=report_scope(user, project_id), today=today,
+                        after=RiskCursor.decode(after) if after is not None else None)
+    return {"count": page.open_tasks, "levels": page.levels, "items": [facts_row(f, score) for f, score in page.rows],
+            "next": str(page.next) if page.next else None}

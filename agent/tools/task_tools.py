@@ -18,6 +18,7 @@ from projects.selectors import project_writable_by
 from tasks.counts import task_list_count
 from tasks.filters import TaskFilters
 from tasks.models import Task
+from tasks.paging import task_page
 from tasks.selectors import task_descendants, task_get_for_user, task_list_for_user
 
 QUERY_MAX_ROWS = 10_000
@@ -64,11 +65,18 @@ def filters_from_ctx(ctx: ExecCtx, **overrides: Any) -> TaskFilters:
 
 
 def query_tasks(*, user: User, filters: TaskFilters, limit: int = QUERY_MAX_ROWS) -> dict[str, Any]:
-    """Return the first `limit` matching tasks (at most QUERY_MAX_ROWS) with the total count."""
+    """Return the first page of matching tasks (at most `limit`, at most QUERY_MAX_ROWS) with the total count.
+
+    The page is the task list's own first page (tasks.paging, one bounded read in the lists' order)
+    and the count comes from the counters where they can say; ``next`` is the keyset cursor of the
+    rows after it (the task list's ``cursor`` parameter), or None when the page holds them all.
+    """
     qs: QuerySet[Task] = task_list_for_user(user=user, filters=filters)
     total = task_list_count(user=user, filters=filters, tasks=qs)  # the counters, where they can say
-    rows = [task_row(t) for t in qs[:min(limit, QUERY_MAX_ROWS)]]
-    return {"count": total, "items": rows, "truncated": total > len(rows)}
+    page = task_page(qs, page_size=min(limit, QUERY_MAX_ROWS), count=total)
+    rows = [task_row(t) for t in page.items]
+    return {"count": total, "items": rows, "truncated": total > len(rows),
+            "next": str(page.next) if page.next else None}
 
 
 def task_facts(*, user: User, task_id: int, subtasks: bool = True) -> dict[str, Any]:

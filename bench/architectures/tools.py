@@ -22,8 +22,7 @@ from agent.tools import task_tools
 from pm_assistant.errors import ApplicationError
 from pm_assistant.vocabulary import PRIORITIES, STATUSES
 from reports.pipeline import weekly_report_build, windows_now
-from reports.risk.facts import risk_facts
-from reports.risk.score import risk_score
+from reports.risk.assess import risk_assess
 from reports.scope import scope_for_user
 from tasks.filters import TaskFilters
 from tasks.selectors import task_get_for_user
@@ -75,8 +74,7 @@ def _weekly_report(user: User, *, project_id: int | None = None, week: str = "la
 
 def _risk_report(user: User, *, project_id: int | None = None) -> dict[str, Any]:
     scope = scope_for_user(user=user, project_id=project_id)
-    report = risk_score(risk_facts(scope=scope)["items"], today=timezone.localdate(), scope_label=scope.label,
-                        project_id=scope.project_id)
+    report = risk_assess(scope=scope, today=timezone.localdate())
     return {"scope": report.scope_label, "open_tasks": report.open_tasks, **report.levels(),
             "top": [{"key": t.key, "title": t.title, "score": t.score, "level": t.level} for t in report.top()]}
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from django.conf import settings
+
 from reports.scope import ReportScope
 
-from .facts import risk_fact_rows
-from .score import RiskReport, TaskRisk, risk_rank
+from .facts import RiskCursor, RiskPage, risk_page
+from .score import RiskReport, TaskRisk, policy_now, risk_explain
 from .text import factor_words
 
 # Each factor as the chart's legend names it, in each language of a request (agent.language), and its
@@ -25,9 +27,17 @@ FACTOR_COLOURS = {"overdue": "#b42318", "due_soon_open_subtasks": "#b54708", "in
 LABEL_CHARS = 60  # the page shortens it further to the room its chart has
 
 
+def risk_ranking(*, scope: ReportScope, today: date, after: RiskCursor | None = None,
+                 limit: int | None = None) -> RiskPage:
+    """One page of the scope's open tasks by risk as of the server's date (the first RISK_TOP by default)."""
+    return risk_page(scope=scope, today=today, policy=policy_now(), limit=limit or settings.RISK_TOP, after=after)
+
+
 def risk_assess(*, scope: ReportScope, today: date) -> RiskReport:
-    """Score every open task of the scope as of the server's date."""
-    return risk_rank(risk_fact_rows(scope=scope), today=today, scope_label=scope.label, project_id=scope.project_id)
+    """Score every open task of the scope as of the server's date; explain the RISK_TOP riskiest."""
+    page = risk_ranking(scope=scope, today=today)
+    return risk_explain(page.rows, open_tasks=page.open_tasks, levels=page.levels, today=today,
+                        scope_label=scope.label, project_id=scope.project_id)
 
 
 def _label(t: TaskRisk) -> str:

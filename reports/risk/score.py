@@ -1,18 +1,19 @@
 """Score delay risk 0-100 from facts only: each factor has its points, its value and where the value came from.
 
 The weights and thresholds are settings (``RISK_WEIGHTS`` and friends, listed in docs/USAGE.md);
-the scoring itself is a pure function of the collected rows and the server's date.
+the database adds the points up for every open task (reports.risk.facts), and the tasks shown are
+scored again here, factor by factor, from their facts and the server's date.
 """
 from __future__ import annotations
 
-import heapq
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
 
 from django.conf import settings
+
+from pm_assistant.errors import ApplicationError
 
 from .facts import RiskFacts, facts_from_row
 
@@ -84,6 +85,11 @@ class _Policy:
         return "medium" if score >= self.levels["medium"] else "low"
 
 
+def policy_now() -> _Policy:
+    """The scoring settings as they are now, read once for a ranking."""
+    return _Policy.now()
+
+
 def _days(later: date, earlier: date) -> int:
     return (later - earlier).days
 
@@ -147,34 +153,38 @@ def _times(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
-def risk_rank(facts: Iterable[RiskFacts], *, today: date, scope_label: str, project_id: int | None) -> RiskReport:
-    """Score every open task; keep the RISK_TOP riskiest (highest score, then earliest due, then id) explained.
+class RiskScoresDisagree(ApplicationError):
+    """The database's score of a task shown differs from its factors' points: nothing is reported."""
 
-    Every task is scored as a number only (25.6 ms for 15 000 open tasks, best of ten on a loaded
-    machine, against ~400 ms for the facts statement); the words and Factor objects are made for the
-    kept tasks alone.
+    code = "risk_scores_mismatch"
+    http_status = 500
+
+    def __init__(self, key: str, scored: int, explained: int) -> None:
+        super().__init__(f"The delay risk of {key} could not be verified (scored {scored}, its factors add up to "
+                         f"{explained}); no risk was reported.")
+
+
+def risk_explain(rows: Iterable[tuple[RiskFacts, int]], *, open_tasks: int, levels: Mapping[str, int], today: date,
+                 scope_label: str, project_id: int | None) -> RiskReport:
+    """The report from the ranking's first page: each task shown with its factors and words.
+
+    The database scored and ranked every open task (reports.risk.facts); each task shown is scored
+    again here from its facts, factor by factor, and must come to the same score.
     """
-    no_due, policy = date.max, _Policy.now()
-    scored: list[tuple[int, date, int, RiskFacts]] = []
-    levels: Counter[Level] = Counter()
-    count = 0
-    for f in facts:
-        count += 1
-        score = task_points(f, today=today, policy=policy)
-        if score > 0:
-            levels[policy.level_of(score)] += 1
-            scored.append((-score, f.due_date or no_due, f.id, f))
-    top = tuple(TaskRisk(id=f.id, key=f.key, title=f.title, status=f.status,
-                         due_date=f.due_date.isoformat() if f.due_date else None, assignee=f.assignee,
-                         score=-negative, level=policy.level_of(-negative),
-                         factors=tuple(task_factors(f, today=today, policy=policy)))
-                for negative, _, _, f in heapq.nsmallest(settings.RISK_TOP, scored))
-    return RiskReport(scope_label=scope_label, project_id=project_id, today=today.isoformat(), open_tasks=count,
-                      tasks=top, level_counts=dict(levels))
+    policy = _Policy.now()
+    top = []
+    for f, score in rows:
+        factors = tuple(task_factors(f, today=today, policy=policy))
+        explained = min(100, sum(factor.points for factor in factors))
+        if explained != score:
+            raise RiskScoresDisagree(f.key, score, explained)
+        top.append(TaskRisk(id=f.id, key=f.key, title=f.title, status=f.status,
+                            due_date=f.due_date.isoformat() if f.due_date else None, assignee=f.assignee,
+                            score=score, level=policy.level_of(score), factors=factors))
+    return RiskReport(scope_label=scope_label, project_id=project_id, today=today.isoformat(), open_tasks=open_tasks,
+                      tasks=tuple(top), level_counts=dict(levels))  # type: ignore[arg-type]
 
 
-def risk_score(rows: Iterable[Mapping[str, Any]], *, today: date, scope_label: str,
-               project_id: int | None) -> RiskReport:
-    """Score JSON-ready fact rows (risk_facts' items, as a run binds them from its step) like risk_rank."""
-    return risk_rank((facts_from_row(row) for row in rows), today=today, scope_label=scope_label,
-                     project_id=project_id)
+def risk_rows(rows: Iterable[Mapping[str, Any]]) -> list[tuple[RiskFacts, int]]:
+    """JSON-ready rows (a reading step's items, as a run binds them) read back into facts and scores."""
+    return [facts_from_row(row) for row in rows]

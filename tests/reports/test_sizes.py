@@ -24,8 +24,8 @@ SIZES = (200, 20_000, 100_000)
 # One read: the history, the tasks with history and the first lines of each list, the others' counts,
 # and both weeks' recount (their counts in one pass over the tasks, their deletions and slips over the history).
 REPORT_STATEMENTS = 1
-# The open tasks with their facts, and the open load per assignee.
-RISK_STATEMENTS = 2
+# The open tasks scored and ranked, with their totals, in one statement.
+RISK_STATEMENTS = 1
 
 
 def _tasks_insert(project: Project, owner: User, size: int) -> None:

@@ -84,6 +84,15 @@ def result_part(classified: Classified, rows: list[dict[str, Any]], count: int) 
                       heading="Query result:")
 
 
+def model_reads(runtime: Runtime[RunContext], route: Route) -> bool:
+    """Whether a model reads the result to explain it; otherwise the template answers from the first page.
+
+    A quick action takes the fast path end to end (no LLM call, the template answer: docs/DESIGN.md#routing),
+    and so does a typed request once routed when no model is configured (the offline provider).
+    """
+    return not (runtime.context.llm.offline or route.via == "fast_path")
+
+
 def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, fallback: str, *,
             artifact_ref: str | None = None) -> tuple[str, Inspected | None]:
     """Ask the generation model for a short explanation from the page summary and the result.
@@ -93,9 +102,8 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
     ref's previous form. A dropped inspection ends with the template answer, which says it used the summary.
     """
     llm = runtime.context.llm
-    summary, route = state["model_summary"], state["route"]
-    # A quick action takes the fast path end to end: no LLM call, the template answer (docs/DESIGN.md#routing).
-    if llm.offline or route.via == "fast_path":
+    summary = state["model_summary"]
+    if not model_reads(runtime, state["route"]):
         return fallback, None
     language = language_of(state.get("message"))
 
@@ -140,9 +148,11 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     if route.slots.scope == "selected":
         return task_brief(runtime, ctx, route.slots, state.get("message") or "")
     steps = runtime.context.tools
-    # A quick action is answered from the template: no model reads the rows, so the count and the
-    # rows shown are all it needs (COUNT + LIMIT), and no artifact is stored for the rest.
-    limit = SHOWN if route.via == "fast_path" else tools.QUERY_MAX_ROWS
+    # Answered from the template (a quick action, or a typed request with no model to read the rows),
+    # the first page and the count are all it needs: the task list's first keyset page and the
+    # counters' count, the same work whichever way it was asked, and nothing stored for the rest.
+    # A model that explains gets the rest stored apart, to inspect on demand.
+    limit = tools.QUERY_MAX_ROWS if model_reads(runtime, route) else SHOWN
     try:
         project_id = request_project_id(runtime, ctx, route.slots, language_of(state.get("message")))
     except ScopeUnclear as exc:

@@ -1,4 +1,4 @@
-"""risk: collect the open tasks' facts once → score them by fixed weights → template → optional polish.
+"""risk: score the open tasks in the database, keep the top page → explain it → template → optional polish.
 
 The score comes from the database and the server clock only; the model, when asked, writes one
 paragraph from the scored figures (no titles, no ids) and is held to their numbers.
@@ -17,10 +17,10 @@ from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.language import language_of
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
-from agent.tools.report_tools import report_scope, risk_facts_for
+from agent.tools.report_tools import report_scope, risk_tasks_for
 from pm_assistant.errors import ApplicationError
 from reports.risk.assess import risk_data
-from reports.risk.score import risk_score
+from reports.risk.score import risk_explain, risk_rows
 from reports.risk.text import RISK_TEXTS, risk_figures
 
 
@@ -38,14 +38,18 @@ def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     except ApplicationError as exc:
         return failed(f"The risk check could not start: {exc.message}", exc.code)
 
+    # The database scores and ranks every open task; the step holds the first page (what the answer
+    # shows), the scope's totals and the keyset position of the next page, never every open task.
     recorder.node("risk_collect", scope=scope.label, projects=len(scope.project_ids))
-    steps.read("s1", "risk_facts", risk_facts_for, scope=lambda _: list(scope.project_ids),
-               project_id=project_id)
+    steps.read("s1", "risk_tasks", risk_tasks_for, scope=lambda _: list(scope.project_ids),
+               project_id=project_id, today=today)
 
     recorder.node("risk_score", today=today.isoformat(), today_source="server_clock")
     rows = steps.bind("risk_score", {"rows": Binding(from_step="s1", path="$.items[*]")})["rows"] \
         if steps.count("s1") else []
-    report = risk_score(rows, today=today, scope_label=scope.label, project_id=scope.project_id)
+    meta = steps.meta("s1")
+    report = risk_explain(risk_rows(rows), open_tasks=meta["count"], levels=meta["levels"], today=today,
+                          scope_label=scope.label, project_id=scope.project_id)
     language = language_of(state.get("message"))
     data = risk_data(report, language)
     recorder.node("risk_factors", top=[{"key": t["key"], "score": t["score"], "factors": t["factors"]}

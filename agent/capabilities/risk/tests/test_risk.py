@@ -92,7 +92,7 @@ def test_scoring_costs_the_same_queries_for_ten_tasks_or_ten_times_more(
     with CaptureQueriesContext(connection) as many:
         risk_assess(scope=scope, today=TODAY)
 
-    assert len(few) == len(many) == 2
+    assert len(few) == len(many) == 1
 
 
 def _project_page(project: Project) -> dict[str, Any]:
