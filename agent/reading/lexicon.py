@@ -125,7 +125,7 @@ READS: Mapping[str, tuple[str, ...]] = MappingProxyType({
              "当前项目", "这里", "这个项目里", "这个项目中"),
     "mine": ("my", "mine", "me", "for me", "assigned to me", "i have", "do i have", "have i got", "i own",
              "on my plate", "我有", "我的", "给我的", "分配给我的",
-             "我负责的"),
+             "我负责的", "我"),
     "assigned": ("assigned to", "owned by", "assigned", "belonging to", "分配给", "指派给", "负责人是"),
     "this_task": ("this task", "the selected task", "this one", "这个任务", "该任务", "此任务", "当前任务", "这项任务"),
     "week": ("this week", "last week", "next week", "本周", "这周", "这一周", "上周", "上一周", "下周"),
