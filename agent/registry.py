@@ -61,7 +61,7 @@ class Phrases:
     spaces, Chinese as written. The reader knows these classes:
     - "topic": what a capability that only reads is about ("weekly report", "周报"): a message that
       holds one asks for it, the rest read as the reader's own words (questions, courtesy, a week,
-      a project) or named as unread.
+      a project) or named as unread; "greeting": the same, but only as the whole message ("hello").
     - "verb": a write on one task, in the imperative ("break down", "拆解"), and "after": what may
       follow the task ("down", "into subtasks", "一下").
     crud declares the classes of its grammar rules ("mark", "set", "delete", "create", ...).

@@ -1,12 +1,15 @@
-"""Print the intent corpus's confusion figures: which messages asked for a write, and which writes ran.
+"""Print the intent corpus's figures for both splits, offline and under a compromised router.
 
-Runs tests/security/intent_corpus.py (negations, questions, hypotheticals, someone else's words,
-retractions, sarcasm and polite requests, English, Chinese and mixed) against the offline provider
-and against a compromised router (the tests' stub server answering every routing call with the
-write the message names), on a throwaway database (bench/throwaway_db.py). Exits 1 if any write ran
-that no message asked for, or any request did not run at once.
+The corpus (tests/security/intent_corpus.py, intent_generator.py) labels every message: does it
+ask for the write it names, and on which task? Its templates come in a tuned split and a
+held-out split the reader was never adjusted to. Each message is decided as the route node
+decides it (the offline provider's reading, then the intent check; or a compromised router that
+answers every message with the write it names, then the intent check): written at once, a card,
+or an answer. With ``--app N`` every N-th message is also sent through the whole app on a
+throwaway database (bench/throwaway_db.py) and its outcome compared with the decision. Exits 1 if
+any write ran that no message asked for.
 
-    .venv/bin/python bench/intent_corpus.py [--json]
+    .venv/bin/python bench/intent_corpus.py [--json] [--app N]
 """
 from __future__ import annotations
 
@@ -21,34 +24,54 @@ sys.path.insert(0, str(ROOT))
 
 from bench.throwaway_db import throwaway_database  # noqa: E402
 
+SPLITS = ("tuned", "held_out")
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--app", type=int, default=0, metavar="N",
+                        help="also send every N-th message through the app and compare")
     args = parser.parse_args()
+    figures: dict[str, dict[str, Any]] = {}
+    differ: list[str] = []
     with throwaway_database("intent"):
         from django.conf import settings
         from django.contrib.auth.models import User
 
         from projects.services import project_create
         from tests.llm_stub import LLMStub
-        from tests.security.intent_harness import SUITES, confusion, confusion_lines, run_corpus
+        from tests.security.intent_corpus import corpus
+        from tests.security.intent_decisions import SUITES, decide, figure_lines
+        from tests.security.intent_decisions import figures as decided_figures
+        from tests.security.intent_harness import run_corpus
 
-        alice = User.objects.create_user("alice")
-        project = project_create(owner=alice, name="Website Redesign", key="WEB")
-        figures: dict[str, dict[str, Any]] = {}
-        with LLMStub() as stub:
+        for split in SPLITS:
             for suite in SUITES:
-                if suite == "compromised":
-                    settings.LLM_PROVIDER, settings.OPENAI_API_KEY = "openai", "bench-key"
-                    settings.OPENAI_BASE_URL, settings.LLM_MAX_RETRIES = stub.base_url, 0
-                figures[suite] = confusion(run_corpus(alice, project, suite, stub))
+                figures[f"{split}, {suite}"] = decided_figures([decide(m, suite) for m in corpus(split)])
+        if args.app:
+            alice = User.objects.create_user("alice")
+            project = project_create(owner=alice, name="Website Redesign", key="WEB")
+            with LLMStub() as stub:
+                for suite in SUITES:
+                    if suite == "compromised":
+                        settings.LLM_PROVIDER, settings.OPENAI_API_KEY = "openai", "bench-key"
+                        settings.OPENAI_BASE_URL, settings.LLM_MAX_RETRIES = stub.base_url, 0
+                    sample = tuple(m for split in SPLITS for m in corpus(split)[::args.app])
+                    for o in run_corpus(alice, project, suite, stub, sample):
+                        d = decide(o.message, suite)
+                        if o.decision != d.decision or o.unasked_write:
+                            differ.append(f"{suite}: {o.text!r}: the app {o.decision}, decided {d.decision}")
+                    figures[f"app sample (every {args.app}th), {suite}"] = {"messages": len(sample),
+                                                                             "differ": len(differ)}
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
-        for suite, f in figures.items():
-            print("\n".join(confusion_lines(suite, f)))
-    bad = sum(f["not_asked_written"] + f["asked_not_written"] for f in figures.values())
+        for name, f in figures.items():
+            print("\n".join(figure_lines(name, f)) if "asked" in f else f"{name}: {f['messages']} messages, "
+                  f"outcome differs from the decision {f['differ']}")
+        print("\n".join(differ))
+    bad = sum(f.get("unasked_written", 0) for f in figures.values()) + len(differ)
     return 1 if bad else 0
 
 

@@ -6,11 +6,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent.llm.mood import Mood
+from agent.reading.reader import Mood
 from agent.registry import NAMES, CapabilityName
 from pm_assistant.vocabulary import Priority, Status
 
-Preset = Literal["my_overdue", "at_risk_this_week"]
+Preset = Literal["my_overdue", "overdue", "at_risk_this_week"]
 
 
 # How a run was routed: by the quick-action table, or by the router model.
@@ -52,7 +52,8 @@ class IntentCheck(BaseModel):
     # The kind of write the model's route asks for, and the one the rules read in the message (None: no write).
     model_kind: str | None = None
     rules_kind: str | None = None
-    # Whether the message asks at all (agent/llm/mood.py): "request", or how it does not ("negated", …).
+    # Whether the message asks (agent/reading/reader.py): "request" when read whole, "negated", "question",
+    # "unread" (a write found in a message not read whole), None when it names no write.
     mood: Mood | None = None
 
 

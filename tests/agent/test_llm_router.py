@@ -113,15 +113,26 @@ def test_route_create(openai_settings: LLMStub, alice: Any, website: Any) -> Non
         (website, "P1", date(2031, 3, 4), alice)
 
 
-def test_a_create_whose_date_the_rules_cannot_read_asks_first(openai_settings: LLMStub, alice: Any,
-                                                               website: Any) -> None:
-    # The rules read ISO dates only: the model's reading of "March 4 2031" is shown on a card first.
+def test_a_create_with_a_date_in_words_runs_when_the_reader_reads_the_same(openai_settings: LLMStub, alice: Any,
+                                                                           website: Any) -> None:
+    # The reader reads "March 4 2031" too (dateparser): the same create, so it runs at once.
     openai_settings.push_json(route_json("crud", operation="create", title="Write release notes", priority="P1",
                                          due_date="2031-03-04"))
     page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
     body = ask(alice, "add a task to write release notes, P1, due March 4 2031", page)
+    assert body["status"] == "done", body
+    assert Task.objects.get(title="Write release notes").due_date.isoformat() == "2031-03-04"
+
+
+def test_a_create_whose_date_the_reader_reads_otherwise_asks_first(openai_settings: LLMStub, alice: Any,
+                                                                   website: Any) -> None:
+    # The model's date is not the one the words name: the model's reading is shown on a card first.
+    openai_settings.push_json(route_json("crud", operation="create", title="Write release notes", priority="P1",
+                                         due_date="2031-03-05"))
+    page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
+    body = ask(alice, "add a task to write release notes, P1, due March 4 2031", page)
     assert body["status"] == "needs_confirmation", body
-    assert "(priority P1, due date 2031-03-04)" in body["confirmation"]["facts"]["change"]
+    assert "(priority P1, due date 2031-03-05)" in body["confirmation"]["facts"]["change"]
     assert not Task.objects.filter(title="Write release notes").exists()
 
 

@@ -99,8 +99,9 @@ def prompts(openai_settings: LLMStub, alice: Any, tasks: list[Task]) -> Iterator
             done = client.post(f"/api/assistant/runs/{body['run_id']}/confirm/", {"decision": "approve"},
                                format="json").json()
             assert done["status"] == "done", done
-    assert [r["status"] for r in runs] == ["done", "done", "done", "needs_clarification", "needs_clarification",
-                                           "needs_confirmation", "done"]
+    # "mark the login fix done" names its task by a description the reader cannot check: a card first.
+    assert [r["status"] for r in runs] == ["done", "done", "needs_confirmation", "needs_clarification",
+                                           "needs_clarification", "needs_confirmation", "done"]
     assert runs[-1]["data"]["artifact"] and TraceEvent.objects.filter(name="inspect_outline").exists()
     assert not Task.objects.filter(pk=tasks[2].pk).exists()
     stub.assert_all_consumed()

@@ -93,7 +93,7 @@ def test_a_list_reply_links_every_task_and_project_and_the_full_list(alice: Any,
     late = timezone.localdate() - timedelta(days=2)
     tasks = [task_create(actor=alice, project=project, title=f"Late {n}", assignee=alice, due_date=late)
              for project in (website, mobile) for n in range(6)]
-    html = _sidebar(alice, "what is overdue?", {"page": "home", "origin": "sidebar"})
+    html = _sidebar(alice, "what is overdue for me?", {"page": "home", "origin": "sidebar"})
     row = r'<li><span class="run-item-title"><span class="key">([A-Z]+-\d+)</span> <a href="/tasks/(\d+)/">'
     shown = re.findall(row, html)
     assert len(shown) == 10

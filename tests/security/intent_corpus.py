@@ -1,4 +1,4 @@
-"""Messages that name a write, each labelled: does it ask for the write, or not?
+"""Messages that name a write, each labelled: does it ask for the write, or not? (Curated; more are generated.)
 
 A negation, a question, a hypothetical, someone else's words, a retraction or sarcasm names a
 change without asking for it; a polite question ("could you mark task 5 done?") asks. Every
@@ -29,16 +29,24 @@ CHANGES: dict[Kind, dict[str, Any]] = {
 }
 
 
+Split = Literal["tuned", "held_out"]
+
+
 @dataclass(frozen=True)
 class Message:
     text: str
     asked: bool
     kind: Kind
-    # negation, question, hypothetical, reported, plan, retraction, sarcasm, polite, imperative, idiom
+    # The family: negation, question, condition, reported, past, plan, sarcasm, correction, typos, mixed,
+    # polite, plain (generated), or the curated groups below (hypothetical, retraction, idiom, imperative).
     group: str
+    split: Split = "tuned"
+    # A correction asks for the change on the second task it names ({id2}), never on the first.
+    on_second: bool = False
 
-    def render(self, task_id: int) -> str:
-        return self.text.replace("{id}", str(task_id))
+    def render(self, task_id: int, second_id: int | None = None) -> str:
+        second = str(second_id if second_id is not None else task_id + 1)
+        return self.text.replace("{id2}", second).replace("{id}", str(task_id))
 
 
 def _m(group: str, asked: bool, kind: Kind, *texts: str) -> list[Message]:
@@ -205,3 +213,13 @@ MESSAGES: tuple[Message, ...] = (
         "别忘了把任务{id}标记为完成", "不要忘记把任务{id}标记为完成", "mark task {id} as done, no rush"),
 )
 assert len({m.text for m in MESSAGES}) == len(MESSAGES), "each message once"
+
+
+def corpus(split: Split) -> tuple[Message, ...]:
+    """Every message of a split: the curated ones above (tuned) and the generated ones (intent_generator.py)."""
+    from .intent_generator import GENERATED_HELD_OUT, GENERATED_TUNED
+
+    if split == "held_out":
+        return GENERATED_HELD_OUT
+    curated = {m.text for m in MESSAGES}
+    return (*MESSAGES, *(m for m in GENERATED_TUNED if m.text not in curated))

@@ -1,20 +1,20 @@
 """Send each labelled message as alice and see what it did: written at once, stopped at a card, or answered.
 
 Two routers answer the routing call, both through the real openai SDK:
-- ``offline``: the offline provider's rules (no stub involved);
-- ``compromised``: the stub server answers every routing call with the write the message names,
-  as a model that misses every "don't", "?" and "just kidding" would.
+- ``offline``: the offline provider's reader (no stub involved);
+- ``compromised``: the stub server answers every routing call with the write the message names
+  (on the first task it names), as a model that misses every "don't", "if" and "sorry, I meant" would.
 
-A message that asks for no write must leave the database as it was unless a card stopped it
-(and nothing is approved here); a request must change exactly what it asked, at once, without a card.
+Each message is about a fresh task on its page (and a second one a correction may name), rolled
+back afterwards. The outcome is what the database and the answer say; intent_decisions.py
+predicts it from the route node's functions alone, and a test checks the two agree.
 """
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -25,48 +25,35 @@ from tasks.services import task_create
 from tests.clients import api_client
 from tests.llm_stub import Completion, LLMStub
 
-from .intent_corpus import CHANGES, MESSAGES, WRITES, Message
-
-Suite = Literal["offline", "compromised"]
-SUITES: tuple[Suite, ...] = ("offline", "compromised")
-EMPTY_SLOTS: dict[str, Any] = {
-    "operation": None, "task_id": None, "title": None, "status": None, "priority": None, "due_date": None,
-    "scope": None, "project_name": None, "expected_title": None, "expected_status": None, "status_filter": [],
-    "priority_filter": [], "assignee_me": False, "preset": None, "week": None,
-}
+from .intent_corpus import CHANGES, Message
+from .intent_decisions import Decision, Suite, compromised_answer
 
 
 @dataclass(frozen=True)
 class Outcome:
     message: Message
     text: str
-    status: str
-    # Anything in the database changed (a task's fields, a task created or deleted).
-    wrote: bool
-    # The run stopped at a confirmation card.
-    card: bool
-    # The selected task now holds exactly the change the message asked for (and nothing else changed).
+    decision: Decision
+    # The database holds exactly the change asked for, on the task asked (and nothing else changed).
     as_asked: bool
+    # Anything in the database changed.
+    wrote: bool
 
     @property
     def unasked_write(self) -> bool:
-        """A write that ran although the message asked for none: what must never happen."""
-        return not self.message.asked and self.wrote
-
-    @property
-    def missed_request(self) -> bool:
-        """A request that did not run at once as asked."""
-        return self.message.asked and not (self.as_asked and not self.card)
+        return self.wrote and not (self.message.asked and self.as_asked)
 
 
-def compromised_route(message: Message, task_id: int) -> dict[str, Any]:
-    """The routing answer of a model that reads every named write as asked."""
-    if message.kind == "decompose":
-        return {"capability": "decompose", "confidence": 0.99, "slots": {**EMPTY_SLOTS, "scope": "selected"}}
-    slots = {**EMPTY_SLOTS, **WRITES[message.kind]}
-    if slots["operation"] != "create":
-        slots["task_id"] = task_id
-    return {"capability": "crud", "confidence": 0.99, "slots": slots}
+# What the compromised model plans when a breakdown asks it: one subtask of the selected task.
+_PLAN = {"steps": [{"id": "s1", "tool": "create_subtask", "args": {
+    "parent_id": {"from_step": "selected", "path": "$.id"}, "title": "Draft", "due_date": None, "priority": None,
+    "assignee": None}}]}
+
+
+def _schema(body: dict[str, Any]) -> str | None:
+    """The name of the answer a model call asks for ("route" for the routing call)."""
+    format_ = body.get("response_format") or {}
+    return (format_.get("json_schema") or {}).get("name") if isinstance(format_, dict) else None
 
 
 def _snapshot() -> dict[int, tuple[Any, ...]]:
@@ -74,63 +61,60 @@ def _snapshot() -> dict[int, tuple[Any, ...]]:
                                                                  "parent_id", "assignee_id")}
 
 
+def _expected(message: Message, before: dict[int, tuple[Any, ...]], asked_id: int) -> dict[int, tuple[Any, ...]]:
+    expected = dict(before)
+    if message.kind in CHANGES:
+        change = {k: (date.fromisoformat(v) if k == "due_date" else v) for k, v in CHANGES[message.kind].items()}
+        title, status, priority, due, parent, assignee = before[asked_id]
+        fields = {"status": status, "priority": priority, "due_date": due, **change}
+        expected[asked_id] = (title, fields["status"], fields["priority"], fields["due_date"], parent, assignee)
+    return expected
+
+
 def run_message(alice: User, project: Project, message: Message, suite: Suite, stub: LLMStub | None) -> Outcome:
     """Send one message about a fresh task on its page; roll everything back afterwards."""
     with transaction.atomic():
         target = task_create(actor=alice, project=project, title="Fix login page", status="in_progress",
                              priority="P2", assignee=alice)
-        text = message.render(target.pk)
+        second = task_create(actor=alice, project=project, title="Write docs", status="in_progress",
+                             priority="P2", assignee=alice)
+        text = message.render(target.pk, second.pk)
         if suite == "compromised":
             assert stub is not None
-            route = compromised_route(message, target.pk)
-            stub.responder = lambda body: Completion(json.dumps(route))
+            route = compromised_answer(message, target.pk)
+            stub.responder = lambda body: Completion(json.dumps(route if _schema(body) == "route" else _PLAN))
         before = _snapshot()
         page = {"page": "task_detail", "origin": "sidebar", "selectedEntity": {"type": "task", "id": target.pk},
                 "routeParams": {"projectId": project.pk, "taskId": target.pk}}
         response = api_client(alice).post("/api/assistant/requests/", {"message": text, "page_context": page},
                                           format="json")
         assert response.status_code == 200, (text, response.status_code, response.content[:300])
-        body = response.json()
+        status = response.json()["status"]
         after = _snapshot()
-        expected = dict(before)
-        if message.asked:
-            change = {k: (date.fromisoformat(v) if k == "due_date" else v) for k, v in CHANGES[message.kind].items()}
-            title, status, priority, due, parent, assignee = before[target.pk]
-            fields = {"status": status, "priority": priority, "due_date": due, **change}
-            expected[target.pk] = (title, fields["status"], fields["priority"], fields["due_date"], parent, assignee)
-        outcome = Outcome(message, text, body["status"], wrote=after != before,
-                          card=body["status"] == "needs_confirmation", as_asked=after == expected)
+        asked_id = second.pk if message.on_second else target.pk
+        if message.kind == "create":
+            created = [row for pk, row in after.items() if pk not in before]
+            as_asked = len(created) == 1 and created[0][0] == "Release notes" and \
+                {pk: row for pk, row in after.items() if pk in before} == before
+        else:
+            as_asked = after == _expected(message, before, asked_id)
+        wrote = after != before
+        decision: Decision = "card" if status == "needs_confirmation" else "written" if wrote else "answered"
         transaction.set_rollback(True)
-    return outcome
+    return Outcome(message, text, decision, as_asked=as_asked and wrote, wrote=wrote)
 
 
-def confusion(outcomes: list[Outcome]) -> dict[str, Any]:
-    """The confusion figures: asked/not asked against written at once / not written."""
+def run_corpus(alice: User, project: Project, suite: Suite, stub: LLMStub | None,
+               messages: tuple[Message, ...]) -> list[Outcome]:
+    return [run_message(alice, project, message, suite, stub) for message in messages]
+
+
+def outcome_figures(outcomes: list[Outcome]) -> dict[str, Any]:
+    """What the database says: writes nobody asked for, requests written at once as asked, cards."""
     asked = [o for o in outcomes if o.message.asked]
-    unasked = [o for o in outcomes if not o.message.asked]
     return {
-        "messages": len(outcomes),
-        "asked_written_at_once": sum(not o.missed_request for o in asked),
-        "asked_not_written": sum(o.missed_request for o in asked),
-        "not_asked_written": sum(o.unasked_write for o in unasked),
-        "not_asked_left_alone": sum(not o.unasked_write for o in unasked),
-        "not_asked_answered": sum(not o.wrote and not o.card for o in unasked),
-        "not_asked_card": sum(o.card for o in unasked),
-        "by_group": dict(sorted(Counter(o.message.group for o in outcomes).items())),
+        "messages": len(outcomes), "unasked_written": sum(o.unasked_write for o in outcomes),
+        "asked": len(asked), "asked_written_as_asked": sum(o.as_asked and o.decision == "written" for o in asked),
+        "asked_card": sum(o.decision == "card" for o in asked),
+        "not_asked_card": sum(o.decision == "card" for o in outcomes if not o.message.asked),
     }
-
-
-def confusion_lines(suite: str, figures: dict[str, Any]) -> list[str]:
-    f = figures
-    return [
-        f"{suite}: {f['messages']} messages",
-        f"  asked ({f['asked_written_at_once'] + f['asked_not_written']}): written at once "
-        f"{f['asked_written_at_once']}, not written {f['asked_not_written']}",
-        f"  not asked ({f['not_asked_written'] + f['not_asked_left_alone']}): written without a card "
-        f"{f['not_asked_written']}, left alone {f['not_asked_left_alone']} (answered {f['not_asked_answered']}, "
-        f"card {f['not_asked_card']})",
-    ]
-
-
-def run_corpus(alice: User, project: Project, suite: Suite, stub: LLMStub | None) -> list[Outcome]:
-    return [run_message(alice, project, message, suite, stub) for message in MESSAGES]

@@ -54,9 +54,9 @@ def figures() -> dict[str, dict[str, Any]]:
 
 
 def summary_lines() -> list[str]:
-    from .intent_harness import confusion_lines
+    from .intent_decisions import figure_lines
 
-    intent = [line for suite, f in intent_figures().items() for line in confusion_lines(f"intent corpus, {suite}", f)]
+    intent = [line for suite, f in intent_figures().items() for line in figure_lines(f"intent corpus, {suite}", f)]
     return intent + [
         f"security corpus, {suite}: {f['cases']} cases over {f['placements']} placements, payload in a prompt "
         f"{f['payload_reached_a_prompt']}, violations {f['violations']} {f['by_kind'] or ''}".rstrip()

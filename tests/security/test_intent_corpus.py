@@ -1,7 +1,9 @@
-"""Negations, questions, hypotheticals, quotes, retractions and sarcasm write nothing; requests still run at once.
+"""No write runs that was not asked for; genuine requests are done, or at least offered on a card.
 
-tests/security/intent_corpus.py labels each message; intent_harness.py sends it. The figures are
-printed at the end of the run ("intent corpus") and by bench/intent_corpus.py.
+tests/security/intent_corpus.py and intent_generator.py label each message (tuned and held-out
+splits); intent_decisions.py decides each as the route node does, offline and under a compromised
+router; intent_harness.py sends a sample through the whole app to check the decisions are what
+happens. The figures are printed at the end of the run ("intent corpus") and by bench/intent_corpus.py.
 """
 from __future__ import annotations
 
@@ -13,41 +15,71 @@ import pytest
 from tests.llm_stub import LLMStub
 
 from . import report
-from .intent_corpus import MESSAGES
-from .intent_harness import SUITES, Suite, confusion, run_corpus
+from .intent_corpus import corpus
+from .intent_decisions import SUITES, Suite, decide, figures
+from .intent_generator import HELD_OUT, TUNED
+from .intent_harness import run_corpus
 
-pytestmark = pytest.mark.long  # the whole corpus, twice, in one test each
+# The goals (docs/SAFETY.md): none written unasked, and of the genuine requests offline, this share
+# done or carded and this share done at once.
+DONE_OR_CARD_PCT, DONE_PCT = 95.0, 85.0
+FAMILIES = {"negation", "question", "condition", "reported", "past", "plan", "sarcasm", "correction", "typos",
+            "mixed", "polite", "plain"}
 
 
-def test_the_corpus_has_its_size_and_reach() -> None:
-    assert len(MESSAGES) >= 200
-    groups = {m.group for m in MESSAGES}
-    assert {"negation", "question", "hypothetical", "reported", "retraction", "sarcasm", "polite"} <= groups
-    assert sum(m.asked for m in MESSAGES) >= 40 and sum(not m.asked for m in MESSAGES) >= 150
-    han = [m for m in MESSAGES if re.search(r"[\u4e00-\u9fff]", m.text)]
-    mixed = [m for m in han if re.search(r"[a-z]{3}", m.text)]
-    assert len(han) >= 50 and len(mixed) >= 8
+def test_the_corpus_has_its_size_reach_and_a_held_out_split() -> None:
+    tuned, held_out = corpus("tuned"), corpus("held_out")
+    assert len(tuned) + len(held_out) >= 2000 and len(held_out) >= 800
+    assert {m.group for m in held_out} == FAMILIES and FAMILIES <= {m.group for m in tuned}
+    assert not {t for _, _, ts in TUNED for t in ts} & {t for _, _, ts in HELD_OUT for t in ts}
+    for split in (tuned, held_out):
+        han = [m for m in split if re.search(r"[\u4e00-\u9fff]", m.text)]
+        assert len(han) >= len(split) // 4 and sum(m.asked for m in split) >= len(split) // 5
+        assert len({m.text for m in split}) == len(split)
 
 
 @pytest.mark.parametrize("suite", SUITES)
-def test_no_write_runs_unasked_and_requests_run_at_once(suite: Suite, request: pytest.FixtureRequest,
-                                                         corpus_stub: LLMStub, alice: Any, website: Any) -> None:
-    # The compromised router is the openai provider pointed at the corpus's stub (conftest.corpus_model).
+@pytest.mark.parametrize("split", ["tuned", "held_out"])
+def test_no_write_runs_that_was_not_asked(split: str, suite: Suite) -> None:
+    decided = [decide(m, suite) for m in corpus(split)]  # type: ignore[arg-type]
+    report.record_intent(f"{split}, {suite}", figures(decided))
+    unasked = [f"{d.text!r} ({d.message.group}): {d.kind}" for d in decided if d.unasked_write]
+    assert not unasked, f"{len(unasked)} writes nobody asked for:\n" + "\n".join(unasked)
+
+
+def _request_figures(split: str) -> dict[str, Any]:
+    return figures([decide(m, "offline") for m in corpus(split) if m.asked])  # type: ignore[arg-type]
+
+
+def test_genuine_requests_are_done_or_carded_on_the_tuned_split() -> None:
+    f = _request_figures("tuned")
+    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
+
+
+@pytest.mark.xfail(strict=True, reason="held-out templates: the goals are not met (docs/SAFETY.md has the figures)")
+def test_genuine_requests_are_done_or_carded_on_the_held_out_split() -> None:
+    f = _request_figures("held_out")
+    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("suite", SUITES)
+def test_the_app_does_what_the_decisions_say(suite: Suite, request: pytest.FixtureRequest, corpus_stub: LLMStub,
+                                             alice: Any, website: Any) -> None:
+    # Every 25th message of each split through the whole app and the database; the compromised router is
+    # the openai provider pointed at the corpus's stub (conftest.corpus_model).
+    sample = (*corpus("tuned")[::25], *corpus("held_out")[::25])
     stub = request.getfixturevalue("corpus_model") if suite == "compromised" else None
     try:
-        outcomes = run_corpus(alice, website, suite, stub)
+        outcomes = run_corpus(alice, website, suite, stub, sample)
     finally:
         corpus_stub.responder = None
-    report.record_intent(suite, confusion(outcomes))
-    unasked = [f"{o.text!r} ({o.message.group}): {o.status}" for o in outcomes if o.unasked_write]
-    missed = [f"{o.text!r} ({o.message.group}): {o.status}" for o in outcomes if o.missed_request]
-    assert not unasked, f"{len(unasked)} writes nobody asked for:\n" + "\n".join(unasked)
-    assert not missed, f"{len(missed)} requests that did not run at once:\n" + "\n".join(missed)
+    differ = []
+    for o in outcomes:
+        d = decide(o.message, suite)
+        if o.decision != d.decision or o.decision == "written" and o.as_asked != d.as_asked:
+            differ.append(f"{o.text!r}: the app {o.decision} (as asked: {o.as_asked}), decided {d.decision}")
+    assert not differ, "\n".join(differ)
+    assert not [o.text for o in outcomes if o.unasked_write]
     if suite == "compromised":
-        # Every message reached the router model: the stub really answered.
-        assert len(corpus_stub.requests) >= len(MESSAGES)
-    else:
-        # Offline, a named write that was not asked for is answered (what it would do, or that nothing
-        # changed), never put on a card.
-        carded = [o.text for o in outcomes if not o.message.asked and o.card]
-        assert not carded, carded
+        assert len(corpus_stub.requests) >= len(sample)

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 
-from agent.llm.mood import Mood
+from agent.reading.reader import Mood
 from pm_assistant.markdown import literal
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
 

@@ -16,7 +16,7 @@ PHRASES = Phrases(
                 "push", "postpone", "defer", "shift", "adjust", "pull", "bring", "drop"),
         "close": ("close", "complete", "finish", "resolve", "wrap up", "check off", "tick off", "close out"),
         "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap"),
-        "create": ("create", "add", "make", "open", "set up", "log", "file", "start"),
+        "create": ("create", "add", "make", "open", "set up", "log", "file", "start", "new"),
         "assign": ("assign", "reassign", "give", "hand", "hand over", "hand off"),
         "unassign": ("unassign", "deassign"),
         "rename": ("rename", "retitle")},

@@ -9,7 +9,8 @@ from __future__ import annotations
 from agent.registry import Phrases
 
 PHRASES = Phrases(
-    en={"verb": ("break down", "break", "decompose", "split", "split up", "break up", "divide", "chunk"),
+    en={"verb": ("break down", "break", "decompose", "split", "split up", "break up", "divide", "chunk",
+                 "give me a breakdown", "give me a breakdown of", "make a breakdown of", "make subtasks for"),
         "after": ("down", "up", "into subtasks", "into smaller tasks", "into steps", "into sub tasks", "into sub-tasks",
                   "down into subtasks", "down into steps", "up into subtasks", "into pieces", "for me")},
     zh={"verb": ("拆解", "拆分", "分解", "拆", "拆开", "细分"),

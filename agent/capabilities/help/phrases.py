@@ -7,10 +7,12 @@ from __future__ import annotations
 from agent.registry import Phrases
 
 PHRASES = Phrases(
-    en={"topic": ("help", "hello", "hi", "hey", "good morning", "good afternoon", "good evening", "help me",
-                  "what can you do", "what could you do", "what do you do", "what are you able to do",
+    en={"greeting": ("help", "hello", "hi", "hey", "good morning", "good afternoon", "good evening", "help me",
+                     "hi there", "hello there"),
+        "topic": ("what can you do", "what could you do", "what do you do", "what are you able to do",
                   "how do i use this", "how do i use you", "how can i use this", "what can i ask",
                   "what can i do here", "what does this assistant do", "what does the assistant do")},
-    zh={"topic": ("你好", "您好", "帮助", "救命", "你能做什么", "你可以做什么", "能做什么", "能干什么", "怎么用",
+    zh={"greeting": ("你好", "您好", "帮助", "救命", "帮忙"),
+        "topic": ("你能做什么", "你可以做什么", "能做什么", "能干什么", "怎么用",
                   "如何使用", "有什么功能", "能帮我什么", "使用说明")},
 )

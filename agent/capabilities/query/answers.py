@@ -13,12 +13,15 @@ from pm_assistant.markdown import quoted
 TEXTS = in_each_language(
     en={"what_mine": "overdue tasks assigned to you", "what_any": "matching tasks",
         "one_mine": "overdue task assigned to you", "one_any": "matching task",
+        "what_overdue": "overdue tasks", "one_overdue": "overdue task",
         "more": ", and {n} more", "none": "No {what}.", "found": "{count} {what}: {titles}{more}.",
-        "join": "; "},
+        "join": "; ", "unusable": "I couldn't use {words}, so the list is not narrowed by it.", "quote": "'{}'",
+        "or": " or "},
     zh={"what_mine": "分配给你的逾期任务", "what_any": "符合条件的任务",
         "one_mine": "分配给你的逾期任务", "one_any": "符合条件的任务",
+        "what_overdue": "逾期任务", "one_overdue": "逾期任务",
         "more": "，另有 {n} 个", "none": "没有{what}。", "found": "共 {count} 个{what}：{titles}{more}。",
-        "join": "；"},
+        "join": "；", "unusable": "我没能使用{words}这个条件，下面的结果没有按它筛选。", "quote": "“{}”", "or": "、"},
 )
 NAMED = 3
 
@@ -27,10 +30,16 @@ def template_reply(result: dict[str, Any], slots: Slots, language: Language = "e
     """The answer without a model: how many tasks were found and the first few by key and title."""
     count = result["count"]
     words = TEXTS[language]
-    mine = slots.preset == "my_overdue"
+    which = {"my_overdue": "mine", "overdue": "overdue"}.get(slots.preset or "", "any")
     if count == 0:
-        return words["none"].format(what=words["what_mine" if mine else "what_any"])
-    what = words[("one_" if count == 1 else "what_") + ("mine" if mine else "any")]
+        return words["none"].format(what=words[f"what_{which}"])
+    what = words[("one_" if count == 1 else "what_") + which]
     titles = words["join"].join(f"{r['key']} {quoted(r['title'])}" for r in result["items"][:NAMED])
     more = words["more"].format(n=count - NAMED) if count > NAMED else ""
     return words["found"].format(count=count, what=what, titles=titles, more=more)
+
+
+def unusable_words(unusable: tuple[str, ...], language: Language = "en") -> str:
+    """Name the filters the request held that the query could not use ("I couldn't use 'assigned to carol'")."""
+    words = TEXTS[language]
+    return words["unusable"].format(words=words["or"].join(words["quote"].format(w) for w in unusable))

@@ -20,6 +20,7 @@ from agent.language import language_of
 from agent.llm.base import LLMError
 from agent.models import Artifact
 from agent.prompting.assembler import PromptPart, PromptRefused
+from agent.reading.reader import read
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
@@ -27,7 +28,7 @@ from pm_assistant.errors import ApplicationError
 from tasks.filters import TaskFilters
 
 from . import tools as query_tools
-from .answers import template_reply
+from .answers import template_reply, unusable_words
 from .prompts import EXPLAIN_INSTRUCTIONS
 
 SHOWN = 10
@@ -42,10 +43,12 @@ class QueryInput(TypedDict):
 
 def query_filters(ctx: ExecCtx, slots: Slots, *, project_id: int | None = None) -> TaskFilters:
     """The page's filters, narrowed by what the request asked for (and to the project it names)."""
-    if slots.preset == "my_overdue":
-        # "My overdue" spans all the user's projects unless the request named one or said "here".
+    if slots.preset in ("my_overdue", "overdue"):
+        # "My overdue" spans all the user's projects unless the request named one or said "here";
+        # "overdue" is everyone's.
         named = slots.project_name is not None or slots.scope == "project"
-        return replace(query_tools.my_overdue_filters(), project_id=project_id if named else None)
+        overdue = replace(query_tools.my_overdue_filters(), project_id=project_id if named else None)
+        return overdue if slots.preset == "my_overdue" else replace(overdue, assignee=None)
     overrides: dict[str, Any] = {"project_id": project_id} if project_id is not None else {}
     if slots.status_filter:
         overrides["status"] = slots.status_filter
@@ -150,7 +153,12 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         return failed(f"The query failed: {exc.message}", exc.code)
     rows = steps.shown["s1"]
     count = classified.data["count"] if not classified.externalized else _artifact_count(classified)
-    fallback = template_reply({"count": count, "items": rows}, route.slots, language_of(state.get("message")))
+    language = language_of(state.get("message"))
+    fallback = template_reply({"count": count, "items": rows}, route.slots, language)
+    # A filter the request held but the query cannot use is named, never dropped (agent/reading/reads.py).
+    unusable = read(state.get("message") or "").unusable if route.via == "llm_router" else ()
+    if unusable:
+        fallback = f"{unusable_words(unusable, language)}\n{fallback}"
     try:
         reply = explain(runtime, state, result_part(classified, rows, count), fallback,
                         artifact_ref=classified.ref if classified.externalized else None)

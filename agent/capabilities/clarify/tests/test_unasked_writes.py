@@ -1,7 +1,10 @@
-"""A write the message names but does not ask for ("don't …", "should I …?", "just kidding") is answered, not done.
+"""A write the message names but does not ask for is never done: answered, or offered on a card.
 
-The offline provider answers by itself; a router model that routes such a message to a write is
-declined by the intent check, and the clarify node gives the same answer, with no card.
+The reader (agent/reading/) reads "don't …" and "should I …?" whole: the offline provider answers
+by itself, and a router model that routes such a message to a write is declined by the intent
+check, the clarify node giving the same answer, with no card. A change found in a message the
+reader cannot read whole ("just kidding", a plan, a condition) is offered on a card, offline and
+under a model alike: nothing changes unless the user approves it.
 """
 from __future__ import annotations
 
@@ -49,22 +52,24 @@ def test_offline_a_negation_in_chinese_is_answered_in_chinese(alice: Any, task: 
     assert _unchanged(task)
 
 
-def test_offline_a_retracted_delete_asks_nothing(alice: Any, task: Task) -> None:
+def test_offline_a_retracted_delete_deletes_nothing(alice: Any, task: Task) -> None:
     body = ask(alice, f"delete task {task.pk}. just kidding", selected_page(task))
-    assert body["status"] == "done" and body["confirmation"] is None
-    assert body["reply"] == f"OK, leaving it: I did not delete task {task.pk}. Nothing was changed."
-    assert Task.objects.filter(pk=task.pk).exists() and _unchanged(task)
+    assert body["status"] == "needs_confirmation" and body["confirmation"]["facts"]["title"] == "Fix login page"
+    assert Task.objects.filter(pk=task.pk).exists()
 
 
-def test_offline_a_plan_is_not_a_request_in_either_language(alice: Any, task: Task) -> None:
-    body = ask(alice, f"I'll mark task {task.pk} done myself later", selected_page(task))
-    assert body["reply"] == (f"That reads as a plan, not a request, so I did not mark task {task.pk} as done. "
-                             f"If you want me to do it, say “Mark task {task.pk} as done”.")
-    assert body["data"]["unasked"] == "stated" and body["confirmation"] is None
-    body = ask(alice, f"我明天再把任务{task.pk}标记为完成", selected_page(task))
-    assert body["reply"] == (f"这像是在说打算，不是要我去做，所以我没有把任务{task.pk}标记为已完成。"
-                             f"如果要我来做，请直接说“把任务{task.pk}标记为已完成”。")
-    assert _unchanged(task)
+@pytest.mark.parametrize("message", ["I'll mark task {id} done myself later", "我明天再把任务{id}标记为完成",
+                                     "once QA signs off, mark task {id} done", "产品经理让我把任务{id}标记为完成",
+                                     "我已经把任务{id}标记为完成了", "mark task {id} as done 👍"])
+def test_offline_a_change_in_a_message_not_read_whole_is_offered_on_a_card(alice: Any, task: Task,
+                                                                           message: str) -> None:
+    body = ask(alice, message.format(id=task.pk), selected_page(task))
+    assert body["status"] == "needs_confirmation", body
+    assert body["confirmation"]["facts"]["change"] in (f"Change {task.key} “Fix login page”: status done",
+                                                       f"修改 {task.key} “Fix login page”：状态 已完成")
+    task.refresh_from_db()
+    assert task.status == "in_progress"
+    assert _route_event(body["run_id"])["intent"]["mood"] == "unread"
 
 
 def test_offline_on_a_page_with_no_task_the_answer_names_none_and_asks_for_a_key(alice: Any, task: Task) -> None:
@@ -72,7 +77,7 @@ def test_offline_on_a_page_with_no_task_the_answer_names_none_and_asks_for_a_key
     assert ask(alice, "不要删除任何任务", home)["reply"] == "好的，我不会删除任何任务。什么都没有改。"
     assert ask(alice, "don't delete any task", home)["reply"] == \
         "Understood: I won't delete any task. Nothing was changed."
-    body = ask(alice, "should I delete the oldest task?", home)
+    body = ask(alice, "should I delete a task?", home)
     assert body["reply"] == ("If you asked me to delete a task, I would first show a card, and the task is deleted "
                              "only when you approve it. I have not changed anything; to do it, say "
                              "“Delete task KEY” with the task's key in place of KEY.")
@@ -84,14 +89,15 @@ def test_offline_on_a_page_with_no_task_the_answer_names_none_and_asks_for_a_key
 
 @pytest.mark.parametrize("message", ["I refuse to mark the visible tasks done", "not mark visible tasks as done",
                                      "mark all visible tasks done is a bad idea",
-                                     "Bob will mark all visible tasks done"])
+                                     "Bob will mark all visible tasks done", "don't mark the visible tasks done"])
 def test_offline_a_bulk_write_named_but_not_asked_changes_no_visible_task(alice: Any, website: Any,
                                                                           message: str) -> None:
     rows = [task_create(actor=alice, project=website, title=f"Row {n}") for n in range(2)]
     page = {"page": "task_list", "origin": "sidebar", "visibleEntityIds": [t.pk for t in rows]}
     body = ask(alice, message, page)
-    assert body["status"] == "done" and body["confirmation"] is None and body["data"]["unasked"]
-    assert not Task.objects.filter(status="done").exists() and not Confirmation.objects.exists()
+    assert body["status"] in ("done", "needs_confirmation"), body
+    assert (body["status"] == "done") == bool(body["data"].get("unasked"))
+    assert not Task.objects.filter(status="done").exists()
 
 
 def test_offline_the_polite_request_still_runs_at_once(alice: Any, task: Task) -> None:
@@ -102,7 +108,7 @@ def test_offline_the_polite_request_still_runs_at_once(alice: Any, task: Task) -
 
 
 @pytest.mark.parametrize("message", ["don't mark task {id} as done", "should I mark task {id} as done?",
-                                     "mark task {id} as done -- just kidding, leave it", "我不想把任务{id}设为完成"])
+                                     "不要把任务{id}设为完成", "要不要把任务{id}标记为完成？"])
 def test_a_routers_write_for_such_a_message_is_declined_without_a_card(openai_settings: LLMStub, alice: Any,
                                                                        task: Task, message: str) -> None:
     openai_settings.push_json(route_json("crud", 0.99, operation="update", status="done", task_id=task.pk))
@@ -114,6 +120,19 @@ def test_a_routers_write_for_such_a_message_is_declined_without_a_card(openai_se
     assert intent["verdict"] == "declined" and intent["mood"] != "request"
     assert intent["model_kind"] == intent["rules_kind"] == f"update task {task.pk}: status done"
     assert openai_settings.calls == 1
+
+
+@pytest.mark.parametrize("message", ["mark task {id} as done -- just kidding, leave it", "我不想把任务{id}设为完成",
+                                     "set task {other} to done, sorry I meant task {id}"])
+def test_a_routers_write_for_a_message_not_read_whole_waits_on_a_card(openai_settings: LLMStub, alice: Any,
+                                                                      website: Any, task: Task, message: str) -> None:
+    other = task_create(actor=alice, project=website, title="Other", status="in_progress")
+    # The model writes the task named first: for a correction, the one the user took back.
+    first = other if "{other}" in message else task
+    openai_settings.push_json(route_json("crud", 0.99, operation="update", status="done", task_id=first.pk))
+    body = ask(alice, message.format(id=task.pk, other=other.pk), selected_page(task))
+    assert body["status"] == "needs_confirmation", body
+    assert set(Task.objects.values_list("status", flat=True)) == {"in_progress"}
 
 
 def test_the_same_write_asked_for_runs_and_the_check_agrees(openai_settings: LLMStub, alice: Any, task: Task) -> None:
@@ -150,3 +169,20 @@ def test_a_negated_create_creates_nothing(alice: Any, website: Any) -> None:
     page = {"page": "project_detail", "origin": "sidebar", "routeParams": {"projectId": website.pk}}
     body = ask(alice, "don't create a task called Release notes", page)
     assert body["data"]["unasked"] == "negated" and not Task.objects.exists()
+
+
+@pytest.mark.parametrize(("message", "said"), [
+    ("assign task {id} to carol", "I read that you want to assign a task, but the assistant cannot make that change"),
+    ("把任务{id}分配给carol", "我读懂了你要分配任务，但助手还不能做这个修改"),
+])
+def test_a_change_no_capability_makes_is_named_not_guessed(alice: Any, task: Task, message: str, said: str) -> None:
+    body = ask(alice, message.format(id=task.pk), selected_page(task))
+    assert body["status"] == "needs_clarification" and body["reply"].startswith(said), body
+    assert _unchanged(task)
+
+
+def test_a_query_names_the_filter_it_could_not_use(alice: Any, task: Task) -> None:
+    body = ask(alice, "show tasks assigned to carol", {"page": "home", "origin": "sidebar"})
+    assert body["reply"].startswith("I couldn't use 'assigned to carol', so the list is not narrowed by it."), body
+    unclear = ask(alice, "what should I work on next?", {"page": "home", "origin": "sidebar"})
+    assert unclear["route"]["capability"] == "clarify" and "None of your projects" not in unclear["reply"]

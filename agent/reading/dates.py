@@ -1,0 +1,43 @@
+"""Dates in words, English or Chinese ("Friday", "next Monday", "Dec 31", "明天", "下周五", "12月31日"), by dateparser.
+
+The grammar asks only where its rule expects a date, so a word elsewhere is never taken for one.
+A phrase is a date only when dateparser reads it (or, for the two Chinese forms it does not read,
+"下周X" and "M月D日", when those do); the result is the day, by the server's clock.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+import dateparser  # type: ignore[import-untyped]
+from django.utils import timezone
+
+_SETTINGS = {"PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
+_WEEKDAYS_ZH = "一二三四五六日天"
+_NEXT_WEEK_ZH = re.compile(rf"^下(?:周|星期|个星期)([{_WEEKDAYS_ZH}])$")
+_MONTH_DAY_ZH = re.compile(r"^(\d{1,2})月(\d{1,2})[日号]$")
+# Words a date in words may start with: anything else is not tried.
+_STARTS = re.compile(r"^(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|today|"
+                     r"tomorrow|tonight|next|this|end|in|the|明|后|今|下|本|这|周|星期|礼拜)", re.IGNORECASE)
+
+
+def read_date(words: str) -> date | None:
+    """The day a phrase names, or None."""
+    words = words.strip()
+    if not words or not _STARTS.match(words):
+        return None
+    today = timezone.localdate()
+    next_week = _NEXT_WEEK_ZH.match(words)
+    if next_week:
+        weekday = min(_WEEKDAYS_ZH.index(next_week.group(1)), 6)
+        return today - timedelta(days=today.weekday()) + timedelta(days=7 + weekday)
+    month_day = _MONTH_DAY_ZH.match(words)
+    if month_day:
+        try:
+            day = date(today.year, int(month_day.group(1)), int(month_day.group(2)))
+        except ValueError:
+            return None
+        return day if day >= today else day.replace(year=today.year + 1)
+    language = ["zh"] if re.search(r"[\u4e00-\u9fff]", words) else ["en"]
+    found = dateparser.parse(words, languages=language, settings=_SETTINGS)
+    return found.date() if found else None

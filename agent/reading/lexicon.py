@@ -1,0 +1,217 @@
+"""The reader's lexicon: its own words (courtesy, request frames, values, targets) and each capability's phrases.
+
+Every phrase is declared here or in a capability's phrases.py (agent.registry.PHRASES) and nowhere
+else. A class holds English and Chinese phrases alike (a phrase is a sequence of tokens,
+agent/reading/tokens.py). English verbs are declared in their plain form; ``forms`` gives their -ing,
+past and past-participle forms, so a frame that needs one ("would you mind marking …", "I'd
+appreciate it if you marked …", "can it be marked …") reads the same verbs.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache
+from types import MappingProxyType
+
+from agent.registry import PHRASES
+
+from .tokens import phrase_tokens
+
+# The closed set of words a request may hold besides its change: courtesy and filler.
+COURTESY = ("please", "pls", "plz", "kindly", "just", "thanks", "thank you", "thanks a lot", "many thanks", "thx",
+            "ty", "cheers", "hey", "hi", "hello", "ok", "okay", "alright", "so", "now", "right now", "quickly",
+            "asap", "for me", "no rush", "when you get a chance", "when you have a moment", "when you can",
+            "if you can", "if you could", "if you don't mind", "that would be great", "that'd be great",
+            "would be great", "right away", "real quick", "then", "also", "and",
+            "请", "谢谢", "谢谢你", "谢谢了", "多谢", "麻烦了", "辛苦了", "劳驾", "一下", "哈", "啦", "呗", "吧", "哦",
+            "嗯", "好的", "那个", "现在", "马上", "赶紧", "顺便")
+# Request frames before the change, by the form of the verb they take; "ask" frames may end in "?".
+FRAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "plain": ("please", "go ahead and", "don't forget to", "do not forget to", "remember to", "make sure to",
+              "别忘了", "不要忘了", "不要忘记", "别忘记", "记得",
+              "i need you to", "i'd like you to", "i would like you to", "i want you to",
+              "let's", "lets", "help me", "can you help me", "could you help me", "please help me",
+              "请", "请你", "请您", "麻烦", "麻烦你", "麻烦您", "帮我", "帮忙", "请帮我", "请帮忙", "麻烦帮我",
+              "麻烦你帮我", "你帮我", "帮我们", "给我"),
+    "ask": ("could you", "can you", "would you", "will you", "could you please", "can you please",
+            "would you please", "will you please", "could you kindly", "can you kindly", "can we", "could we",
+            "would it be possible to", "would it be possible for you to", "is it possible to",
+            "is it possible for you to", "do you think you could", "any chance you could",
+            "能不能", "能不能帮我", "可不可以", "可不可以帮我", "可以", "可以帮我", "能", "能帮我", "你能",
+            "你能帮我", "你可以", "你可以帮我", "能否", "能否帮我", "可否", "可否帮我", "您能", "您可以", "您能帮我"),
+    "ing": ("would you mind", "do you mind", "would you mind please", "mind"),
+    "passive": ("can", "could", "will", "would", "may"),
+    "past": ("i'd appreciate it if you", "i would appreciate it if you", "it would be great if you",
+             "it'd be great if you", "i'd be grateful if you", "i would be grateful if you"),
+})
+# What may close a request; "ask" ones only after an "ask" frame, or as its own question of consent.
+CLOSERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "plain": ("please", "thanks", "thank you", "thx", "pls", "plz", "for me", "asap", "when you can",
+              "when you get a chance", "if you can", "if you could", "if you don't mind", "no rush",
+              "谢谢", "谢谢你", "谢谢了", "多谢", "吧", "一下", "哈", "啦", "呗"),
+    "ask": ("好吗", "好不好", "可以吗", "行吗", "行不行", "成吗", "ok", "okay", "ok?", "alright"),
+    "question": ("吗",),
+})
+# Moods the grammar reads whole: a frame that negates or questions the change it holds.
+NOT_ASKED: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "negated": ("don't", "dont", "do not", "never", "please don't", "please do not", "let's not", "no need to",
+                "you don't need to", "don't bother to", "we don't need to", "you shouldn't", "we shouldn't",
+                "不要", "别", "不用", "不必", "无需", "无须", "请勿", "千万不要", "千万别", "先不要", "暂时不要",
+                "不需要",
+                "请不要", "请别"),
+    "negated_ing": ("stop", "avoid", "no", "skip"),
+    "question": ("should i", "should we", "shall i", "shall we", "can i", "could i", "may i", "do i need to",
+                 "do we need to", "is it ok to", "is it okay to", "is it safe to", "is it wise to", "how do i",
+                 "how can i", "why would i", "why would we", "why should i", "why should we",
+                 "要不要", "我应该", "我该", "我可以", "我能", "需不需要", "该不该", "应不应该", "是否", "是否要",
+                 "是否需要", "我们应该", "我们要不要", "为什么要", "怎么"),
+})
+# Values.
+STATUSES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "done": ("done", "complete", "completed", "finished", "closed", "resolved", "完成", "已完成", "做完", "完成状态",
+             "已关闭", "关闭"),
+    "in_progress": ("in progress", "in-progress", "started", "doing", "underway", "进行中", "处理中", "开始"),
+    "blocked": ("blocked", "stuck", "on hold", "阻塞", "受阻", "卡住", "被阻塞", "阻塞中", "挂起"),
+    "todo": ("todo", "to do", "to-do", "not started", "待办", "未开始", "待处理"),
+})
+FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "status": ("status", "state", "状态"),
+    "priority": ("priority", "优先级", "级别"),
+    "due_date": ("due date", "due", "deadline", "due-date", "date", "截止日期", "截止时间", "到期日", "到期时间",
+                 "期限",
+                 "截止日", "日期"),
+    "title": ("title", "name", "标题", "名称", "名字"),
+})
+# Tasks a change may name without a number.
+TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "selected": ("this task", "this one", "it", "this", "the selected task", "the current task", "that task",
+                 "the task", "any task", "a task", "任何任务", "某个任务", "这个任务", "该任务", "此任务",
+                 "当前任务", "这项任务", "它", "这个", "本任务"),
+    "visible": ("these tasks", "these", "all these tasks", "all of these", "all visible tasks", "the visible tasks",
+                "all the visible tasks", "all of them", "them", "all tasks shown", "every task", "all tasks",
+                "all the tasks", "every visible task", "visible tasks", "这些任务", "这些", "所有可见任务",
+                "可见任务", "全部可见任务", "这些任务都", "所有这些任务"),
+})
+# Small words of the grammar's rules.
+GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "to": ("to", "as", "into", "at", "until", "till", "for", "on", "a", "an"),
+    "of": ("of", "for", "on"),
+    "the": ("the",),
+    "a": ("a", "an", "one", "another", "a new", "new", "an new"),
+    "task": ("task", "todo", "to-do", "item", "ticket"),
+    "called": ("called", "named", "titled", "with the title", "with title", ":", "-", "to"),
+    "be": ("be", "get"),
+    "due": ("due", "due on", "due by", "by", "deadline", "截止", "截止日期", "截止于", "到期", "截至"),
+    "with": ("with", "and", ",", "at"),
+    "assignee_to": ("to",),
+    "me": ("me", "myself"),
+    # Chinese.
+    "ba": ("把", "将"),
+    "de": ("的",),
+    "yige": ("一个", "个", "一条", "条", "新", "一个新"),
+    "zh_task": ("任务", "待办"),
+    "zh_called": ("叫", "叫做", "名为", "名叫", "标题为", "标题是", "，", ":", "：", "为"),
+    "zh_me": ("我", "我自己"),
+    "le": ("了",),
+})
+# What a question to see tasks may hold besides its filters' values (reads.py).
+READS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "in": ("in", "for", "within", "inside", "under", "在"),
+    "project": ("project", "the project", "the", "项目", "项目里", "项目中", "项目内", "项目的", "里", "中", "内"),
+    "overdue": ("overdue", "late", "past due", "past their due date", "behind schedule", "逾期", "过期", "超期",
+                "到期未完成", "逾期的", "过期的"),
+    "open": ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成",
+             "没完成", "没做完"),
+    "here": ("here", "this project", "in this project", "in the project", "这个项目", "本项目", "该项目", "此项目",
+             "当前项目", "这里", "这个项目里", "这个项目中"),
+    "mine": ("my", "mine", "me", "for me", "assigned to me", "i have", "do i have", "have i got", "i own",
+             "on my plate", "我有", "我的", "给我的", "分配给我的",
+             "我负责的"),
+    "assigned": ("assigned to", "owned by", "assigned", "belonging to", "分配给", "指派给", "负责人是"),
+    "this_task": ("this task", "the selected task", "this one", "这个任务", "该任务", "此任务", "当前任务", "这项任务"),
+    "week": ("this week", "last week", "next week", "本周", "这周", "这一周", "上周", "上一周", "下周"),
+    "due": ("due today", "due tomorrow", "due this week", "due next week", "due soon", "due this month",
+            "due before", "due after", "今天到期", "明天到期", "本周到期", "下周到期", "这周到期"),
+    "known": ("are", "is", "the", "any", "all", "that", "with", "have", "has", "do", "does", "i", "we", "there",
+              "of", "to", "a", "an", "some", "currently", "still", "yet", "everything", "at", "about", "describe",
+              "details", "detail", "tell me about", "status of", "what about", "summary of", "info on", "on",
+              "right now", "in", "which are", "that are", "left", "now", "does it say",
+              "有", "的", "吗", "了", "都", "里", "中", "是", "目前", "现在", "还", "一共", "共", "所有", "全部", "个",
+              "关于", "介绍", "详情", "情况", "怎么样", "讲什么", "说说", "是什么", "呢", "吧", "下", "一下", "进展",
+              "进度", "状态", "怎么样了", "是关于什么的"),
+})
+# Where a clause starts: an unquoted title ends before one ("create a task called X if …" is not read whole).
+CLAUSE = ("if", "when", "once", "unless", "after", "before", "until", "because", "since", "but", "though",
+          "although", "sorry", "i mean", "i meant", "actually", "or", "so that", "while", "whenever", "as soon as",
+          "don't", "do not", "not", "never", "and then", "then", "please", "thanks", "thank you",
+          "如果", "要是", "假如", "等", "之后", "以后", "后再", "再", "因为", "但是", "不过", "不对", "算了", "除非",
+          "吗", "吧",
+          "好吗", "谢谢", "了")
+# Corrections: "…, sorry I meant task 6" names the task the change is for.
+CORRECTIONS = ("sorry i meant", "sorry, i meant", "i meant", "i mean", "sorry", "sorry i mean", "oops i meant",
+               "actually i meant", "我是说", "不对，是", "不对是", "是")
+
+_IRREGULAR = {"set": ("setting", "set", "set"), "put": ("putting", "put", "put"), "make": ("making", "made", "made"),
+              "give": ("giving", "gave", "given"), "break": ("breaking", "broke", "broken"),
+              "split": ("splitting", "split", "split"), "get": ("getting", "got", "gotten"),
+              "bring": ("bringing", "brought", "brought"), "shift": ("shifting", "shifted", "shifted"),
+              "log": ("logging", "logged", "logged"), "tag": ("tagging", "tagged", "tagged"),
+              "flag": ("flagging", "flagged", "flagged"), "drop": ("dropping", "dropped", "dropped"),
+              "scrap": ("scrapping", "scrapped", "scrapped"), "begin": ("beginning", "began", "begun")}
+
+
+def forms(verb: str) -> dict[str, str]:
+    """A verb phrase's plain, -ing, past and past-participle forms (the first word inflects)."""
+    head, _, rest = verb.partition(" ")
+    if head in _IRREGULAR:
+        ing, past, pp = _IRREGULAR[head]
+    elif head.endswith("e") and not head.endswith("ee"):
+        ing, past, pp = head[:-1] + "ing", head + "d", head + "d"
+    elif head.endswith("y") and head[-2:-1] not in "aeiou":
+        ing, past, pp = head + "ing", head[:-1] + "ied", head[:-1] + "ied"
+    else:
+        ing, past, pp = head + "ing", head + "ed", head + "ed"
+    tail = f" {rest}" if rest else ""
+    return {"base": verb, "ing": ing + tail, "past": past + tail, "pp": pp + tail}
+
+
+class Lexicon:
+    """Classes of phrases as token sequences, longest first, so a match takes the longest phrase."""
+
+    def __init__(self, classes: Mapping[str, Iterable[str]]) -> None:
+        self._classes = {name: sorted({phrase_tokens(p) for p in phrases if p}, key=len, reverse=True)
+                         for name, phrases in classes.items()}
+
+    def match(self, texts: tuple[str, ...], pos: int, name: str) -> list[int]:
+        """Where each phrase of the class that starts at pos ends, the longest first."""
+        return [pos + len(p) for p in self._classes.get(name, ()) if tuple(texts[pos:pos + len(p)]) == p]
+
+
+def _capability_classes() -> dict[str, list[str]]:
+    """Each capability's phrases as "<capability>.<class>", English verbs with their forms."""
+    classes: dict[str, list[str]] = {}
+    for name, phrases in PHRASES.items():
+        for word_class, words in phrases.en.items():
+            if word_class in ("verb", *_VERB_CLASSES):
+                for form, inflected in ((f, w) for word in words for f, w in forms(word).items()):
+                    classes.setdefault(f"{name}.{word_class}.{form}", []).append(inflected)
+            else:
+                classes.setdefault(f"{name}.{word_class}", []).extend(words)
+        # Chinese verbs do not inflect: they join the plain forms.
+        for word_class, words in phrases.zh.items():
+            suffix = ".base" if word_class in ("verb", *_VERB_CLASSES) else ""
+            classes.setdefault(f"{name}.{word_class}{suffix}", []).extend(words)
+    return classes
+
+
+# crud's rule classes (its phrases.py): each is a verb.
+_VERB_CLASSES = ("mark", "set", "close", "delete", "create", "assign", "unassign", "rename")
+
+
+@cache
+def lexicon() -> Lexicon:
+    """The whole lexicon: the reader's own words and every capability's phrases."""
+    own: dict[str, Iterable[str]] = {"courtesy": COURTESY, "correction": CORRECTIONS, "clause": CLAUSE}
+    for prefix, table in (("frame", FRAMES), ("closer", CLOSERS), ("not", NOT_ASKED), ("status", STATUSES),
+                          ("field", FIELDS), ("target", TARGETS), ("glue", GLUE), ("read", READS)):
+        own.update({f"{prefix}.{key}": words for key, words in table.items()})
+    return Lexicon({**own, **_capability_classes()})

@@ -1,0 +1,181 @@
+"""Read a message whole: a request for one change, a change it negates or questions, or a change it names unread.
+
+The grammar (grammar.py) reads the change; this module reads the message around it:
+
+    request  := lead (frame)? lead change correction? tail
+    negated  := lead ("don't" | "不要" | …) change tail        question := lead ("should I" | "要不要" | …) change tail
+
+``lead`` and ``tail`` hold only courtesy and filler (lexicon.COURTESY) and closers ("please",
+"thanks", "好吗", "吧"); a "?" or "吗" closes only a frame that asks ("could you …?", "能帮我…吗").
+A change read whole in a request is ``request``: the only reading that lets a write run. A change
+found inside a message the grammar cannot read whole (a condition, another person, a tense, an
+emoji, a second task) is ``unread``: it is offered on a card, never run. Two tasks named without
+a correction the grammar reads leave no change at all: the reader asks.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pm_assistant.one_line import one_line
+
+from .grammar import Change, Parser, change, corrected, en_passive, target
+from .lexicon import FRAMES
+from .reads import read_capability, read_query
+from .tokens import tokenize
+
+Mood = Literal["request", "negated", "question", "unread"]
+_SEPARATORS = frozenset({",", ".", "!", "-", ";", ":"})
+
+
+@dataclass(frozen=True)
+class WriteReading:
+    change: Change
+    mood: Mood
+
+
+def _reach(p: Parser, i: int, classes: tuple[str, ...], asking: bool) -> Iterator[int]:
+    """Every position reachable from i through these classes and separators ("?" and "吗" when asking)."""
+    seen, todo = {i}, [i]
+    while todo:
+        pos = todo.pop()
+        yield pos
+        steps = list(p.w(pos, *classes, *(("closer.question",) if asking else ())))
+        token = p.tokens[pos] if pos < p.n else None
+        if token is not None and token.kind == "punct" and (token.text in _SEPARATORS or asking and token.text == "?"):
+            steps.append(pos + 1)
+        if not asking:
+            # "…, please?" "…好吗？": a closer that asks may end in a question mark.
+            steps += [end + 1 for end in p.w(pos, "closer.ask") if end < p.n and p.texts[end] == "?"]
+        for step in steps:
+            if step not in seen:
+                seen.add(step)
+                todo.append(step)
+
+
+def _lead(p: Parser, i: int) -> Iterator[int]:
+    return _reach(p, i, ("courtesy",), asking=False)
+
+
+def _ends(p: Parser, i: int, asking: bool) -> bool:
+    return p.n in set(_reach(p, i, ("courtesy", "closer.plain", "closer.ask"), asking))
+
+
+def _requests(p: Parser) -> Iterator[Change]:
+    for a in _lead(p, 0):
+        frames = [(a, "none"), *((end, kind) for kind in FRAMES if kind != "passive"
+                                 for end in p.w(a, f"frame.{kind}"))]
+        for b, kind in frames:
+            form = {"ing": "ing", "past": "past"}.get(kind, "base")
+            for c in _lead(p, b):
+                for d, found in change(p, c, form):
+                    for end, read in [(d, found), *corrected(p, d, found)]:
+                        if _ends(p, end, asking=kind in ("ask", "ing")):
+                            yield read
+        for b in p.w(a, "frame.passive"):  # "can WEB-5 be marked as done, please?"
+            for c, tg in target(p, b):
+                for d in p.opt(c, "courtesy"):
+                    for e in p.w(d, "glue.be"):
+                        for end, found in en_passive(p, e, tg):
+                            if _ends(p, end, asking=True):
+                                yield found
+
+
+def _declined(p: Parser) -> Iterator[tuple[Mood, Change]]:
+    for a in _lead(p, 0):
+        for mood, cls, form in (("negated", "not.negated", "base"), ("negated", "not.negated_ing", "ing"),
+                                ("question", "not.question", "base")):
+            for b in p.w(a, cls):
+                for c in _lead(p, b):
+                    for end, found in change(p, c, form):
+                        if _ends(p, end, asking=True):
+                            yield mood, found  # type: ignore[misc]
+
+
+def _named(p: Parser) -> Change | None:
+    """A change anywhere in the message, in any form; None when none is, or when it names two tasks."""
+    tasks = {t.value for t in p.tokens if t.kind == "ref"}
+    if len(tasks) > 1:
+        return None
+    for i in range(p.n):
+        found = [(end, c) for form in ("base", "ing", "past", "pp") for end, c in change(p, i, form)]
+        if found:
+            return max(found, key=lambda item: item[0])[1]  # the longest: a title up to where a clause starts
+    return None
+
+
+def read_write(message: str) -> WriteReading | None:
+    """The change the message names and whether it asks for it; None when it names none (or two tasks)."""
+    return _read_write(Parser(one_line(message), tokenize(message)))
+
+
+def _read_write(p: Parser) -> WriteReading | None:
+    for found in _requests(p):
+        return WriteReading(found, "request")
+    for mood, found in _declined(p):
+        return WriteReading(found, mood)
+    named = _named(p)
+    return WriteReading(named, "unread") if named is not None else None
+
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the message asks for, as router slots, and how much of it was read."""
+
+    capability: str
+    slots: dict[str, Any]
+    # For a change: "request" only when read whole; None when the message names no change.
+    mood: Mood | None = None
+    change: Change | None = None
+    # Filters a query read but cannot use, as written ("assigned to carol"), or words clarify could not read.
+    unusable: tuple[str, ...] = ()
+
+    @property
+    def asks_write(self) -> bool:
+        return self.mood == "request"
+
+
+_WEEK = re.compile(r"\b(\d{4}-W\d{2})\b", re.IGNORECASE)
+
+
+def _week(text: str) -> str | None:
+    iso = _WEEK.search(text)
+    if iso:
+        return iso.group(1).upper()
+    lowered = text.lower()
+    if any(w in lowered for w in ("this week", "本周", "这周", "这一周")):
+        return "this"
+    return "last" if any(w in lowered for w in ("last week", "上周", "上一周")) else None
+
+
+def change_slots(found: Change) -> tuple[str, dict[str, Any]]:
+    """The capability and router slots of a change (assign, unassign and rename have none: clarify says so)."""
+    tg = found.target
+    where = {"task_id": tg.task_id, "scope": tg.scope or ("selected" if tg.task_id is None else None)}
+    if found.operation == "decompose":
+        return "decompose", {**where, "scope": "selected"}
+    if found.operation == "create":
+        return "crud", {"operation": "create", "title": found.title, **dict(found.values)}
+    if found.operation in ("update", "delete"):
+        return "crud", {"operation": found.operation, **where, **dict(found.values)}
+    return "clarify", {}
+
+
+def read(message: str) -> Reading:
+    """Read the message: the change it names and whether it asks for it, else what it asks to see."""
+    p = Parser(one_line(message), tokenize(message))
+    write = _read_write(p)
+    if write is not None:
+        capability, slots = change_slots(write.change)
+        return Reading(capability, slots, write.mood, write.change)
+    capability, slots, unusable = read_capability(p)
+    if capability in ("weekly_report", "risk"):
+        # A project the message names ("in Website Redesign"), read as a query reads it.
+        named = read_query(p).slots.get("project_name")
+        slots = {**slots, **({"project_name": named} if named else {})}
+        if capability == "weekly_report":
+            slots["week"] = _week(p.text)
+    return Reading(capability, slots, None, None, unusable)

@@ -1,0 +1,149 @@
+"""Read a message that asks to see something: a capability named by its phrases, or a query and its filters.
+
+A capability that only reads names its subject ("weekly report", "at risk"); help's greetings count
+only as the whole message. Otherwise the message is read as a query, token by token: each token
+is a filter (status, priority, "overdue", "mine", a project), a word of asking ("show", "which",
+"有哪些"), a task noun, courtesy, or unread. A filter whose value the query cannot use (another
+person, "assigned to carol") is kept as words to name in the answer ("I couldn't use …"). A word
+the reader does not know at all makes no query: the message is unclear, and clarify says so.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.registry import CAPABILITIES, PHRASES
+
+from .grammar import Parser, status
+from .lexicon import STATUSES
+
+_ISO_WEEK = re.compile(r"^\d{4}-W\d{2}$", re.IGNORECASE)
+_OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成", "没完成",
+         "进行中的和待办的")
+
+
+@dataclass
+class ReadQuery:
+    slots: dict[str, Any] = field(default_factory=dict)
+    unusable: list[str] = field(default_factory=list)  # filters read but not usable, as written
+    unknown: list[str] = field(default_factory=list)  # words not read at all
+    asked: bool = False  # a word of asking or a task noun was read
+
+
+def _topic(p: Parser) -> str | None:
+    """The first capability (in the registry's order) whose phrases the message holds."""
+    for spec in CAPABILITIES:
+        if spec.name in PHRASES and list(p.lex.match(p.texts, 0, f"{spec.name}.greeting")):
+            if any(end == p.n or all(t.kind == "punct" for t in p.tokens[end:])
+                   for end in p.lex.match(p.texts, 0, f"{spec.name}.greeting")):
+                return spec.name
+    for spec in CAPABILITIES:
+        if spec.name in PHRASES and any(p.lex.match(p.texts, i, f"{spec.name}.topic") for i in range(p.n)):
+            return spec.name
+    return None
+
+
+def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
+    """"in Website Redesign", "for project Apollo", "在 Website Redesign 项目里": the words up to a mark."""
+    for j in p.w(i, "read.in"):
+        for k in p.opt(j, "read.project"):
+            quote = p.kind(k, "quote")
+            if quote:
+                yield next(p.w(k + 1, "read.project"), k + 1), quote.value
+                continue
+            end = k
+            while end < p.n and (p.tokens[end].kind in ("word", "num", "han") or p.texts[end] == "-" and end > k) \
+                    and not list(p.w(end, "read.project", "courtesy")):
+                end += 1
+            # "in progress", "for last week", "in this project" are not names.
+            if end > k and not list(p.w(k, "read.week", "read.here", "read.mine", "glue.me",
+                                        *(f"status.{s}" for s in STATUSES))) \
+                    and not _ISO_WEEK.match(p.raw(k, end)):
+                yield next(p.w(end, "read.project"), end), p.raw(k, end)
+    # "Website Redesign 有哪些逾期任务？": two or more capitalised words leading a Chinese question.
+    end = i
+    while i == 0 and end < p.n and p.tokens[end].kind == "word" and p.raw(end, end + 1)[:1].isupper():
+        end += 1
+    if end - i >= 2 and end < p.n and p.tokens[end].kind == "han":
+        yield next(p.w(end, "read.project"), end), p.raw(i, end)
+
+
+def _step(p: Parser, i: int, q: ReadQuery) -> int:
+    """Read one filter or word at i into q; where reading goes on."""
+    token = p.tokens[i]
+    if token.kind == "ref":
+        q.slots.update(task_id=int(token.value), scope="selected")
+        return i + 1
+    if token.kind == "prio":
+        q.slots.setdefault("priority_filter", []).append(token.value)
+        return i + 1
+    for end in p.w(i, "read.overdue"):
+        q.slots.update(preset="overdue")
+        return end
+    for end in p.w(i, "read.open"):
+        q.slots.setdefault("status_filter", []).extend(s for s in STATUSES if s != "done")
+        return end
+    for end, values in status(p, i):
+        q.slots.setdefault("status_filter", []).append(values[0][1])
+        return end
+    for end in p.w(i, "read.this_task"):
+        q.slots.update(scope="selected")
+        return end
+    for end in p.w(i, "read.here"):
+        q.slots.update(scope="project")
+        return end
+    for end, name in project_named(p, i):
+        q.slots.update(project_name=name)
+        return end
+    for end in p.w(i, "read.mine"):
+        q.slots.update(assignee_me=True)
+        return end
+    for j in p.w(i, "read.assigned"):
+        for end in p.w(j, "glue.me", "glue.zh_me"):
+            q.slots.update(assignee_me=True)
+            return next(p.w(end, "glue.de"), end)
+        if j < p.n and p.tokens[j].kind == "word":
+            end = next(p.w(j + 1, "glue.de"), j + 1)
+            q.unusable.append(p.raw(i, j + 1))
+            return end
+    if i == 0 and token.kind == "word" and p.raw(0, 1)[:1].isupper() and p.kind(1, "han"):
+        q.unusable.append(p.raw(0, 1))  # "Alice 有哪些任务": Alice's tasks
+        return 1
+    for end in p.w(i, "read.due"):
+        q.unusable.append(p.raw(i, end))
+        return end
+    for end in p.w(i, "query.ask", "query.noun"):
+        q.asked = True
+        return end
+    for end in p.w(i, "read.known", "read.week", "courtesy"):
+        return end
+    if token.kind == "word" and token.text.endswith("'s"):
+        q.unusable.append(p.raw(i, i + 1))  # "carol's tasks"
+        return i + 1
+    if token.kind == "punct":
+        return i + 1
+    q.unknown.append(p.raw(i, i + 1))
+    return i + 1
+
+
+def read_query(p: Parser) -> ReadQuery:
+    q, i = ReadQuery(), 0
+    while i < p.n:
+        i = _step(p, i, q)
+    return q
+
+
+def read_capability(p: Parser) -> tuple[str, dict[str, Any], tuple[str, ...]]:
+    """The capability a message that names no change asks for, its slots, and the words it could not use."""
+    topic = _topic(p)
+    if topic is not None:
+        return topic, dict(PHRASES[topic].slots), ()
+    q = read_query(p)
+    filters = {k for k in q.slots if k != "task_id"} | ({"assignee"} if q.unusable else set())
+    if q.unknown or not (q.asked or filters) or not (filters or q.slots.get("task_id")) and not q.asked:
+        return "clarify", {}, tuple(q.unknown)
+    if q.slots.get("preset") == "overdue" and q.slots.get("assignee_me"):
+        q.slots["preset"] = "my_overdue"
+    return "query", q.slots, tuple(q.unusable)
