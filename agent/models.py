@@ -56,7 +56,7 @@ class Run(models.Model):
                                       help_text="Until when its task changes can be undone; null: nothing to undo.")
     undone_at = models.DateTimeField(null=True, blank=True, help_text="When its changes were undone (once only).")
     wrote_at = models.DateTimeField(null=True, blank=True,
-                                    help_text="When its first change to tasks committed: from then on it cannot be stopped.")
+                                    help_text="When its first change to tasks committed: then it cannot be stopped.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -68,7 +68,7 @@ def test_a_stop_that_arrives_after_the_change_shows_the_change_with_undo(
     # The model answers meanwhile and the run changes the task before the stop reaches the server.
     release_router.set()
     run = Run.objects.get()
-    assert wait_until(page, lambda: Run.objects.filter(pk=run.pk, status="done").exists()), Run.objects.values("status", "reply", "wrote_at")
+    assert wait_until(page, lambda: Run.objects.filter(pk=run.pk, status="done").exists())
     held[0].continue_()
 
     done = page.locator(f"#run-{run.pk}")
