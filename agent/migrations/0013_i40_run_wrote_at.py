@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='run',
             name='wrote_at',
-            field=models.DateTimeField(blank=True, help_text='When its first change to tasks committed: from then on it cannot be stopped.', null=True),
+            field=models.DateTimeField(blank=True, help_text='When its first change to tasks committed: then it cannot be stopped.', null=True),
         ),
     ]
