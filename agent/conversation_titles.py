@@ -14,11 +14,9 @@ from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef
 
 from agent.models import Conversation, Run
-from agent.page_context.schema import PageContext
+from agent.page_context.schema import EntityNames
 from agent.routing.quick_actions import quick_action_label
 from pm_assistant.one_line import one_line
-from projects.selectors import project_list_for_user
-from tasks.selectors import task_list_for_user
 
 TITLE_SUMMARY_MAX = 48
 TITLE_MAX_CHARS = 80
@@ -46,27 +44,14 @@ def typed_summary(message: str) -> str:
     return cut.rstrip(" ,;:-") + "\u2026"
 
 
-def _subject(context: PageContext, user: User) -> str:
-    """What a quick button acted on: the selected task's key and title, else the page's project."""
-    selected = context.selected_entity
-    if selected is not None and selected.type == "task":
-        task = task_list_for_user(user=user).select_related("project").filter(pk=selected.id).first()
-        if task is not None:
-            return f"{task.key} {task.title}"
-    project_id = context.route_params.project_id or (
-        selected.id if selected is not None and selected.type == "project" else None)
-    if project_id:
-        name = (project_list_for_user(user=user, include_archived=True)
-                .filter(pk=project_id).values_list("name", flat=True).first())
-        return name or ""
-    return ""
-
-
-def request_title(*, user: User, context: PageContext, message: str, action: str) -> str:
-    """The title a conversation gets from its first request."""
+def request_title(*, message: str, action: str, names: EntityNames) -> str:
+    """The title a conversation gets from its first request (the names its page refers to, read already)."""
     if message.strip():
         return typed_summary(message)
-    subject = _subject(context, user)
+    if names.task_title is not None:
+        subject = f"{names.task_key} {names.task_title}" if names.task_key else names.task_title
+    else:
+        subject = names.project_name or ""
     label = quick_action_label(action)
     title = f"{label}: {subject}" if subject else label
     return title if len(title) <= TITLE_MAX_CHARS else title[:TITLE_MAX_CHARS - 1].rstrip() + "\u2026"

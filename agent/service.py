@@ -232,8 +232,8 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
         with transaction.atomic(savepoint=False):
             if conversation is not None:
                 if not conversation.title:
-                    conversation.title = request_title(user=user, context=context, message=message or "",
-                                                       action=action or "")
+                    conversation.title = request_title(message=message or "", action=action or "",
+                                                       names=graph_input["names"])
                 conversation_note_request(conversation=conversation, message=message or "", action=action or "")
             run = Run.objects.create(user=user, message=message or "", action=action or "",
                                      conversation=conversation,

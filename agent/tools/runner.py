@@ -16,6 +16,8 @@ from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from agent.artifacts.classify import Classified, result_classify
@@ -128,11 +130,13 @@ class ToolRunner:
         and is refused because the run has written.
         """
         with transaction.atomic():
-            status = Run.objects.select_for_update().filter(pk=self.run_id).values_list("status", flat=True).first()
-            if status == Run.Status.STOPPED:
+            # One statement: it locks the row, refuses a stopped run and marks the write, undone with it
+            # if the write fails.
+            marked = Run.objects.filter(pk=self.run_id).exclude(status=Run.Status.STOPPED).update(
+                wrote_at=Coalesce("wrote_at", Value(timezone.now())))
+            if not marked:
                 raise RunStopped(f"before {tool}")
             result = fn(user=self.user, **arguments)
-            Run.objects.filter(pk=self.run_id, wrote_at__isnull=True).update(wrote_at=timezone.now())
         return result
 
     @staticmethod

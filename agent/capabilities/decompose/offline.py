@@ -68,7 +68,7 @@ def _action(part: str) -> str | None:
     for _ in range(3):
         text = _LEAD_IN_ZH.sub("", _LEAD_IN.sub("", text)).strip()
     first = re.split(r"[\s:,]+", text.lower(), maxsplit=1)[0] if text else ""
-    if first in VERBS or (text.startswith(VERBS_ZH) and not first.isascii()):
+    if first in VERBS or first.split("-")[0] in VERBS or (text.startswith(VERBS_ZH) and not first.isascii()):
         return _tidy(text)
     return None
 
