@@ -21,8 +21,8 @@ from .language import Language, language_of
 from .models import Run
 from .run_view import run_view_context
 from .service import run_confirm, run_get, run_request
-from .sidebar_words import WORDS
 from .sidebar_conversation import current_or_new_conversation
+from .sidebar_words import WORDS
 from .undo import run_undo
 from .undo_words import undo_refusal_words
 
@@ -156,7 +156,8 @@ def sidebar_feedback(request: HttpRequest, run_id: str) -> HttpResponse:
             "answer_words": WORDS[language_of(run.message)]},
             status=exc.http_status)
     return render(request, "assistant/_feedback.html", {
-        "run": feedback.run, "feedback": feedback, "saved": True, "answer_words": WORDS[language_of(feedback.run.message)]})
+        "run": feedback.run, "feedback": feedback, "saved": True,
+        "answer_words": WORDS[language_of(feedback.run.message)]})
 
 
 @login_required
