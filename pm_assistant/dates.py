@@ -14,7 +14,8 @@ def date_shown(value: date | str | None) -> str:
         return ""
     if isinstance(value, str):
         try:
-            value = date.fromisoformat(value)
+            shown = date.fromisoformat(value)
         except ValueError:
             return value
+        return str(date_filter(shown, DATE_SHOWN))
     return str(date_filter(value, DATE_SHOWN))
