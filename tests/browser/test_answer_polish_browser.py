@@ -20,7 +20,7 @@ from tasks.services import task_create
 from tests.agent.test_trace_api import route_json
 from tests.llm_stub import LLMStub
 
-from .shell import assert_accessible, open_assistant, shot
+from .shell import assert_accessible, open_assistant, shot, wait_until
 from .test_pages_browser import log_in
 
 pytestmark = pytest.mark.browser
@@ -66,6 +66,7 @@ def test_a_chinese_answer_has_chinese_chrome_and_the_pages_dates(page: Page, liv
     run.locator(".run-feedback-reason input[name=reason]").fill("少了截止日期")
     run.locator(".run-feedback-reason button").click()
     expect(run.locator(".run-rate").nth(1)).to_have_attribute("aria-pressed", "true")
+    assert wait_until(page, lambda: RunFeedback.objects.filter(reason="少了截止日期").exists())
     feedback = RunFeedback.objects.get()
     assert (feedback.rating, feedback.reason) == ("down", "少了截止日期")
     shot(page, f"feedback-{width}")

@@ -138,3 +138,20 @@ def test_the_risk_chart_explains_its_colours_axis_and_values_and_adds_the_factor
     run.locator("figure.risk-chart").scroll_into_view_if_needed()
     assert_accessible(page)
     shot(page, f"risk-chart-{width}")
+
+
+def test_the_sidebar_report_tiles_keep_each_label_whole(page: Page, live_server: Any, width: str, alice: User,
+                                                        last_week: list[Task]) -> None:
+    """"Completed" was split over two lines ("Complete/d") in the sidebar at the desktop size."""
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    page.click("#assistant [data-assistant-action=weekly_report]")
+    tiles = page.locator("#assistant-transcript .run-done .run-figures dt")
+    expect(tiles).to_have_count(4)
+    lines = page.evaluate("""() => [...document.querySelectorAll('#assistant-transcript .run-figures dt')].map(dt => {
+        const range = document.createRange(); range.selectNodeContents(dt);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        return {text: dt.textContent, lines: tops.size, fits: dt.scrollWidth <= dt.clientWidth + 1}; })""")
+    assert all(tile["lines"] == 1 and tile["fits"] for tile in lines), lines
+    shot(page, f"sidebar-report-tiles-{width}")
+    assert_accessible(page)
