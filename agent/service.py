@@ -19,6 +19,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
 from agent.audit import run_audit_at_end
+from agent.conversation_titles import request_title
 from agent.conversations import conversation_note_request
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import graph_for
@@ -169,14 +170,20 @@ def run_stop(*, user: User, run_id: UUID | str) -> Run:
     run = run_get(user=user, run_id=run_id)
     if run.status != Run.Status.RUNNING:
         raise Conflict("This run is not running: there is nothing to stop.", field="run_id")
-    # The flag first, so no node starts after this point; then the record, unless the run has stored
-    # its end meanwhile (a run that has just finished keeps its answer).
-    stop_request(run.pk)
-    Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+    # The record first, in one conditional update: it waits for a write the run is making (the tool
+    # runner holds the run's row while it writes) and does nothing once the run has written or stored
+    # its end, so "stopped" is never said of a run whose change was made. Then the flag, so no node
+    # starts after this point and a streaming answer is cut off.
+    stopped = Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING, wrote_at__isnull=True).update(
         status=Run.Status.STOPPED, error_code="stopped", reply=STOPPED_REPLY, updated_at=timezone.now())
-    run.refresh_from_db()
-    if run.status != Run.Status.STOPPED:
+    if not stopped:
+        run.refresh_from_db()
+        if run.status == Run.Status.RUNNING:
+            raise Conflict("This run had already made its change when the stop came: it finishes and shows "
+                           "what it did.", field="run_id", code="already_wrote")
         raise Conflict("This run finished before it could be stopped.", field="run_id")
+    stop_request(run.pk)
+    run.refresh_from_db()
     return run
 
 
@@ -222,13 +229,16 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
     # An unknown quick action is refused before anything is written; whether its run can pause decides
     # the checkpointer. The graph assembles the views and routes (its assemble and route nodes).
     may_interrupt = fast_path_may_pause(origin=context.origin, action=action) if action else True
-    graph_input = {"message": message or "", "action": action or "", "page_context": context,
-                   "names": entity_names_for(context=context, user=user, task_names=read.task_names)}
+    names = entity_names_for(context=context, user=user, task_names=read.task_names)
+    graph_input = {"message": message or "", "action": action or "", "page_context": context, "names": names}
     failure: Exception | None = None
     # A run that cannot pause commits once: the run, what its tools wrote, its trace and its outcome.
     with nullcontext() if may_interrupt else transaction.atomic():
         with transaction.atomic(savepoint=False):
             if conversation is not None:
+                if not conversation.title:
+                    conversation.title = request_title(message=message or "", action=action or "",
+                                                       names=names)
                 conversation_note_request(conversation=conversation, message=message or "", action=action or "")
             run = Run.objects.create(user=user, message=message or "", action=action or "",
                                      conversation=conversation,

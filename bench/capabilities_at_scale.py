@@ -15,7 +15,7 @@ must be the same at every size: 0 calls, and statements constant in the number o
 the large project's time to the small one's, and the database's share of the time.
 
     .venv/bin/python bench/capabilities_at_scale.py [--sizes 20000 100000] [--rounds 5]
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/pm_i38 .venv/bin/python bench/capabilities_at_scale.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/pm_assistant .venv/bin/python bench/capabilities_at_scale.py
 """
 from __future__ import annotations
 

@@ -12,12 +12,12 @@ from collections.abc import Collection, Iterable
 from datetime import date
 from typing import Any, Protocol
 
-from django.template.defaultfilters import date as date_filter
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from pm_assistant.dates import date_shown
 from tasks.models import Task
 
 
@@ -65,9 +65,9 @@ def due(task: Task, today: date | None = None) -> SafeString:
         return mark_safe('<span class="muted">—</span>')
     if is_overdue(task, today):
         return format_html('<time datetime="{}" class="due overdue" title="Overdue">{}</time>',
-                           task.due_date.isoformat(), date_filter(task.due_date, "M j, Y"))
+                           task.due_date.isoformat(), date_shown(task.due_date))
     return format_html('<time datetime="{}" class="due">{}</time>',
-                       task.due_date.isoformat(), date_filter(task.due_date, "M j, Y"))
+                       task.due_date.isoformat(), date_shown(task.due_date))
 
 
 def initials(user: Any) -> str:

@@ -24,6 +24,7 @@ class TaskName(NamedTuple):
     title: str
     project_id: int
     project_name: str
+    project_key: str
 
 
 def task_list_for_user(*, user: AnyUser, filters: TaskFilters | None = None) -> QuerySet[Task]:
@@ -69,8 +70,8 @@ def task_names_visible_to_user(*, user: AnyUser, ids: list[int] | tuple[int, ...
     if not ids:
         return {}
     rows = (task_list_for_user(user=user).filter(pk__in=ids).order_by()
-            .values_list("pk", "title", "project_id", "project__name"))
-    return {pk: TaskName(title, project_id, project_name) for pk, title, project_id, project_name in rows}
+            .values_list("pk", "title", "project_id", "project__name", "project__key"))
+    return {pk: TaskName(title, project_id, name, key) for pk, title, project_id, name, key in rows}
 
 
 def task_ids_visible_and_deleted(*, user: AnyUser, ids: list[int] | tuple[int, ...]

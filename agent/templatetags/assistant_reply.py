@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from agent.models import Run, TraceEvent
 from agent.sidebar_words import WORDS
+from pm_assistant.dates import date_shown
 from pm_assistant.markdown import markdown_html
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
 
@@ -65,10 +66,23 @@ def say(context: Any, word: str, **fields: Any) -> str:
 
 
 @register.simple_tag(takes_context=True)
+def chip_label(context: Any, action: Any) -> str:
+    """A quick action's label on a chip under an answer, in the answer's language where it has one."""
+    words = context.get("answer_words") or WORDS["en"]
+    return str(words.get(f"action_{action.action}", action.label))
+
+
+@register.simple_tag(takes_context=True)
 def say_sources(context: Any, sources: list[str]) -> str:
     """Where a risk factor's facts came from ("database and server_clock"), in the answer's language."""
     words = context.get("answer_words") or WORDS["en"]
     return words["and"].join(words.get(f"source_{source}", source) for source in sources)
+
+
+@register.filter
+def shown_date(value: Any) -> str:
+    """A date in an answer as the pages show it ("Nov 28, 2026"), not as the API carries it."""
+    return date_shown(value)
 
 
 @register.filter

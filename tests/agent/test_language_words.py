@@ -63,9 +63,9 @@ def test_the_model_unavailable_answer_keeps_the_reason_in_either_language() -> N
 def test_the_single_task_brief_in_chinese_names_the_same_facts() -> None:
     row = {"key": "WEB-3", "title": "Fix login", "status": "in_progress", "priority": "P1", "due_date": "2020-01-02",
            "assignee": "Alice", "project": "Website Redesign"}
-    assert brief_words(row, 2) == ("WEB-3 “Fix login” in Website Redesign: in progress, P1, due 2020-01-02 "
+    assert brief_words(row, 2) == ("WEB-3 “Fix login” in Website Redesign: in progress, P1, due Jan 2, 2020 "
                                    "(overdue), assigned to Alice. It has 2 subtasks.")
     assert brief_words(row, 2, "zh") == ("WEB-3 “Fix login”（Website Redesign）：进行中，P1，"
-                                         "截止 2020-01-02（已逾期），负责人 Alice。它有 2 个子任务。")
+                                         "截止 Jan 2, 2020（已逾期），负责人 Alice。它有 2 个子任务。")
     assert brief_words({**row, "assignee": None, "due_date": None}, 0, "zh") == \
         "WEB-3 “Fix login”（Website Redesign）：进行中，P1，未分配。"

@@ -146,14 +146,15 @@ def _data_statements(statements: list[str]) -> list[str]:
 def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any) -> None:
     """The row's Done button: one read that checks the page's ids and reads the summary's names, the
     conversation and the run, the task log's revision (what a stored result's index is tied to), the facts (the
-    task with its write permission; an update reads no subtasks), the update (the project's lock, the locked
-    read with project and assignee, the role, both activities in one INSERT, the row), the trace and the
-    outcome (with its audit, in the same UPDATE)."""
+    task with its write permission; an update reads no subtasks), the run marked as writing unless stopped (one
+    UPDATE, the stop's guard), the update (the project's lock, the locked read with project and assignee, the
+    role, both activities in one INSERT, the row), the trace and the outcome (with its audit, in the same
+    UPDATE)."""
     client = _client(alice)
     first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))
     _post(client, _row(first, "mark_done"))  # warm
     statements = _data_statements(_statements(client, _row(second, "mark_done")))
-    assert len(statements) == 12, "\n".join(statements)
+    assert len(statements) == 13, "\n".join(statements)
     assert sum(sql.startswith('SELECT "tasks_task"."id" AS "pk"') for sql in statements) == 1, \
         "the page's ids are checked and named in one read"
     locks = [sql for sql in statements if sql.startswith('SELECT "projects_project"."id" AS "pk"')]

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from pm_assistant.dates import date_shown
 from projects.models import Project
 from tasks.services import task_create
 
@@ -136,14 +137,16 @@ def test_a_chinese_single_task_question_overdue_list_and_risk_check_are_labelled
     ask(page, "这个任务是关于什么的？", 1)
     run = page.locator("#assistant-transcript .run-done").last
     expect(run.locator(".run-reply")).to_contain_text(
-        f"{task.key} “Fix login”（Website Redesign）：待办，P1，截止 {late.isoformat()}（已逾期），负责人 alice。")
+        f"{task.key} “Fix login”（Website Redesign）：待办，P1，截止 {date_shown(late)}（已逾期），负责人 alice。")
     ask(page, "我的逾期任务", 2)
     run = page.locator("#assistant-transcript .run-done").last
     row = run.locator(".run-items li").first
     expect(row.locator(".badge")).to_have_text("待办")
-    expect(row.locator("time")).to_have_text(f"截止 {late.isoformat()}")
+    expect(row.locator("time")).to_have_text(f"截止 {date_shown(late)}")
     expect(row.locator("time")).to_have_attribute("title", "已逾期")
-    expect(run.locator(".run-meta")).to_have_attribute("lang", "en")
+    # The footer speaks the answer's language too (it was English under a Chinese answer).
+    expect(run.locator(".run-meta")).not_to_have_attribute("lang", "en")
+    expect(run.locator(".run-meta .run-tools")).to_contain_text("复制")
     assert_accessible(page)
     shot(page, f"chinese-labels-{width}")
 

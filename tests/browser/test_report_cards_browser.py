@@ -58,13 +58,17 @@ def test_the_report_button_and_the_typed_request_each_say_which_week(
     expect(button).to_have_text("Last week's report")
     button.click()
     run = page.locator("#assistant-transcript .run-done").last
-    expect(run.locator("[data-report-week]")).to_contain_text("Last week, ")
+    # Said once: the answer names the week, so the card under it does not again.
+    expect(run.locator(".run-reply")).to_contain_text("Last week, ")
+    expect(run.locator("[data-report-week]")).to_have_count(0)
+    assert run.inner_text().count("Last week, ") == 1
     expect(run.locator(".run-reply")).to_contain_text("At the end of the week")
     assert_accessible(page)
     shot(page, f"report-last-week-{width}")
 
     run = _ask(page, "本周周报")
-    expect(run.locator("[data-report-week]")).to_contain_text("本周截至目前，")
+    expect(run.locator(".run-reply")).to_contain_text("本周截至目前，")
+    assert run.inner_text().count("本周截至目前") == 1
     # Asked in Chinese, answered in Chinese: "目前有" (now), never "周末时" (at the end of the week).
     expect(run.locator(".run-reply")).not_to_contain_text("周末时")
     expect(run.locator(".run-reply")).to_contain_text("目前有 1 个任务未完成")
@@ -99,7 +103,11 @@ def test_a_finished_week_says_its_figures_changed_after_a_later_deletion_and_pas
     open_assistant(page)
     page.click("#assistant [data-assistant-action=weekly_report]")
     run = page.locator("#assistant-transcript .run-done").last
-    expect(run.locator("[data-report-recomputed]")).to_contain_text("1 task was deleted after the week ended")
+    expect(run.locator(".run-reply")).to_contain_text("1 task was deleted after the week ended")
+    # Said once: the answer carries the note, so the card under it does not repeat it.
+    expect(run.locator("[data-report-recomputed]")).to_have_count(0)
+    assert run.inner_text().count("deleted after the week ended") == 1
+    shot(page, f"sidebar-report-said-once-{width}")
     assert_accessible(page)
 
 
@@ -130,3 +138,20 @@ def test_the_risk_chart_explains_its_colours_axis_and_values_and_adds_the_factor
     run.locator("figure.risk-chart").scroll_into_view_if_needed()
     assert_accessible(page)
     shot(page, f"risk-chart-{width}")
+
+
+def test_the_sidebar_report_tiles_keep_each_label_whole(page: Page, live_server: Any, width: str, alice: User,
+                                                        last_week: list[Task]) -> None:
+    """"Completed" was split over two lines ("Complete/d") in the sidebar at the desktop size."""
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    page.click("#assistant [data-assistant-action=weekly_report]")
+    tiles = page.locator("#assistant-transcript .run-done .run-figures dt")
+    expect(tiles).to_have_count(4)
+    lines = page.evaluate("""() => [...document.querySelectorAll('#assistant-transcript .run-figures dt')].map(dt => {
+        const range = document.createRange(); range.selectNodeContents(dt);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        return {text: dt.textContent, lines: tops.size, fits: dt.scrollWidth <= dt.clientWidth + 1}; })""")
+    assert all(tile["lines"] == 1 and tile["fits"] for tile in lines), lines
+    shot(page, f"sidebar-report-tiles-{width}")
+    assert_accessible(page)

@@ -15,6 +15,7 @@ from agent.language import Language, in_each_language, language_of
 from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
+from pm_assistant.dates import date_shown
 from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import literal, quoted
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
@@ -48,7 +49,7 @@ def brief_words(row: dict[str, Any], subtasks: int, language: Language = "en") -
     parts = [status, row["priority"]]
     if row["due_date"]:
         late = row["status"] != "done" and row["due_date"] < timezone.localdate().isoformat()
-        parts.append(words["due"].format(day=row["due_date"]) + (words["late"] if late else ""))
+        parts.append(words["due"].format(day=date_shown(row["due_date"])) + (words["late"] if late else ""))
     parts.append(words["assigned"].format(name=literal(row["assignee"])) if row["assignee"] else words["unassigned"])
     below = words["subtask_one" if subtasks == 1 else "subtask_many"].format(count=subtasks) if subtasks else ""
     return words["brief"].format(task=f"{row['key']} {quoted(row['title'])}", project=row["project"],

@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from agent.language import Language, in_each_language
+from pm_assistant.dates import date_shown
 from pm_assistant.markdown import quoted
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
 
 TEXTS = in_each_language(
     en={
-        "created": "Created {key} {title}.",
+        "created": "Created {key} {title}{said}.", "created_said": ": {said}",
         "updated": "Updated {task}: {said}.",
         "unchanged": "{task} already had {said}, so nothing was changed.",
         "status": "status {value}", "priority": "priority {value}", "due": "due {value}", "join": ", ",
@@ -56,7 +57,7 @@ TEXTS = in_each_language(
         "confirm_mismatch": "Please confirm: {change}. {mismatch} Nothing is changed until you approve.",
     },
     zh={
-        "created": "已创建 {key} {title}。",
+        "created": "已创建 {key} {title}{said}。", "created_said": "：{said}",
         "updated": "已更新 {task}：{said}。",
         "unchanged": "{task} 已经是{said}，什么都没有改。",
         "status": "状态 {value}", "priority": "优先级 {value}", "due": "截止日期 {value}", "join": "，",
@@ -107,8 +108,18 @@ def update_words(row: dict[str, Any], named: dict[str, bool], *, changed: bool, 
     words = TEXTS[language]
     parts = [words["status"].format(value=status_label(row["status"], language)) if named["status"] else "",
              words["priority"].format(value=row["priority"]) if named["priority"] else "",
-             words["due"].format(value=row["due_date"]) if named["due_date"] else ""]
+             words["due"].format(value=date_shown(row["due_date"])) if named["due_date"] else ""]
     said = words["join"].join(part for part in parts if part) or \
         words["status"].format(value=status_label(row["status"], language))
     task = f"{row['key']} {quoted(row['title'])}"
     return words["updated" if changed else "unchanged"].format(task=task, said=said)
+
+
+def created_words(row: dict[str, Any], *, language: Language) -> str:
+    """What a create made, with the due date and priority it understood (read back from the row)."""
+    words = TEXTS[language]
+    parts = [words["due"].format(value=date_shown(row["due_date"])) if row.get("due_date") else "",
+             words["priority"].format(value=row["priority"]) if row.get("priority_named") else ""]
+    said = words["join"].join(part for part in parts if part)
+    return words["created"].format(key=row["key"], title=quoted(row["title"]),
+                                   said=words["created_said"].format(said=said) if said else "")

@@ -20,7 +20,7 @@ from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
 
 from . import tools
-from .answers import TEXTS, status_label, update_words
+from .answers import TEXTS, created_words, status_label, update_words
 from .write_approval import approve_unasked_create, approve_unasked_update, mismatch_words, mismatches_noted
 
 # A task number the user typed: "42", "#42", "task 42", "任务42" or the number of a key such as "WEB-42".
@@ -75,7 +75,8 @@ def _create(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, language: 
         return _pick_project(runtime, slots.title, language)
     row = runtime.context.tools.write("create_task", tools.create_task, project_id=project_id, title=slots.title,
                                       priority=slots.priority, due_date=slots.due_date, status=slots.status)
-    return done(TEXTS[language]["created"].format(key=row["key"], title=quoted(row["title"])), task=row)
+    words = created_words({**row, "priority_named": slots.priority is not None}, language=language)
+    return done(words, task=row)
 
 
 def _update_one(runtime: Runtime[RunContext], slots: Slots, task_id: int, language: Language) -> dict[str, Any]:
