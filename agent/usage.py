@@ -55,7 +55,7 @@ def _share(part: int, whole: int) -> float | None:
 def _grouped(runs: QuerySet[Run], key: str, expression: Any = None) -> list[dict[str, Any]]:
     """Runs, fast-path runs, model calls and tokens per value of a field, or of `expression` named `key`
     (one query)."""
-    rows = (runs.values(key) if expression is None else runs.values(**{key: expression})).annotate(
+    rows: Any = (runs.values(key) if expression is None else runs.values(**{key: expression})).annotate(
         runs=Count("id"), fast_path=Count("id", filter=ROUTES["fast_path"]), llm_calls=Sum("llm_calls"),
         prompt_tokens=Sum("prompt_tokens"), completion_tokens=Sum("completion_tokens")).order_by("-runs", key)
     return [{key: row[key] or "", "runs": row["runs"], "fast_path": row["fast_path"],

@@ -120,6 +120,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 300
+# Beat writes its schedule file after every job it sends: the file's age is its health (docker-compose.yml).
+CELERY_BEAT_SYNC_EVERY = 1
 CELERY_BEAT_SCHEDULE = {
     "artifacts-expire-and-archive": {
         "task": "agent.jobs.artifacts_expire",
