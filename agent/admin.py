@@ -17,7 +17,7 @@ from agent.artifacts.reader import pieces
 from agent.artifacts.store import artifact_delete, artifact_is_expired, artifact_open
 
 from .audit import run_audit
-from .models import Alert, Artifact, Confirmation, Run, TraceEvent
+from .models import Alert, Artifact, Confirmation, Run, RunFeedback, TraceEvent
 
 JSON_SHOWN_MAX_CHARS = 20_000
 HEAD_SHOWN_LINES = 20
@@ -70,6 +70,14 @@ class ConfirmationInline(ReadOnlyMixin, admin.TabularInline):
     readonly_fields = fields
 
 
+class RunFeedbackInline(ReadOnlyMixin, admin.TabularInline):
+    model = RunFeedback
+    extra = 0
+    can_delete = False
+    fields = ("user", "rating", "reason", "created_at")
+    readonly_fields = fields
+
+
 class ArtifactInline(ReadOnlyMixin, admin.TabularInline):
     model = Artifact
     extra = 0
@@ -90,7 +98,7 @@ class RunAdmin(ReadOnlyMixin, admin.ModelAdmin):
                        "llm_calls", "prompt_tokens", "completion_tokens", "created_at", "updated_at",
                        "audit_shown", "page_context_shown", "data_shown", "progress_shown")
     exclude = ("page_context", "data", "progress")
-    inlines = (TraceEventInline, AlertInline, ConfirmationInline, ArtifactInline)
+    inlines = (TraceEventInline, AlertInline, ConfirmationInline, RunFeedbackInline, ArtifactInline)
 
     @admin.display(description="audit (seed checklist)")
     def audit_shown(self, obj: Run) -> SafeString:
@@ -121,6 +129,17 @@ class ConfirmationAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("action", "decision")
     search_fields = ("id", "run__id", "run__user__username")
     list_select_related = ("run",)
+
+
+@admin.register(RunFeedback)
+class RunFeedbackAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """What users thought of the answers: staff read it to find the runs worth a look."""
+
+    list_display = ("run", "user", "rating", "reason", "created_at")
+    list_filter = ("rating", "created_at")
+    search_fields = ("reason", "run__id", "run__message", "user__username")
+    list_select_related = ("run", "user")
+    date_hierarchy = "created_at"
 
 
 @admin.register(Alert)

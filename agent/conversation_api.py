@@ -17,7 +17,7 @@ from .conversations import (
     conversation_as_dict,
     conversation_delete,
     conversation_get,
-    conversation_list_for_user,
+    conversation_page_for_user,
     conversation_rename,
     conversation_runs,
 )
@@ -36,6 +36,8 @@ class ConversationSearchSerializer(StrictInputSerializer):
     search = serializers.CharField(required=False, allow_blank=True, max_length=SEARCH_MAX_CHARS,
                                    validators=[_plain_text],
                                    help_text="Keep conversations whose title or messages contain it.")
+    offset = serializers.IntegerField(required=False, min_value=0, max_value=1_000_000, default=0,
+                                      help_text="Skip this many (the list's next_offset, for older ones).")
 
 
 class ConversationRenameSerializer(StrictInputSerializer):
@@ -65,15 +67,22 @@ CONVERSATION_DETAIL_SCHEMA = inline_serializer("AssistantConversationDetail", {
 
 class ConversationListApi(AuthenticatedApi):
     @extend_schema(parameters=[ConversationSearchSerializer], responses={200: inline_serializer(
-        "AssistantConversationList", {"results": CONVERSATION_SCHEMA.__class__(many=True)}),
+        "AssistantConversationList", {
+            "results": CONVERSATION_SCHEMA.__class__(many=True),
+            "count": serializers.IntegerField(help_text="How many there are in all (matching the search)."),
+            "next_offset": serializers.IntegerField(allow_null=True,
+                                                    help_text="The offset of the older ones; null: none.")}),
         **error_responses(400, 401)},
         operation_id="assistant_conversations_list", summary="List the user's recent conversations, newest first")
     def get(self, request: Request) -> Response:
         query = ConversationSearchSerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
-        conversations = conversation_list_for_user(user=acting_user(request),
-                                                   search=query.validated_data.get("search", ""))
-        return Response({"results": [conversation_as_dict(c) for c in conversations]})
+        offset = query.validated_data.get("offset", 0)
+        conversations, total = conversation_page_for_user(user=acting_user(request), offset=offset,
+                                                          search=query.validated_data.get("search", ""))
+        shown = offset + len(conversations)
+        return Response({"results": [conversation_as_dict(c) for c in conversations], "count": total,
+                         "next_offset": shown if shown < total else None})
 
 
 class ConversationRenameApi(AuthenticatedApi):

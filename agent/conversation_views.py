@@ -12,11 +12,12 @@ from django.views.decorators.http import require_GET, require_POST
 from pm_assistant.errors import ApplicationError, InvalidInput
 
 from .conversation_api import ConversationRenameSerializer, ConversationSearchSerializer
+from .conversation_titles import conversation_label
 from .conversations import (
     TITLE_FIELD_MAX,
     conversation_delete,
     conversation_get,
-    conversation_list_for_user,
+    conversation_page_for_user,
     conversation_rename,
     conversation_start,
 )
@@ -44,14 +45,18 @@ def sidebar_conversation_open(request: HttpRequest, conversation_id: str) -> Htt
     return render(request, "assistant/_transcript.html")
 
 
-def _history(request: HttpRequest, *, search: str = "", notice: str = "", error: str = "",
+def _history(request: HttpRequest, *, search: str = "", offset: int = 0, notice: str = "", error: str = "",
              status: int = 200) -> HttpResponse:
-    """The recent conversations (those matching ``search``), the current one marked, under a notice."""
+    """The recent conversations (those matching ``search``), the current one marked, under a notice and
+    their count; past the first page (``offset``), only the next rows and the button for the ones after."""
     current = current_conversation(request)
-    return render(request, "assistant/_history.html", {
-        "conversations": conversation_list_for_user(user=request.user, search=search),  # type: ignore[arg-type]
-        "current_id": current.pk if current else None, "search": search, "notice": notice, "error": error,
-        "title_max": TITLE_FIELD_MAX},
+    conversations, total = conversation_page_for_user(user=request.user, search=search,  # type: ignore[arg-type]
+                                                      offset=offset)
+    shown = offset + len(conversations)
+    return render(request, "assistant/_history_rows.html" if offset else "assistant/_history.html", {
+        "conversations": conversations, "total": total, "next_offset": shown if shown < total else None,
+        "older": total - shown, "current_id": current.pk if current else None, "search": search,
+        "notice": notice, "error": error, "title_max": TITLE_FIELD_MAX},
         status=status)
 
 
@@ -65,10 +70,12 @@ def _first_reason(errors: dict[str, list[str]]) -> str:
 @require_GET
 def sidebar_conversation_list(request: HttpRequest) -> HttpResponse:
     """List the user's recent conversations, the current one marked; ``?search=`` narrows them."""
-    query = ConversationSearchSerializer(data={"search": request.GET.get("search", "")})
+    query = ConversationSearchSerializer(data={"search": request.GET.get("search", ""),
+                                               "offset": request.GET.get("offset", 0)})
     if not query.is_valid():
         return _history(request, error=_first_reason(query.errors), status=400)
-    return _history(request, search=query.validated_data.get("search", ""))
+    return _history(request, search=query.validated_data.get("search", ""),
+                    offset=query.validated_data.get("offset", 0))
 
 
 @login_required
@@ -83,7 +90,7 @@ def sidebar_conversation_rename(request: HttpRequest, conversation_id: str) -> H
                                            title=data.validated_data["title"])
     except ApplicationError as exc:
         return _history(request, error=exc.message, status=exc.http_status)
-    return _history(request, notice=f"Renamed to \u201c{conversation.title}\u201d.")
+    return _history(request, notice=f"Renamed to \u201c{conversation_label(conversation)}\u201d.")
 
 
 @login_required
@@ -94,7 +101,7 @@ def sidebar_conversation_delete(request: HttpRequest, conversation_id: str) -> H
     current = current_conversation(request)
     try:
         conversation = conversation_get(user=request.user, conversation_id=conversation_id)  # type: ignore[arg-type]
-        title = conversation.title or "Untitled"
+        title = conversation_label(conversation)
         conversation_delete(user=request.user, conversation_id=conversation.pk)  # type: ignore[arg-type]
     except ApplicationError as exc:
         return _history(request, error=exc.message, status=exc.http_status)

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from agent.conversation_titles import conversation_label, conversations_label
 from agent.models import Conversation, Run
 from agent.page_context.schema import MAX_KEYWORD
 from agent.routing.quick_actions import quick_action_label
@@ -65,11 +66,11 @@ def conversation_note_request(*, conversation: Conversation, message: str, actio
         conversation.save(update_fields=["title", "updated_at"])
 
 
-def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS,
-                               search: str = "") -> list[Conversation]:
-    """Return the user's latest conversations that have runs, newest first, each with its run count and a
-    ``label`` that tells apart conversations of the same title; ``search`` keeps those whose title or
-    messages contain it."""
+def conversation_page_for_user(*, user: User, search: str = "", offset: int = 0,
+                               limit: int = RECENT_CONVERSATIONS) -> tuple[list[Conversation], int]:
+    """Return a page of the user's conversations that have runs, newest first, and how many there are in
+    all; each has its run count and its ``label`` (agent.conversation_titles). ``search`` keeps those
+    whose title or messages contain it."""
     rows = Conversation.objects.filter(user=user).annotate(
         run_count=Count("runs"),
         pending_count=Count("runs", filter=Q(runs__status=Run.Status.NEEDS_CONFIRMATION)))
@@ -78,21 +79,17 @@ def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS,
         rows = rows.filter(pk__in=Conversation.objects.filter(user=user).filter(
             Q(title__icontains=words) | Q(runs__message__icontains=words)).values("pk"))
     # A search is a subquery, not a join: the counts stay one per run.
-    found: list[Conversation] = list(rows.filter(run_count__gt=0).order_by("-updated_at")[:limit])
-    _label(found)
-    return found
+    used = rows.filter(run_count__gt=0)
+    found: list[Conversation] = list(used.order_by("-updated_at", "-pk")[offset:offset + limit])
+    total = offset + len(found) if len(found) < limit else used.count()
+    conversations_label(user, found)
+    return found, total
 
 
-def _label(conversations: list[Conversation]) -> None:
-    """Number the conversations that share a title in the order they were started: "My overdue tasks (2)"."""
-    by_title: dict[str, list[Conversation]] = {}
-    for conversation in conversations:
-        by_title.setdefault(conversation.title, []).append(conversation)
-    for same in by_title.values():
-        same.sort(key=lambda c: c.created_at)
-        for number, conversation in enumerate(same, start=1):
-            title = conversation.title or "Untitled"
-            conversation.label = f"{title} ({number})" if len(same) > 1 else title  # type: ignore[attr-defined]
+def conversation_list_for_user(*, user: User, limit: int = RECENT_CONVERSATIONS,
+                               search: str = "") -> list[Conversation]:
+    """Return the user's latest conversations that have runs (the first page of conversation_page_for_user)."""
+    return conversation_page_for_user(user=user, search=search, limit=limit)[0]
 
 
 def conversation_rename(*, user: User, conversation_id: UUID | str, title: str) -> Conversation:
@@ -144,7 +141,7 @@ def conversation_as_dict(conversation: Conversation) -> dict[str, Any]:
     return {
         "conversation_id": str(conversation.pk),
         "title": conversation.title,
-        "label": getattr(conversation, "label", None) or conversation.title or "Untitled",
+        "label": getattr(conversation, "label", None) or conversation_label(conversation),
         "created_at": conversation.created_at.isoformat(),
         "updated_at": conversation.updated_at.isoformat(),
         "run_count": run_count if run_count is not None else conversation.runs.count(),

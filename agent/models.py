@@ -55,6 +55,8 @@ class Run(models.Model):
     undo_until = models.DateTimeField(null=True, blank=True,
                                       help_text="Until when its task changes can be undone; null: nothing to undo.")
     undone_at = models.DateTimeField(null=True, blank=True, help_text="When its changes were undone (once only).")
+    wrote_at = models.DateTimeField(null=True, blank=True,
+                                    help_text="When its first change to tasks committed: then it cannot be stopped.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -66,6 +68,28 @@ class Run(models.Model):
 
     def __str__(self) -> str:
         return f"{self.capability or '?'} run {self.id} ({self.status})"
+
+
+class RunFeedback(models.Model):
+    """A user's thumbs up or down on one answer, with an optional reason; one per run and user."""
+
+    class Rating(models.TextChoices):
+        UP = "up"
+        DOWN = "down"
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="feedback")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assistant_feedback")
+    rating = models.CharField(max_length=4, choices=Rating.choices)
+    reason = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["run", "user"], name="run_feedback_once_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.rating} on run {self.run_id}"
 
 
 class Confirmation(models.Model):

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from pm_assistant.vocabulary import PAGES
 
+from .feedback import feedback_of
 from .language import language_of
 from .models import Run, TraceEvent
 from .routing.quick_actions import QuickAction, quick_actions_for
@@ -60,7 +61,7 @@ def run_view_context(run: Run, *, asked_again: bool | None = None) -> dict[str, 
     # Passed by name: in a template, data.items would find dict.items() when the key is absent.
     return {"run": run, "lang": language, "answer_words": WORDS[language],
             "view": view, "items": data.get("items") or [], "count": data.get("count"),
-            "picker_closed": picker_closed,
+            "picker_closed": picker_closed, "feedback": feedback_of(run),
             "suggestions": suggested_actions(run, data.get("suggestions") or []),
             # Clarify and help offer their own buttons; any other answer offers the next steps.
             "follow_ups": [] if data.get("suggestions") else follow_up_actions(run),

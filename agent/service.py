@@ -18,6 +18,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
+from agent.conversation_titles import request_title
 from agent.conversations import conversation_note_request
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import graph_for
@@ -164,14 +165,20 @@ def run_stop(*, user: User, run_id: UUID | str) -> Run:
     run = run_get(user=user, run_id=run_id)
     if run.status != Run.Status.RUNNING:
         raise Conflict("This run is not running: there is nothing to stop.", field="run_id")
-    # The flag first, so no node starts after this point; then the record, unless the run has stored
-    # its end meanwhile (a run that has just finished keeps its answer).
-    stop_request(run.pk)
-    Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
+    # The record first, in one conditional update: it waits for a write the run is making (the tool
+    # runner holds the run's row while it writes) and does nothing once the run has written or stored
+    # its end, so "stopped" is never said of a run whose change was made. Then the flag, so no node
+    # starts after this point and a streaming answer is cut off.
+    stopped = Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING, wrote_at__isnull=True).update(
         status=Run.Status.STOPPED, error_code="stopped", reply=STOPPED_REPLY, updated_at=timezone.now())
-    run.refresh_from_db()
-    if run.status != Run.Status.STOPPED:
+    if not stopped:
+        run.refresh_from_db()
+        if run.status == Run.Status.RUNNING:
+            raise Conflict("This run had already made its change when the stop came: it finishes and shows "
+                           "what it did.", field="run_id", code="already_wrote")
         raise Conflict("This run finished before it could be stopped.", field="run_id")
+    stop_request(run.pk)
+    run.refresh_from_db()
     return run
 
 
@@ -224,6 +231,9 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
     with nullcontext() if may_interrupt else transaction.atomic():
         with transaction.atomic(savepoint=False):
             if conversation is not None:
+                if not conversation.title:
+                    conversation.title = request_title(message=message or "", action=action or "",
+                                                       names=graph_input["names"])
                 conversation_note_request(conversation=conversation, message=message or "", action=action or "")
             run = Run.objects.create(user=user, message=message or "", action=action or "",
                                      conversation=conversation,

@@ -20,6 +20,7 @@ from .conversations import (
     conversation_runs_before,
     conversation_unsaved,
 )
+from .feedback import with_feedback
 from .models import Conversation, Run
 from .run_view import run_view_context, with_model_calls
 
@@ -65,7 +66,7 @@ def transcript(request: HttpRequest) -> dict[str, Any]:
     # A background run from another conversation keeps reporting its progress here until it ends.
     since = timezone.now() - timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS)
     working = Run.objects.filter(user=user, status=Run.Status.RUNNING, created_at__gte=since).order_by("created_at")
-    others = with_model_calls([run for run in working[:5] if run.pk not in shown])
+    others = with_feedback(with_model_calls([run for run in working[:5] if run.pk not in shown]))
     return {"runs": _views(runs, later=set()) + [run_view_context(run) for run in others],
             "earlier": _earlier(cast(Conversation, conversation), runs[0]) if more else None}
 
@@ -88,7 +89,7 @@ def _views(runs: list[Run], *, later: set[str]) -> list[dict[str, Any]]:
     """Each run as the transcript renders it, knowing whether its message was sent again after it (what a
     project picker's choice does): by a later run of these or one of the ``later`` messages."""
     asked_again, sent = [], set(later)
-    with_model_calls(runs)
+    with_feedback(with_model_calls(runs))
     for run in reversed(runs):
         asked_again.append(run.message in sent)
         sent.add(run.message)

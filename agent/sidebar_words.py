@@ -2,8 +2,9 @@
 
 The confirmation and plan cards, the labels of the task rows, the report's figures and the risk list
 follow the language of the run's own message (stored with the run, agent.run_view reads it); the
-figures, keys, titles and dates inside them come from the server as before. Page chrome (the input,
-quick buttons, Copy, Edit, Retry) stays English.
+figures, keys, titles and dates inside them come from the server as before. So does the chrome under
+an answer: "Next:" and its buttons, Copy, Edit, Retry, details and the feedback buttons. The page's own
+chrome (the input, the page's quick buttons) stays English.
 """
 from __future__ import annotations
 
@@ -59,6 +60,16 @@ WORDS = in_each_language(
         "chart_caption": "Risk score by task on {today}, highest first, and the points of each factor in it",
         "score": "Score", "level": "Level", "made_of": "Made of",
         "axis_short": "Risk score: points per factor", "axis_long": "Risk score (0–100): points from each factor",
+        # The chrome under an answer, and the quick actions it offers next.
+        "next": "Next:", "follow_ups": "Suggested follow-ups", "copy": "Copy", "copy_more": " the answer",
+        "edit": "Edit", "edit_more": " and send again", "retry": "Retry", "retry_more": " this message",
+        "retry_action_more": " this quick action", "details": "details",
+        "action_my_overdue": "My overdue tasks", "action_risk_analysis": "Tasks at risk",
+        "action_weekly_report": "Last week's report", "action_decompose_task": "Break down",
+        # Feedback on the answer.
+        "feedback_ask": "Was this answer useful?", "helpful": "Helpful", "not_helpful": "Not helpful",
+        "feedback_thanks": "Thanks, noted.", "feedback_reason": "What was wrong or missing? (optional)",
+        "feedback_send": "Send reason",
     },
     zh={
         "task": "任务", "status": "状态", "project": "项目", "subtasks": "子任务", "none": "无",
@@ -96,5 +107,13 @@ WORDS = in_each_language(
         "chart_caption": "{today} 各任务的风险分数（从高到低）及其中每个因素的分数",
         "score": "分数", "level": "等级", "made_of": "构成",
         "axis_short": "风险分数：各因素的分数", "axis_long": "风险分数（0–100）：各因素的分数",
+        "next": "下一步：", "follow_ups": "建议的后续操作", "copy": "复制", "copy_more": "这个回答",
+        "edit": "编辑", "edit_more": "并重新发送", "retry": "重试", "retry_more": "这条消息",
+        "retry_action_more": "这个快捷操作", "details": "详情",
+        "action_my_overdue": "我的逾期任务", "action_risk_analysis": "有风险的任务",
+        "action_weekly_report": "上周报告", "action_decompose_task": "拆分任务",
+        "feedback_ask": "这个回答有用吗？", "helpful": "有帮助", "not_helpful": "没有帮助",
+        "feedback_thanks": "谢谢，已记录。", "feedback_reason": "哪里不对或缺了什么？（可选）",
+        "feedback_send": "发送原因",
     },
 )

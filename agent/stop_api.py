@@ -18,7 +18,8 @@ class RunStopApi(AuthenticatedApi):
                    summary="Stop a running run",
                    description="Only the run's owner may stop it (anyone else gets 404). The run ends as "
                    '"stopped" at its next point between graph nodes and a streaming model answer is cut off: '
-                   "nothing is written after the stop, what was written before it is kept. A run that is not "
+                   "nothing is written after the stop. A run that has already changed a task cannot be stopped: "
+                   '409 with code "already_wrote", and the run finishes and says what it did. A run that is not '
                    "running (finished, waiting for a confirmation, already stopped) gets 409.")
     def post(self, request: Request, run_id: str) -> Response:
         return Response(run_as_dict(run_stop(user=request.user, run_id=run_id)))  # type: ignore[arg-type]

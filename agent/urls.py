@@ -8,6 +8,7 @@ urlpatterns = [
     path("request/", views.sidebar_request, name="assistant-sidebar-request"),
     path("runs/<uuid:run_id>/confirm/", views.sidebar_confirm, name="assistant-sidebar-confirm"),
     path("runs/<uuid:run_id>/undo/", views.sidebar_undo, name="assistant-sidebar-undo"),
+    path("runs/<uuid:run_id>/feedback/", views.sidebar_feedback, name="assistant-sidebar-feedback"),
     path("runs/<uuid:run_id>/", views.sidebar_run, name="assistant-sidebar-run"),
     path("streams/<uuid:token>/", stream_views.sidebar_stream, name="assistant-sidebar-stream"),
     path("mentions/", mention_views.sidebar_mentions, name="assistant-sidebar-mentions"),

@@ -16,11 +16,13 @@ from pm_assistant.json_input import JSONInputError, json_loads_bounded, json_ref
 from .api import RunRequestApi
 from .error_words import TEXTS as ERROR_TEXTS
 from .error_words import error_words
+from .feedback import feedback_of, run_feedback_give
 from .language import Language, language_of
 from .models import Run
 from .run_view import run_view_context
 from .service import run_confirm, run_get, run_request
 from .sidebar_conversation import current_or_new_conversation
+from .sidebar_words import WORDS
 from .undo import run_undo
 from .undo_words import undo_refusal_words
 
@@ -135,6 +137,27 @@ def sidebar_undo(request: HttpRequest, run_id: str) -> HttpResponse:
         return _render_run(request, run, status=409,
                            undo_refused=undo_refusal_words(exc, run=run, language=language_of(run.message)))
     return _render_run(request, run)
+
+
+@login_required
+@require_POST
+def sidebar_feedback(request: HttpRequest, run_id: str) -> HttpResponse:
+    """Rate the run's answer up or down, with an optional reason; the footer's feedback part comes back."""
+    try:
+        feedback = run_feedback_give(user=request.user, run_id=run_id,  # type: ignore[arg-type]
+                                     rating=request.POST.get("rating", ""), reason=request.POST.get("reason", ""))
+    except ApplicationError as exc:
+        try:
+            run = run_get(user=request.user, run_id=run_id)  # type: ignore[arg-type]
+        except ApplicationError:
+            return render_error(request, exc, asked="")
+        return render(request, "assistant/_feedback.html", {
+            "run": run, "feedback": feedback_of(run), "error": exc.message,
+            "answer_words": WORDS[language_of(run.message)]},
+            status=exc.http_status)
+    return render(request, "assistant/_feedback.html", {
+        "run": feedback.run, "feedback": feedback, "saved": True,
+        "answer_words": WORDS[language_of(feedback.run.message)]})
 
 
 @login_required

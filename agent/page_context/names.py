@@ -1,6 +1,7 @@
 """Look up the names a ModelSummary mentions, scoped to the user."""
 from __future__ import annotations
 
+from pm_assistant.vocabulary import task_key as key_of
 from projects.selectors import AnyUser, project_list_for_user, user_list_sharing_a_project_with
 from tasks.selectors import task_list_for_user
 
@@ -8,17 +9,18 @@ from .schema import EntityNames, PageContext
 
 
 def entity_names_for(*, context: PageContext, user: AnyUser) -> EntityNames:
-    """Return the project name, selected task title and filtered assignee's name."""
+    """Return the project name, selected task's title and key, and filtered assignee's name."""
     project_id = context.route_params.project_id
     if context.selected_entity and context.selected_entity.type == "project":
         project_id = context.selected_entity.id
-    task_title = project_name = None
+    task_title = task_key = project_name = None
     if context.selected_entity and context.selected_entity.type == "task":
         # The task's title and its project's name in one read.
         row = (task_list_for_user(user=user).filter(pk=context.selected_entity.id)
-               .values_list("title", "project_id", "project__name").first())
+               .values_list("title", "project_id", "project__name", "project__key").first())
         if row is not None:
-            task_title, task_project_id, task_project_name = row
+            task_title, task_project_id, task_project_name, project_key = row
+            task_key = key_of(project_key, context.selected_entity.id)
             project_id = project_id or task_project_id
             if project_id == task_project_id:
                 project_name = task_project_name
@@ -29,4 +31,5 @@ def entity_names_for(*, context: PageContext, user: AnyUser) -> EntityNames:
     if isinstance(context.filters.assignee, int):
         assignee_name = (user_list_sharing_a_project_with(user=user).filter(pk=context.filters.assignee)
                          .values_list("username", flat=True).first())
-    return EntityNames(project_name=project_name, task_title=task_title, assignee_name=assignee_name)
+    return EntityNames(project_name=project_name, task_title=task_title, task_key=task_key,
+                       assignee_name=assignee_name)

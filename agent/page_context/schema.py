@@ -87,4 +87,6 @@ class EntityNames:
 
     project_name: str | None = None
     task_title: str | None = None
+    # The selected task's key ("WEB-18"), read with its title.
+    task_key: str | None = None
     assignee_name: str | None = None

@@ -63,6 +63,13 @@ def say(context: Any, word: str, **fields: Any) -> str:
 
 
 @register.simple_tag(takes_context=True)
+def chip_label(context: Any, action: Any) -> str:
+    """A quick action's label on a chip under an answer, in the answer's language where it has one."""
+    words = context.get("answer_words") or WORDS["en"]
+    return str(words.get(f"action_{action.action}", action.label))
+
+
+@register.simple_tag(takes_context=True)
 def say_sources(context: Any, sources: list[str]) -> str:
     """Where a risk factor's facts came from ("database and server_clock"), in the answer's language."""
     words = context.get("answer_words") or WORDS["en"]

@@ -15,11 +15,16 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from agent.artifacts.classify import Classified, result_classify
 from agent.artifacts.refs import jsonable
 from agent.artifacts.store import artifact_get_for_user, artifact_is_expired, artifact_open
-from agent.models import Alert, Artifact, TraceEvent
+from agent.models import Alert, Artifact, Run, TraceEvent
+from agent.run_live import RunStopped
 from agent.trace import TraceRecorder
 from pm_assistant.errors import ApplicationError
 
@@ -109,12 +114,29 @@ class ToolRunner:
         shown = _shown(arguments)
         binding_info = self._binding_info(bound, arguments)
         try:
-            result = fn(user=self.user, **arguments)
+            result = self._write_unless_stopped(tool, fn, arguments)
         except ApplicationError as exc:
             self.recorder.tool_call(tool, arguments=shown, error=f"{exc.code}: {exc.message}",
                                     facts=dict(facts or {}), bound=binding_info)
             raise
         self.recorder.tool_call(tool, arguments=shown, result=result, facts=dict(facts or {}), bound=binding_info)
+        return result
+
+    def _write_unless_stopped[T](self, tool: str, fn: Callable[..., T], arguments: Mapping[str, Any]) -> T:
+        """Write only if the run's owner has not stopped it, and mark the run as having written, atomically.
+
+        The run's row is locked for the check and the write together: a stop (agent.service.run_stop,
+        one conditional update of the same row) lands either before, and nothing is written, or after,
+        and is refused because the run has written.
+        """
+        with transaction.atomic():
+            # One statement: it locks the row, refuses a stopped run and marks the write, undone with it
+            # if the write fails.
+            marked = Run.objects.filter(pk=self.run_id).exclude(status=Run.Status.STOPPED).update(
+                wrote_at=Coalesce("wrote_at", Value(timezone.now())))
+            if not marked:
+                raise RunStopped(f"before {tool}")
+            result = fn(user=self.user, **arguments)
         return result
 
     @staticmethod

@@ -1,11 +1,22 @@
-// Sending to the assistant: the message echoed at once with a working bubble, one request at a time,
-// Stop for a typed message, Enter to send and "/" to jump to the input from anywhere on the page.
+// Sending to the assistant: the message echoed at once with a working bubble, one request at a time (a
+// message typed meanwhile waits, shown as queued, and goes when the answer lands), Stop for a typed
+// message, Enter to send and "/" to jump to the input from anywhere on the page.
 (function () {
   "use strict";
 
   var SLOW_AFTER_MS = 4000;
   var flight = null; // { elt, pending, text, typed, stopped, slowTimer } while a request is out
-  var lastStopped = null; // the typed text put back by the last Stop, until the server says how the run ended
+  var stopping = null; // { text, typed } of the last Stop, until the server says how the run ended
+  var queued = null; // { text, bubble } a message sent while a request was out: it goes when that one lands
+
+  var WORDS = {
+    stopping: "Stopping\u2026 asking the assistant whether anything was already done.",
+    unknown: "Stopped waiting for the answer. The request may still have reached the assistant: "
+      + "if it did, its answer appears in this conversation.",
+    queued: "Queued: sends when the answer above arrives.",
+    cancel: "Cancel",
+    alreadyQueued: "One message is already queued: this one stays here until that one is sent.",
+  };
 
   function form() { return document.querySelector("#assistant .assistant-form"); }
   function input() { return document.getElementById("assistant-message"); }
@@ -73,6 +84,61 @@
     return run;
   }
 
+  // A message sent while another request is out: shown in the transcript as queued, sent when it lands.
+  function queue(text) {
+    var run = document.createElement("article");
+    run.className = "run run-queued";
+    var mine = document.createElement("div");
+    mine.className = "bubble bubble-user";
+    mine.textContent = text;
+    var note = document.createElement("p");
+    note.className = "run-queued-note muted";
+    note.setAttribute("role", "status");
+    note.textContent = WORDS.queued + " ";
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "run-tool";
+    cancel.setAttribute("data-cancel-queued", "");
+    cancel.textContent = WORDS.cancel;
+    note.appendChild(cancel);
+    run.append(mine, note);
+    var box = transcript();
+    if (box) box.appendChild(run);
+    if (window.pmAssistant) window.pmAssistant.scrollToBottom();
+    queued = { text: text, bubble: run };
+    setText("");
+  }
+
+  // Take the queued message back into the input (Cancel, or a Stop): kept, never dropped.
+  function unqueue() {
+    if (!queued) return;
+    var text = queued.text;
+    queued.bubble.remove();
+    queued = null;
+    var box = input();
+    if (box) setText(box.value.trim() ? text + "\n" + box.value : text);
+  }
+
+  // The request out has landed: send the queued message as if typed now, leaving any newer draft in place.
+  function sendQueued() {
+    if (!queued || flight || !form()) return;
+    var text = queued.text;
+    queued.bubble.remove();
+    queued = null;
+    var draft = input() ? input().value : "";
+    setText(text);
+    form().requestSubmit();
+    if (input() && input().value === "") setText(draft);
+  }
+
+  // The counter's line says why the text was not sent (assistant_limit.js shows it there too).
+  function say(words) {
+    var count = document.getElementById("assistant-count");
+    if (!count) return;
+    count.hidden = false;
+    count.textContent = words;
+  }
+
   function label(elt) {
     if (elt.matches("form")) return (input() && input().value.trim()) || "";
     if (elt.hasAttribute("data-message")) return elt.getAttribute("data-message"); // Retry: the message itself
@@ -110,33 +176,48 @@
     setBusy(false, done.typed);
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (done.stopped) {
-      done.pending.classList.add("run-stopped");
+      // The browser stopped waiting, but the run may have made its change already: nothing is said
+      // until the server answers (assistant_stream.js asks it, then shows the run as it ended).
+      done.pending.classList.add("run-stopping");
       var words = done.pending.querySelector(".working-words");
-      var dots = done.pending.querySelector(".working-dots");
-      if (dots) dots.remove();
-      // The browser stopped waiting; assistant_stream.js tells the server and shows the run as it ended.
-      if (words) words.textContent = "Stopped.";
-      // After the form's own after-request handler, which clears it.
-      lastStopped = done.typed ? done.text : null;
-      window.setTimeout(function () { if (input()) { setText(done.text); input().focus(); } }, 0);
+      if (words) words.textContent = WORDS.stopping;
+      stopping = { text: done.text, typed: done.typed };
       return;
     }
     done.pending.remove();
     // The server refused the message or answered nothing usable: give the user their text back.
     if ((status === 0 || status >= 400) && done.typed && input() && !input().value) setText(done.text);
+    // After the other scripts have heard of the answer (the stream closes on this same event).
+    window.setTimeout(sendQueued, 0);
   });
 
-  // The run had finished before Stop reached the server (its answer was still on its way): the
-  // message was acted on, so it is not left in the input to be sent again.
-  document.addEventListener("assistant:stopped-too-late", function () {
+  // The server stopped the run before it changed anything: the message comes back to the input to edit
+  // or send again, unless something newer has been typed there (the stopped run offers Edit and Retry).
+  document.addEventListener("assistant:stop-confirmed", function () {
     var box = input();
-    if (box && lastStopped !== null && box.value === lastStopped) setText("");
-    lastStopped = null;
+    if (box && stopping && stopping.typed && !box.value.trim()) { setText(stopping.text); box.focus(); }
+    stopping = null;
+  });
+
+  // The run had made its change (or finished) before Stop reached the server: the transcript shows
+  // what it did, and the message is not put back to be sent twice.
+  document.addEventListener("assistant:stopped-too-late", function () { stopping = null; });
+
+  // The run's id never arrived, so the server could not be asked: say that plainly.
+  document.addEventListener("assistant:stop-unknown", function (event) {
+    var pending = event.detail && event.detail.pending;
+    var words = pending && pending.querySelector(".working-words");
+    var dots = pending && pending.querySelector(".working-dots");
+    if (dots) dots.remove();
+    if (words) words.textContent = WORDS.unknown;
+    stopping = null;
   });
 
   document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-cancel-queued]")) { unqueue(); if (input()) input().focus(); return; }
     if (!event.target.closest("#assistant-stop") || !flight) return;
     flight.stopped = true;
+    unqueue(); // Stop ends what is out and what waits: the waiting message comes back to the input
     window.htmx.trigger(flight.elt, "htmx:abort");
   });
 
@@ -144,9 +225,15 @@
   document.addEventListener("keydown", function (event) {
     if (event.target !== input() || event.key !== "Enter" || event.shiftKey || event.isComposing) return;
     event.preventDefault();
-    if (flight) return;
     // An empty or blank message is refused with a word, not ignored (assistant_limit.js).
     if (!input().value.trim()) { if (window.pmAssistantLimit) window.pmAssistantLimit.refuseEmpty(); return; }
+    if (flight) {
+      // Never silently nothing: queued (shown in the transcript), or left here with the reason.
+      if (window.pmAssistantLimit && window.pmAssistantLimit.over()) { window.pmAssistantLimit.update(); return; }
+      if (queued) { say(WORDS.alreadyQueued); return; }
+      queue(input().value.trim());
+      return;
+    }
     form().requestSubmit();
   });
 

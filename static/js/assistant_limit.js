@@ -63,7 +63,7 @@
       refuseEmpty();
     }
   }, true);
-  window.pmAssistantLimit = { refuseEmpty: refuseEmpty, update: update };
+  window.pmAssistantLimit = { refuseEmpty: refuseEmpty, update: update, over: over };
 
   // Refused before sending: this listener is registered before the one that echoes and clears the input.
   document.addEventListener("htmx:beforeRequest", function (event) {

@@ -41,14 +41,14 @@
 
   function showStage(pending, label) {
     var words = pending.querySelector(".working-words");
-    if (!words || !label || pending.classList.contains("run-stopped")) return;
+    if (!words || !label || pending.classList.contains("run-stopping")) return;
     pending.dataset.stage = label;
     words.textContent = label + "\u2026";
   }
 
   function showText(pending, delta) {
     var bubble = pending.querySelector(".bubble-working");
-    if (!bubble || pending.classList.contains("run-stopped")) return;
+    if (!bubble || pending.classList.contains("run-stopping")) return;
     var text = bubble.querySelector(".working-text");
     if (!text) {
       text = document.createElement("p");
@@ -93,8 +93,9 @@
     source.onerror = function () { if (!state.stopWanted) endStream(state); };
   }
 
-  // Ask the server to stop the run, then show the run as the server now has it (stopped, or finished).
-  // A run that had already ended (409) did what it did: say so, so the typed message is not sent twice.
+  // Ask the server to stop the run, then show the run as the server now has it: stopped, or (409) the
+  // run that had already made its change or finished, which goes on to its answer (with Undo where it
+  // changed a task) rather than being called stopped; its typed message is then not given back.
   function tellServer(state) {
     var runId = state.runId;
     var pending = state.pending;
@@ -108,9 +109,9 @@
         if (address && pending.isConnected && window.htmx) {
           window.htmx.ajax("GET", address, { target: pending, swap: "outerHTML" });
         }
-        if (response && response.status === 409) {
-          document.dispatchEvent(new CustomEvent("assistant:stopped-too-late", { detail: { runId: runId } }));
-        }
+        var name = response && response.status === 409 ? "assistant:stopped-too-late"
+          : response && response.ok ? "assistant:stop-confirmed" : "assistant:stop-unknown";
+        document.dispatchEvent(new CustomEvent(name, { detail: { runId: runId, pending: pending } }));
       });
   }
 
@@ -145,7 +146,11 @@
     var state = live;
     state.stopWanted = true;
     if (state.runId) { tellServer(state); return; }
-    // The run's id has not arrived yet: wait for it a little, then give up on telling the server.
-    window.setTimeout(function () { if (state.source) close(state); }, RUN_ID_WAIT_MS);
+    // The run's id has not arrived yet: wait for it a little, then give up on telling the server, and say so.
+    window.setTimeout(function () {
+      if (state.runId) return;
+      close(state);
+      document.dispatchEvent(new CustomEvent("assistant:stop-unknown", { detail: { pending: state.pending } }));
+    }, RUN_ID_WAIT_MS);
   }, true);
 })();

@@ -145,14 +145,15 @@ def _data_statements(statements: list[str]) -> list[str]:
 
 def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any) -> None:
     """The row's Done button: one read that checks the page's ids, one for the names, the conversation
-    and the run, the facts (the task with its write permission; an update reads no subtasks), the update
-    (the project's lock, the locked read with project and assignee, the role, both activities in one
-    INSERT, the row), the trace and the outcome."""
+    and the run, the facts (the task with its write permission; an update reads no subtasks), the run
+    marked as writing unless stopped (one UPDATE, the stop's guard), the update (the project's lock, the
+    locked read with project and assignee, the role, both activities in one INSERT, the row), the trace
+    and the outcome."""
     client = _client(alice)
     first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))
     _post(client, _row(first, "mark_done"))  # warm
     statements = _data_statements(_statements(client, _row(second, "mark_done")))
-    assert len(statements) == 12, "\n".join(statements)
+    assert len(statements) == 13, "\n".join(statements)
     locks = [sql for sql in statements if sql.startswith('SELECT "projects_project"."id" AS "pk"')]
     assert len(locks) == 1, "the project's lock, taken first"
     assert connection.vendor != "postgresql" or locks[0].endswith("FOR NO KEY UPDATE")

@@ -51,13 +51,16 @@ def test_the_message_is_echoed_with_a_working_bubble_and_nothing_is_sent_twice(
     expect(page.locator("#assistant-stop")).to_be_visible()
     expect(page.locator(".assistant-form button[type=submit]")).to_be_hidden()
     expect(page.locator("#assistant [data-assistant-action]").first).to_be_disabled()
-    # A quick button and a second Enter while the first request is out do nothing (the model still holds
-    # the first).
+    # A quick button while the first request is out does nothing (the model still holds the first); a
+    # second Enter queues the message, visibly, and taking it back leaves it in the input, unsent.
     page.locator("#assistant [data-assistant-action]").first.click(force=True)
     page.fill("#assistant-message", "again")
     page.press("#assistant-message", "Enter")
+    expect(page.locator("#assistant-transcript .run-queued")).to_contain_text("again")
     shot(page, f"working-bubble-{width}")
     assert_accessible(page)
+    page.click("#assistant-transcript [data-cancel-queued]")
+    expect(page.locator("#assistant-message")).to_have_value("again")
 
     slow_model.set()
     expect(page.locator("#assistant-transcript .run-done")).to_have_count(1, timeout=10_000)

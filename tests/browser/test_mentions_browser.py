@@ -48,3 +48,22 @@ def test_hash_lists_my_tasks_and_projects_and_inserts_the_pick(page: Page, live_
     box.press("Escape")  # closes the list, not the drawer
     expect(page.locator("#assistant-mentions")).to_be_hidden()
     expect(page.locator("#assistant")).to_be_visible()
+
+
+def test_a_key_begun_after_hash_offers_the_tasks_it_may_be(page: Page, live_server: Any, width: str,
+                                                           alice: User, website: Project) -> None:
+    """"#WEB-" lists the project's tasks and "#WEB-2" the tasks whose number begins with 2 (both found none)."""
+    tasks = [task_create(actor=alice, project=website, title=f"Step {n}") for n in range(1, 4)]
+    log_in(page, live_server.url, "alice")
+    open_assistant(page)
+    box, options = page.locator("#assistant-message"), page.locator("#assistant-mentions [role=option]")
+    box.press_sequentially(f"#{website.key}-")
+    expect(options).to_have_text([f"project {website.key} {website.name}",
+                                  *(f"task {t.key} {t.title}" for t in tasks)])
+    box.press_sequentially(str(tasks[1].pk))  # the number begun: the task with it whole comes first
+    expect(options.first).to_have_text(f"task {tasks[1].key} {tasks[1].title}")
+    expect(options).not_to_have_text(["No task or project of yours matches."])
+    shot(page, f"mentions-partial-key-{width}")
+    assert_accessible(page)
+    box.press("Enter")
+    expect(box).to_have_value(f"{tasks[1].key} ")

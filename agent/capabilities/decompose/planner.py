@@ -71,7 +71,10 @@ def _record(runtime: Runtime[RunContext], problems: list[Problem], asked: int) -
 
 def plan_offline(runtime: Runtime[RunContext], brief: Mapping[str, Any]) -> Proposal:
     """The deterministic plan; validated like any other so the same rules hold."""
-    checked = plan_validate(offline_plan(brief, max_steps=settings.PLAN_MAX_STEPS),
+    proposed = offline_plan(brief, max_steps=settings.PLAN_MAX_STEPS)
+    if not proposed["steps"]:
+        return Proposal(plan=None, asked=0, error="every step the offline rules find is already one of its subtasks")
+    checked = plan_validate(proposed,
                             max_steps=settings.PLAN_MAX_STEPS, members=[m["username"] for m in brief["members"]])
     if isinstance(checked, list):
         _record(runtime, checked, 0)

@@ -39,13 +39,19 @@ def _not_past(due_date: date) -> date:
     return due_date
 
 
+EXISTING_TITLES_MAX = 50
+
+
 def parent_brief(*, user: User, task_id: int) -> dict[str, Any]:
     """Read what a planner and the plan card need about a task: its facts, description, priority and people."""
     task = task_get_for_user(user=user, task_id=task_id)
     members = [{"username": m.user.get_username(), "name": _display(m.user), "role": m.role}
                for m in project_members(project=task.project)]
+    # Every subtask's title (the facts name the first few): a breakdown proposes none of them again.
+    existing = list(task.subtasks.order_by("pk").values_list("title", flat=True)[:EXISTING_TITLES_MAX])
     return {**task_facts(user=user, task_id=task_id), "description": task.description, "priority": task.priority,
-            "assignee_name": _display(task.assignee) if task.assignee else None, "members": members}
+            "assignee_name": _display(task.assignee) if task.assignee else None, "members": members,
+            "existing_titles": existing}
 
 
 def subtask_row(task: Task) -> dict[str, Any]:

@@ -80,3 +80,33 @@ def test_the_row_action_breaks_down_the_row_task(alice: Any, website: Any) -> No
 ])
 def test_offline_titles(title: str, description: str, expected: list[str]) -> None:
     assert offline_titles({"title": title, "description": description}) == expected
+
+
+@pytest.mark.parametrize(("title", "description", "expected"), [
+    # A fact or a goal among the sentences is not a step; "we need to" is not part of the action.
+    ("Speed up the landing page", "Lighthouse score on mobile is below 70 today. We need to compress the hero "
+     "images. Lazy-load the gallery. The page should feel instant.",
+     ["Compress the hero images", "Lazy-load the gallery"]),
+    ("Landing page", "- Faster first paint\n- Better scores", ["Plan: Landing page", "Build: Landing page",
+                                                               "Review: Landing page"]),
+    ("上线", "首页加载太慢。压缩图片。然后部署到生产环境。", ["压缩图片", "部署到生产环境"]),
+])
+def test_offline_steps_are_actions_never_restated_facts(title: str, description: str, expected: list[str]) -> None:
+    assert offline_titles({"title": title, "description": description}) == expected
+
+
+def test_a_second_breakdown_proposes_none_of_the_subtasks_made_by_the_first(alice: Any, parent: Task) -> None:
+    first = break_down(alice, parent)
+    assert confirm(alice, first["run_id"]).json()["status"] == "done"
+    Task.objects.filter(parent=parent, title="Email the testers").update(title="email the testers!")
+    task_create(actor=alice, project=parent.project, title="Thank the testers", parent=parent)
+    Task.objects.filter(pk=parent.pk).update(description=parent.description + "\n- Thank the testers\n- Plan the demo")
+
+    second = break_down(alice, parent)
+    assert second["status"] == "needs_confirmation", second
+    assert [s["title"] for s in second["confirmation"]["steps"]] == ["Plan the demo"]
+    assert confirm(alice, second["run_id"]).json()["status"] == "done"
+
+    third = break_down(alice, parent)
+    assert third["status"] == "error" and "already one of its subtasks" in third["reply"], third
+    assert parent.subtasks.count() == 5
