@@ -1,7 +1,7 @@
 """How the assistant is used since a moment: routes, model calls and tokens, cards, undo, alerts, run time.
 
 Every figure is a database aggregate over the runs created since then (`manage.py assistant_stats`, the
-staff page /assistant/usage/): seven queries whatever the number of runs. All users' runs: the figures
+staff page /assistant/usage/): nine queries whatever the number of runs. All users' runs: the figures
 are for the people running the deployment, never shown to a user of the assistant.
 
 A run's route: "fast path" (the rules matched, no router call), "router" (a model chose), "clarification"
@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from pm_assistant.errors import InvalidInput
 
-from .models import Alert, Confirmation, Run
+from .models import Alert, Confirmation, Run, RunFeedback
 
 ROUTES = {
     "fast_path": Q(via="fast_path") & ~Q(capability="clarify"),
@@ -95,6 +95,9 @@ def usage_since(since: datetime) -> dict[str, Any]:
         # Never decided, and the run no longer waits for it: stopped, or asked again with a newer card.
         expired=Count("id", filter=Q(decided_at__isnull=True) & ~Q(run__status=Run.Status.NEEDS_CONFIRMATION)),
         pending=Count("id", filter=Q(decided_at__isnull=True, run__status=Run.Status.NEEDS_CONFIRMATION)))
+    feedback = RunFeedback.objects.filter(run__created_at__gte=since).order_by().aggregate(
+        given=Count("id"), up=Count("id", filter=Q(rating=RunFeedback.Rating.UP)),
+        down=Count("id", filter=Q(rating=RunFeedback.Rating.DOWN)), with_reason=Count("id", filter=~Q(reason="")))
     alerts = Alert.objects.filter(run__created_at__gte=since).order_by().values("kind") \
         .annotate(count=Count("id")).order_by("-count", "kind")
     return {
@@ -109,6 +112,8 @@ def usage_since(since: datetime) -> dict[str, Any]:
                               for outcome in ("approved", "rejected", "expired")}},
         "undo": {"undoable": totals["undoable"], "undone": totals["undone"],
                  "share": _share(totals["undone"], totals["undoable"])},
+        "feedback": {**feedback, "up_share": _share(feedback["up"], feedback["given"]),
+                     "runs_share": _share(feedback["given"], total)},
         "alerts": {row["kind"]: row["count"] for row in alerts},
         # The four-point audit is run on demand (manage.py audit_run); what each run stores is its alerts,
         # raised by the same checks as it ran: a run without one passed them.

@@ -43,6 +43,8 @@ def _charts(figures: dict[str, Any]) -> list[dict[str, Any]]:
         {"title": "Cards", "bars": _bars([
             (outcome, cards[outcome], f"{cards[outcome]} · {_pct(cards.get(f'{outcome}_share'))}")
             for outcome in ("approved", "rejected", "expired", "pending")])},
+        {"title": "Feedback on answers", "bars": _bars([
+            (rating, figures["feedback"][rating], str(figures["feedback"][rating])) for rating in ("up", "down")])},
         {"title": "Alerts by kind", "bars": _bars([(kind, count, str(count))
                                                    for kind, count in figures["alerts"].items()])},
     ]

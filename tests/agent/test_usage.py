@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 
-from agent.models import Alert, Confirmation, Run
+from agent.models import Alert, Confirmation, Run, RunFeedback
 from agent.usage import since_moment, usage_since
 from pm_assistant.errors import InvalidInput
 
@@ -45,6 +45,8 @@ def _card(run: Run, decision: str = "") -> None:
 
 def _fixed(user: User) -> None:
     runs = [_run(user, *row) for row in RUNS]
+    RunFeedback.objects.create(run=runs[0], user=user, rating="up")
+    RunFeedback.objects.create(run=runs[2], user=user, rating="down", reason="wrong tasks")
     _alert(runs[2], "model_id", "a")
     _alert(runs[2], "model_id", "b")
     _card(_run(user, "fast_path", "crud", "task_detail", "needs_confirmation"))  # pending
@@ -79,6 +81,8 @@ def test_figures_on_fixed_runs(alice: User) -> None:
     assert (cards["shown"], cards["approved"], cards["rejected"], cards["expired"], cards["pending"]) == (4, 1, 1, 1, 1)
     assert cards["approved_share"] == 0.25
     assert figures["undo"] == {"undoable": 2, "undone": 1, "share": 0.5}
+    assert figures["feedback"] == {"given": 2, "up": 1, "down": 1, "with_reason": 1, "up_share": 0.5,
+                                   "runs_share": round(2 / 9, 3)}
     assert figures["alerts"] == {"model_id": 2, "fact_mismatch": 1}
     assert figures["runs_without_alert"] == {"runs": 7, "share": round(7 / 9, 3)}
     # Finished runs without a card: 100..500 ms; nearest rank: p50 the 3rd, p95 the 5th.
@@ -94,11 +98,11 @@ def test_an_empty_period_has_no_shares() -> None:
 def test_the_number_of_queries_does_not_grow_with_the_runs(alice: User, bob: User,
                                                            django_assert_num_queries: Any) -> None:
     _fixed(alice)
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):
         usage_since(NOW - timedelta(days=7))
     for _ in range(3):
         _fixed(bob)
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):
         assert usage_since(NOW - timedelta(days=7))["runs"] == 36
 
 
@@ -121,6 +125,7 @@ def test_the_command_prints_the_figures_as_json_and_as_text(alice: User) -> None
     text = out.getvalue()
     assert "Runs since" in text and "fast path 5 (56%)" in text and "p50 300.0 ms, p95 500.0 ms" in text
     assert "approved 25%, rejected 25%, expired 25%, 1 pending" in text
+    assert "Feedback: 2 answers rated (22% of runs), 50% up, 1 with a reason" in text
     with pytest.raises(CommandError, match="--since: 'soon'"):
         call_command("assistant_stats", "--since", "soon")
 
@@ -135,7 +140,7 @@ def test_the_page_is_for_staff_only_and_draws_the_charts(alice: User, client: Cl
     html = page.content.decode()
     assert page.status_code == 200
     for title in ("Requests by route", "Fast-path share by page", "Model calls by capability", "Cards",
-                  "Alerts by kind"):
+                  "Feedback on answers", "Alerts by kind"):
         assert title in html
     assert 'data-usage="runs">9<' in html and 'data-usage="p95">500.0<' in html
     assert 'style="width: 100%"' in html  # the largest bar of a chart fills it

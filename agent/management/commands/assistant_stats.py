@@ -45,6 +45,9 @@ class Command(BaseCommand):
         out(f"Cards: {cards['shown']} shown, approved {_pct(cards['approved_share'])}, rejected "
             f"{_pct(cards['rejected_share'])}, expired {_pct(cards['expired_share'])}, {cards['pending']} pending")
         out(f"Undo: {undo['undone']} of {undo['undoable']} undoable runs ({_pct(undo['share'])})")
+        feedback = figures["feedback"]
+        out(f"Feedback: {feedback['given']} answers rated ({_pct(feedback['runs_share'])} of runs), "
+            f"{_pct(feedback['up_share'])} up, {feedback['with_reason']} with a reason")
         out("Alerts: " + (", ".join(f"{kind} {count}" for kind, count in figures["alerts"].items()) or "none"))
         clean = figures["runs_without_alert"]
         out(f"Runs without an alert: {clean['runs']} ({_pct(clean['share'])})")
