@@ -86,10 +86,11 @@ def test_one_address_in_front_of_any_number_of_web_containers() -> None:
 @pytest.fixture
 def redis_url() -> str:
     url = os.environ.get("REDIS_URL", "")
+    if not url:
+        skip_or_fail("the health commands need Redis: REDIS_URL is not set")
     try:
-        assert url, "REDIS_URL is not set"
         redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-    except (AssertionError, redis.RedisError) as exc:
+    except redis.RedisError as exc:
         skip_or_fail(f"the health commands need Redis: {exc}")
     return url
 
