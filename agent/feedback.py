@@ -41,5 +41,5 @@ def with_feedback(runs: list[Run]) -> list[Run]:
 def feedback_of(run: Run) -> RunFeedback | None:
     """The owner's rating of the run, read with_feedback beforehand or now."""
     if hasattr(run, "user_feedback"):
-        return run.user_feedback  # type: ignore[no-any-return]
+        return run.user_feedback
     return RunFeedback.objects.filter(run=run, user_id=run.user_id).first()

@@ -224,16 +224,15 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
     # An unknown quick action is refused before anything is written; whether its run can pause decides
     # the checkpointer. The graph assembles the views and routes (its assemble and route nodes).
     may_interrupt = fast_path_may_pause(origin=context.origin, action=action) if action else True
-    graph_input = {"message": message or "", "action": action or "", "page_context": context,
-                   "names": entity_names_for(context=context, user=user)}
+    names = entity_names_for(context=context, user=user)
+    graph_input = {"message": message or "", "action": action or "", "page_context": context, "names": names}
     failure: Exception | None = None
     # A run that cannot pause commits once: the run, what its tools wrote, its trace and its outcome.
     with nullcontext() if may_interrupt else transaction.atomic():
         with transaction.atomic(savepoint=False):
             if conversation is not None:
                 if not conversation.title:
-                    conversation.title = request_title(message=message or "", action=action or "",
-                                                       names=graph_input["names"])
+                    conversation.title = request_title(message=message or "", action=action or "", names=names)
                 conversation_note_request(conversation=conversation, message=message or "", action=action or "")
             run = Run.objects.create(user=user, message=message or "", action=action or "",
                                      conversation=conversation,
