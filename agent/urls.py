@@ -1,10 +1,11 @@
 """Routes of the htmx sidebar."""
 from django.urls import path
 
-from . import alert_views, conversation_views, mention_views, stream_views, views
+from . import alert_views, conversation_views, mention_views, stream_views, usage_views, views
 
 urlpatterns = [
     path("alerts/", alert_views.alerts_page, name="assistant-alerts"),
+    path("usage/", usage_views.usage_page, name="assistant-usage"),
     path("request/", views.sidebar_request, name="assistant-sidebar-request"),
     path("runs/<uuid:run_id>/confirm/", views.sidebar_confirm, name="assistant-sidebar-confirm"),
     path("runs/<uuid:run_id>/undo/", views.sidebar_undo, name="assistant-sidebar-undo"),

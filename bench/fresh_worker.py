@@ -158,7 +158,7 @@ def print_trace(log: Path, sent: list[tuple[str, int, float]], pages: list[str])
             served.setdefault(int(pid), []).append((int(faults), float(own)))
             step = "served"
         steps.setdefault(int(pid), {}).setdefault(step, (float(at), float(cpu)))
-    columns = ["sent", "pages copied", "pool ready", "accepting", "request", "served"]
+    columns = ["sent", "pool ready", "accepting", "request", "served"]
 
     def median(values: list[float], scale: float = 1.0) -> str:
         return f"{scale * statistics.median(values):12.1f}" if values else f"{'-':>12}"

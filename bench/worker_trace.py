@@ -6,7 +6,6 @@ WORKER_TRACE_LOG: `pid unix-time cpu step [detail]`, where cpu is the processor 
 threads have used since the fork (the kernel counts a child's from zero). The steps, in a worker's order:
 
     fork             post_fork begins (the first code a new worker runs)
-    pages copied     the thread copying the first request's shared pages is done (pm_assistant/prefault.py)
     pool ready       post_fork returns: the database pool's first connection is ready
     accepting        post_worker_init returns: the worker is about to take requests
     request          pre_request: a request was read and is about to be served
@@ -18,19 +17,17 @@ from __future__ import annotations
 import os
 import resource
 import time
-from collections.abc import Callable
 from typing import Any
 
 from pm_assistant import gunicorn_conf as production
-from pm_assistant import prefault
 from pm_assistant.gunicorn_conf import (  # noqa: F401 - every production setting, unchanged
     accesslog,
     bind,
+    on_starting,
     preload_app,
     raw_env,
     threads,
     timeout,
-    when_ready,
     worker_class,
     workers,
 )
@@ -48,18 +45,8 @@ def _log(step: str) -> None:
         out.write(f"{os.getpid()} {time.time():.6f} {_cpu_ms(resource.RUSAGE_SELF):.2f} {step}\n")
 
 
-def _timed(populate: Callable[[prefault.Ranges], int]) -> Callable[[prefault.Ranges], int]:
-    def timed(ranges: prefault.Ranges) -> int:
-        done = populate(ranges)
-        _log("pages copied")
-        return done
-    return timed
-
-
 def post_fork(server: Any, worker: Any) -> None:
     _log("fork")
-    # In this worker only: post_fork runs after the fork.
-    prefault.populate = _timed(prefault.populate)  # type: ignore[assignment]
     production.post_fork(server, worker)
     _log("pool ready")
 

@@ -9,8 +9,12 @@ crowding one worker while the others idle.
 """
 from __future__ import annotations
 
+import logging
 import os
+import time
 from typing import Any
+
+logger = logging.getLogger(__name__)
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
@@ -26,43 +30,29 @@ timeout = 120
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 
 
-def when_ready(server: Any) -> None:
-    """Warm the preloaded app in the master and learn the pages a worker's first request writes, before
-    any worker is forked.
+def on_starting(server: Any) -> None:
+    """Warm the preloaded app in the master before it opens its port: no request waits for the warm-up.
 
+    gunicorn runs this hook before it binds; a client that connects earlier is refused, as by a server not
+    yet started, rather than queued behind the warm-up (a first request used to wait seconds in the backlog).
     The master imports and builds the request path's lazy parts (warm_up), presses one quick button
     itself, rolled back (rehearse_quick_button: what the path builds on first use is built here, once, and
-    inherited), closes what that opened, and freezes its objects for the collector. A probe forked like a
-    worker then presses the button again to find the shared pages a first request copies (pm_assistant/prefault.py).
+    inherited), closes what that opened, and freezes its objects for the collector.
     """
-    from pm_assistant import prefault
-    from pm_assistant.warmup import (
-        freeze_for_fork,
-        rehearse_quick_button,
-        release_connections,
-        warm_database,
-        warm_up,
-    )
+    from pm_assistant.warmup import freeze_for_fork, rehearse_quick_button, release_connections, warm_up
 
+    started = time.monotonic()
     warm_up()
     rehearse_quick_button()
     release_connections()
     freeze_for_fork()
-
-    def first_request() -> None:
-        warm_database()
-        rehearse_quick_button()
-
-    prefault.learn(first_request, after=release_connections)
+    logger.info("warmed up in %.1f s: opening the port", time.monotonic() - started)
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """Copy the pages the first request would write (in a thread, off the interpreter lock) while the
-    worker opens its database pool; it takes requests once the first connection is ready."""
-    from pm_assistant import prefault
+    """Open the worker's database pool; it takes requests once the first connection is ready."""
     from pm_assistant.warmup import warm_database
 
-    prefault.start()
     warm_database()
 
 

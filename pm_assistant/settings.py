@@ -125,6 +125,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 300
+# Beat writes its schedule file after every job it sends: the file's age is its health (docker-compose.yml).
+CELERY_BEAT_SYNC_EVERY = 1
 CELERY_BEAT_SCHEDULE = {
     "artifacts-expire-and-archive": {
         "task": "agent.jobs.artifacts_expire",
@@ -293,6 +295,8 @@ REPLAN_MAX = env.int("REPLAN_MAX", default=1)
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    # The health check is asked over plain HTTP from inside the container (docker-compose.yml).
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=31536000)

@@ -5,12 +5,15 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from pm_assistant.health import healthz
 from pm_assistant.http_handlers import not_found
 
 handler404 = "pm_assistant.http_handlers.not_found"
 handler500 = "pm_assistant.http_handlers.server_error"
 
 urlpatterns = [
+    # For load balancers and docker compose: no login, no redirect to HTTPS (SECURE_REDIRECT_EXEMPT).
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

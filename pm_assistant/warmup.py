@@ -201,10 +201,9 @@ def _rehearsal_host() -> str:
 def rehearse_quick_button() -> None:
     """Press one quick button ("my overdue") in this process, as a user made for it, and roll it all back.
 
-    gunicorn's master calls it after warm_up (pm_assistant/gunicorn_conf.py when_ready): whatever the
+    gunicorn's master calls it after warm_up (pm_assistant/gunicorn_conf.py on_starting): whatever the
     assistant's path builds on first use (the ORM's and the graph's lazily made parts, the interpreter's
-    specialised bytecode) is then built once, in the memory every worker inherits. It runs again in the
-    probe that learns which shared pages a worker's first request copies (pm_assistant/prefault.py).
+    specialised bytecode) is then built once, in the memory every worker inherits.
     It goes through the whole stack (middleware, session, the API view, the graph, the JSON response)
     with Django's in-process client: nothing is sent over the network. Nothing it writes stays: the user,
     the session, the conversation, the run and its trace are written inside one transaction that is rolled

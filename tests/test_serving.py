@@ -36,16 +36,15 @@ def test_warm_up_builds_the_graph_and_tokenizer_and_leaves_no_connection() -> No
 
 
 def test_the_master_freezes_its_warmed_objects_before_forking_workers(monkeypatch: Any) -> None:
-    """After when_ready the warmed objects are out of the collector's reach: a worker's collections skip them."""
+    """After on_starting the warmed objects are out of the collector's reach: a worker's collections skip them."""
     import gc
 
-    from pm_assistant import prefault, warmup
+    from pm_assistant import warmup
 
     monkeypatch.setattr(warmup, "rehearse_quick_button", lambda: None)
-    monkeypatch.setattr(prefault, "learn", lambda *args, **kwargs: 0)
     gc.unfreeze()
     try:
-        gunicorn_conf.when_ready(server=None)
+        gunicorn_conf.on_starting(server=None)
         frozen = gc.get_freeze_count()
         tracked = len(gc.get_objects())  # the objects a collection would still walk
     finally:
@@ -229,33 +228,22 @@ def test_pre_request_counts_connections_against_threads() -> None:
     assert request.must_close is False
 
 
-def test_the_master_rehearses_then_learns_what_a_worker_copies_and_each_worker_copies_it_as_it_opens_its_pool(
-        monkeypatch: Any) -> None:
-    """The order of when_ready (the probe forks last, like a worker) and of a new worker's start."""
+def test_the_master_rehearses_and_freezes_before_it_binds_and_each_worker_opens_its_pool(monkeypatch: Any) -> None:
+    """The order of on_starting (gunicorn binds after it) and of a new worker's start."""
     from concurrent.futures import ThreadPoolExecutor
     from types import SimpleNamespace
 
     import pm_assistant.warmup as warmup
-    from pm_assistant import prefault
 
     called: list[str] = []
     for name in ("warm_up", "rehearse_quick_button", "release_connections", "freeze_for_fork", "warm_database"):
         monkeypatch.setattr(warmup, name, lambda name=name: called.append(name))
-
-    def learn(first_request: Any, after: Any) -> int:
-        called.append("learn")
-        first_request()
-        after()
-        return 1
-
-    monkeypatch.setattr(prefault, "learn", learn)
-    monkeypatch.setattr(prefault, "start", lambda: called.append("prefault"))
-    gunicorn_conf.when_ready(server=None)
-    assert called == ["warm_up", "rehearse_quick_button", "release_connections", "freeze_for_fork",
-                      "learn", "warm_database", "rehearse_quick_button", "release_connections"]
+    gunicorn_conf.on_starting(server=None)
+    assert called == ["warm_up", "rehearse_quick_button", "release_connections", "freeze_for_fork"]
+    assert not hasattr(gunicorn_conf, "when_ready")  # nothing left to do once the port is open
     called.clear()
     gunicorn_conf.post_fork(server=None, worker=None)
-    assert called == ["prefault", "warm_database"]
+    assert called == ["warm_database"]
     # The worker's first request thread is started before a request needs it.
     with ThreadPoolExecutor(max_workers=4) as tpool:
         gunicorn_conf.post_worker_init(worker=SimpleNamespace(tpool=tpool))
@@ -270,19 +258,16 @@ def test_the_benchmark_trace_settings_are_the_production_ones_with_each_step_tim
     from types import SimpleNamespace
 
     import bench.worker_trace as trace
-    from pm_assistant import prefault
 
     settings = {name for name, value in vars(gunicorn_conf).items()
                 if not name.startswith("_") and not isinstance(value, type(gunicorn_conf))
                 and getattr(value, "__module__", gunicorn_conf.__name__) == gunicorn_conf.__name__}
-    assert {"bind", "workers", "threads", "preload_app", "when_ready", "post_fork", "pre_request"} <= settings
+    assert {"bind", "workers", "threads", "preload_app", "on_starting", "post_fork", "pre_request"} <= settings
     for name in settings - {"post_fork", "post_worker_init", "pre_request"}:
         assert getattr(trace, name) == getattr(gunicorn_conf, name), name
     called: list[str] = []
     monkeypatch.setattr(trace, "LOG", str(tmp_path / "trace.log"))
-    monkeypatch.setattr(prefault, "populate", lambda ranges: called.append("populate") or 0)
-    monkeypatch.setattr(gunicorn_conf, "post_fork",
-                        lambda server, worker: called.append("post_fork") or prefault.populate([]))
+    monkeypatch.setattr(gunicorn_conf, "post_fork", lambda server, worker: called.append("post_fork"))
     monkeypatch.setattr(gunicorn_conf, "post_worker_init", lambda worker: called.append("post_worker_init"))
     monkeypatch.setattr(gunicorn_conf, "pre_request", lambda worker, req: called.append("pre_request"))
     request = SimpleNamespace(path="/tasks/")
@@ -290,13 +275,53 @@ def test_the_benchmark_trace_settings_are_the_production_ones_with_each_step_tim
     trace.post_worker_init(worker=None)
     trace.pre_request(worker=None, req=request)
     trace.post_request(worker=None, req=request, environ={}, resp=None)
-    assert called == ["post_fork", "populate", "post_worker_init", "pre_request"]
+    assert called == ["post_fork", "post_worker_init", "pre_request"]
     lines = [line.split(" ", 3) for line in (tmp_path / "trace.log").read_text().splitlines()]
-    assert [step for *_, step in lines[:5]] == ["fork", "pages copied", "pool ready", "accepting", "request"]
+    assert [step for *_, step in lines[:4]] == ["fork", "pool ready", "accepting", "request"]
     # Each step carries the processor time the process has used: it only grows.
     used = [float(cpu) for _, _, cpu, _ in lines]
     assert used == sorted(used) and used[0] > 0
     # The request's own thread time: a part of the process's (the two are read a moment apart, so only
     # the whole is a bound that cannot be crossed).
-    path, faults, own = lines[5][3].removeprefix("served ").split(" ")
-    assert path == "/tasks/" and int(faults) >= 0 and 0 <= float(own) <= used[5]
+    path, faults, own = lines[4][3].removeprefix("served ").split(" ")
+    assert path == "/tasks/" and int(faults) >= 0 and 0 <= float(own) <= used[4]
+
+
+def test_the_image_server_opens_its_port_only_after_the_warm_up(tmp_path: Path) -> None:
+    """gunicorn warms the app before it binds (on_starting): a client connecting during the warm-up is refused,
+    not queued behind it, and the health check passes only on a warm server."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from tests.gunicorn_server import free_port, manage, server_env
+
+    env = server_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", LLM_PROVIDER="offline",
+                     CELERY_TASK_ALWAYS_EAGER="1", LOG_LEVEL="INFO", GUNICORN_WORKERS="1",
+                     GUNICORN_ACCESS_LOG="/dev/null", AGENT_CHECKPOINT_SQLITE_PATH=str(tmp_path / "ckpt.sqlite"))
+    env.pop("REDIS_URL", None)
+    manage(env, "migrate", "--noinput")
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "pm_assistant.wsgi:application", "--config",
+             "python:pm_assistant.gunicorn_conf", "--bind", f"127.0.0.1:{port}", "--no-control-socket",
+             "--log-level", "info"], cwd=ROOT, env=env, stdout=out, stderr=out)
+        try:
+            deadline = time.monotonic() + 180
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+                    time.sleep(0.05)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    lines = log.read_text().splitlines()
+    warmed = next(i for i, line in enumerate(lines) if "warmed up in" in line)
+    listening = next(i for i, line in enumerate(lines) if "Listening at" in line)
+    assert warmed < listening, lines

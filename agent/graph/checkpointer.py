@@ -95,6 +95,18 @@ def checkpointer_pools_close() -> None:
             _POOLS.pop(key).close()
 
 
+def checkpointer_ping(timeout: float) -> None:
+    """Read the checkpointer's own table through its store, waiting at most `timeout` seconds for a
+    connection; raise when the store cannot answer (GET /healthz)."""
+    if connection.vendor == "postgresql":
+        pool = _postgres_pool(postgres_conninfo(connection.settings_dict))
+        with pool.connection(timeout=timeout) as pg:
+            pg.execute("SELECT 1 FROM checkpoints LIMIT 1")
+        return
+    with checkpointer() as saver:
+        saver.get_tuple({"configurable": {"thread_id": "healthz", "checkpoint_ns": ""}})
+
+
 @contextmanager
 def checkpointer() -> Iterator[BaseCheckpointSaver[Any]]:
     """The configured checkpointer for one run: on PostgreSQL a saver over the process's pool."""
