@@ -51,9 +51,12 @@ def target_facts_words(runtime: Runtime[RunContext], ctx: RouterCtx, message: st
     Read through the run's tools (on the trace, and reused by a later update of the same task); a task
     the user cannot see gives no facts.
     """
-    # Only for a write the user's own words ask for (the deterministic rules): a question about a task never
-    # puts its title, text a stranger may have written, into the router's prompt.
-    task_id = _target_task_id(ctx, message) if rules_write_kind(read(message)) is not None else None
+    # Only for a message that may ask for a write: one the reader read as a write, or could not read at all
+    # ("mark the signup page task done" names its task by words). A question the reader read as one (a
+    # query, the risk, a report) never puts the task's title, text a stranger may have written, in the prompt.
+    reading = read(message)
+    maybe_write = rules_write_kind(reading) is not None or reading.capability == "clarify"
+    task_id = _target_task_id(ctx, message) if maybe_write else None
     if task_id is None:
         return ""
     steps = runtime.context.tools

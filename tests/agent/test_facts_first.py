@@ -77,7 +77,7 @@ def test_a_project_found_by_name_is_a_binding_and_the_run_passes_the_audit(
     assert body["status"] == "done", body
     binding = TraceEvent.objects.get(run_id=body["run_id"], kind="binding", name="project_id")
     assert binding.payload["binding"] == "step scope at $.id"
-    read = TraceEvent.objects.get(run_id=body["run_id"], kind="tool_call", name="risk_facts")
+    read = TraceEvent.objects.get(run_id=body["run_id"], kind="tool_call", name="risk_tasks")
     assert read.payload["arguments"]["project_id"] == mobile.pk
     assert read.payload["bound"]["project_id"]["binding"] == "step scope at $.id"
     run = Run.objects.get(pk=body["run_id"])

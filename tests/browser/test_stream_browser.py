@@ -117,9 +117,8 @@ def test_a_stop_after_the_run_finished_shows_what_it_did_and_does_not_offer_it_a
     """The answer is held in transit after the server finished (the stream has ended): Stop cannot undo
     the run, so the bubble shows the run as the server recorded it, not "Stopped.", and the message is
     not put back in the input to be sent twice."""
-    message = 'create task "Write the notes" in Website Redesign'
-    openai_settings.push_json(route_json("crud", operation="create", title="Write the notes",
-                                         project_name="Website Redesign"))
+    message = 'create task "Write the notes"'  # read whole (the project is the page's): made at once
+    openai_settings.push_json(route_json("crud", operation="create", title="Write the notes"))
     held: list[Any] = []
 
     def hold(route: Any) -> None:

@@ -14,8 +14,9 @@ from tasks.services import task_bulk_set_status
 
 MAX_STATEMENTS = 15
 # The approval's pass besides: the task log's revision its selection is stamped with, and the run's audit
-# at its end (the trace's earlier events and the selection's artifact, read once however many previews).
-APPROVE_MAX_STATEMENTS = MAX_STATEMENTS + 3
+# at its end (the trace's earlier events and the selection's artifact, read once however many previews), and
+# the stop's guard around the write (the run marked as writing unless stopped, in its own savepoint: three).
+APPROVE_MAX_STATEMENTS = MAX_STATEMENTS + 6
 
 
 def _tasks(project: Project, owner: Any, count: int, prefix: str) -> list[Task]:
