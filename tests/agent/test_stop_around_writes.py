@@ -12,12 +12,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
+from agent.capabilities.crud import tools as task_tools
 from agent.capabilities.crud.spec import SPEC
 from agent.graph.graph import OWN_NODES
 from agent.models import Run
 from agent.run_live import RunLive
 from agent.service import run_request, run_stop
-from agent.capabilities.crud import tools as task_tools
 from pm_assistant.errors import Conflict
 from projects.models import Project
 from tasks.models import Task
