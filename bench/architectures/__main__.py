@@ -56,7 +56,7 @@ def main() -> int:
         environment_start(Path(work), base_url=stub.base_url if stub else None)
         for noisy in ("httpx", "httpx2", "openai"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
-        from .clock import clock_pin
+        from .clock import clock_pin, refs_pin
         from .dataset import dataset_seed
         from .document import document_text, documents_write, readme_block
         from .micro import micro_measure
@@ -68,6 +68,7 @@ def main() -> int:
         from .suite import suite_build
 
         clock_pin()
+        refs_pin()
         data = dataset_seed()
         suite = suite_build(data)
         drivers = ("oracle", "obedient") if stub else ("real",) * args.repeats

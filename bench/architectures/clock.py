@@ -1,10 +1,14 @@
-"""A pinned server clock: the suite's data and answers are the same on every machine and every day.
+"""A pinned server clock and pinned artifact refs: the suite's data, answers and prompt figures are the
+same on every machine, every day and every run.
 
 The app reads the clock through django.utils.timezone.now (localdate too); the bench process sets
-it once, so "overdue", "last week" and every date in a prompt are fixed.
+it once, so "overdue", "last week" and every date in a prompt are fixed. An artifact's ref is random
+in the app, and its digits change how many tokens a prompt that names it costs; the bench draws them
+from a seeded sequence instead (refs_pin).
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -23,6 +27,22 @@ def _now() -> datetime:
 def clock_pin() -> None:
     """Make timezone.now() answer NOW (or the time set by `at`) in this process."""
     timezone.now = _now
+
+
+_refs = random.Random(20261125)
+
+
+def _seeded_ref() -> str:
+    from agent.artifacts.refs import REF_PREFIX
+
+    return f"{REF_PREFIX}{_refs.getrandbits(48):012x}"
+
+
+def refs_pin() -> None:
+    """Make every artifact stored in this process take its ref from a seeded sequence."""
+    from agent.artifacts import store
+
+    store.artifact_ref_new = _seeded_ref
 
 
 @contextmanager
