@@ -78,7 +78,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "agent.context_processors.assistant",
+                "agent.web.context_processors.assistant",
             ],
         },
     },

@@ -9,9 +9,9 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from agent.assembler.words import PAGE_WORDS
+from agent.context.words import PAGE_WORDS
 from agent.routing.quick_actions import READING_ACTIONS, QuickAction, quick_action_label, quick_actions_for
-from agent.sidebar_conversation import transcript
+from agent.web.sidebar_conversation import transcript
 from pm_assistant.vocabulary import PAGES, Page
 
 register = template.Library()
@@ -54,7 +54,7 @@ def assistant_row_actions(page_context: Any) -> tuple[QuickAction, ...]:
 @register.simple_tag(takes_context=True)
 def assistant_transcript(context: Any) -> dict[str, Any]:
     """The current conversation's latest runs (pending cards included), whether earlier ones can be shown,
-    and other runs still working, to render (agent.sidebar_conversation.transcript)."""
+    and other runs still working, to render (agent.web.sidebar_conversation.transcript)."""
     request = context.get("request")
     return transcript(request) if request is not None else {"runs": [], "earlier": None}
 

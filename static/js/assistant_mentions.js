@@ -1,4 +1,4 @@
-// References in the composer: "#" and a few letters list the user's tasks and projects (agent.mentions);
+// References in the composer: "#" and a few letters list the user's tasks and projects (agent.web.mentions);
 // arrows move, Enter or Tab puts the choice's key or name in place of the "#...", Escape closes the list.
 (function () {
   "use strict";

@@ -2,7 +2,7 @@
 // sent, every choice of that run is disabled, so a second click cannot create the task twice. Shown
 // again later (a reload, another browser, back in that conversation), the server renders them closed
 // once the run's message was sent again in its conversation, which is what a choice does
-// (agent/run_view.py).
+// (agent/web/run_partial.py).
 (function () {
   "use strict";
 

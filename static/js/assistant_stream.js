@@ -1,5 +1,5 @@
 // Following a request while it runs: the working bubble shows the run's stage and the model's prose as it
-// streams (server-sent events, agent/stream_views.py), and Stop tells the server to end the run.
+// streams (server-sent events, agent/web/stream_views.py), and Stop tells the server to end the run.
 // The streamed text is plain text (textContent), never HTML; the request's own answer, rendered and
 // sanitised by the server, replaces it when it lands.
 (function () {

@@ -1,4 +1,4 @@
-"""Usage figures (agent/usage.py, manage.py assistant_stats, /assistant/usage/) on a fixed set of runs."""
+"""Usage figures (agent/run/usage.py, manage.py assistant_stats, /assistant/usage/) on a fixed set of runs."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from agent.models import Alert, Confirmation, Run, RunFeedback
-from agent.usage import since_moment, usage_since
+from agent.run.usage import since_moment, usage_since
 from pm_assistant.errors import InvalidInput
 
 pytestmark = pytest.mark.django_db

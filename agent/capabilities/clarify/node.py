@@ -9,10 +9,9 @@ from typing import Any, NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import RouterCtx
 from agent.capabilities.common.outcome import clarify as clarify_outcome
 from agent.capabilities.common.outcome import done
-from agent.language import language_of
+from agent.context.three_views import RouterCtx
 from agent.llm.offline import unasked_write
 from agent.page_context.schema import EntityNames
 from agent.reading.reader import read
@@ -21,6 +20,7 @@ from agent.routing.decision import Route
 from agent.routing.quick_actions import quick_actions_for
 from agent.runtime import RunContext
 from agent.tools.project_tools import project_for_examples
+from agent.words.language import language_of
 
 from .unasked import unasked_reply
 
@@ -30,7 +30,7 @@ _NOT_WRITABLE = {"assign": ("assign a task", "分配任务"), "unassign": ("unas
 
 
 def written_in_chinese(message: str) -> bool:
-    """A message written in Chinese is answered with Chinese words around the same lists (agent.language)."""
+    """A message written in Chinese is answered with Chinese words around the same lists (agent.words.language)."""
     return language_of(message) == "zh"
 
 

@@ -1,4 +1,4 @@
-"""crud's answers in each language an answer is written in (agent.language).
+"""crud's answers in each language an answer is written in (agent.words.language).
 
 Keys, titles, counts and dates come from the rows the tools wrote; only the words around them differ.
 """
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.language import Language, in_each_language
+from agent.words.language import Language, in_each_language
 from pm_assistant.dates import date_shown
 from pm_assistant.markdown import quoted
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH

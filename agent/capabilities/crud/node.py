@@ -7,15 +7,15 @@ from django.conf import settings
 from django.utils import timezone
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
 from agent.capabilities.common.outcome import ask_approval, clarify, done, failed
 from agent.capabilities.common.task_keys import UntypedId, target_task_id, wrong_typed_key
-from agent.language import Language, language_of
+from agent.context.three_views import ExecCtx
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.tools import project_tools, task_tools
 from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
+from agent.words.language import Language, language_of
 from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
 

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.db.models import OuterRef
 from django.utils import timezone
 
-from agent.assembler.views import ExecCtx
+from agent.context.three_views import ExecCtx
 from agent.tools.task_tools import filters_from_ctx, task_row
 from pm_assistant.errors import InvalidInput, NotFound
 from projects.selectors import project_get_for_user, project_writable_by

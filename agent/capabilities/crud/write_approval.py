@@ -17,12 +17,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.capabilities.common.outcome import ask_approval, done, failed
-from agent.language import Language
 from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.state import Outcome
 from agent.tools import project_tools, task_tools
+from agent.words.language import Language
 from pm_assistant.markdown import literal, quoted
 
 from .answers import TEXTS, status_label

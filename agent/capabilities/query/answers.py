@@ -1,4 +1,4 @@
-"""The query's answer templates, in each language an answer is written in (agent.language).
+"""The query's answer templates, in each language an answer is written in (agent.words.language).
 
 Figures and task keys come from the result the server read; only the words around them differ.
 """
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.language import Language, in_each_language
 from agent.routing.decision import Slots
+from agent.words.language import Language, in_each_language
 from pm_assistant.markdown import quoted
 
 TEXTS = in_each_language(

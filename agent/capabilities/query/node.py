@@ -9,21 +9,21 @@ from django.urls import reverse
 from langgraph.runtime import Runtime
 
 from agent.artifacts.classify import Classified
-from agent.assembler.views import ExecCtx, ModelSummary
-from agent.assembler.words import quote_user_text
 from agent.capabilities.common.fidelity import Allowed, kept_to
 from agent.capabilities.common.inspection import Inspected, inspect_loop
 from agent.capabilities.common.outcome import assemble_checked, clarify, done, failed
 from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.capabilities.common.task_brief import task_brief
-from agent.language import language_of
+from agent.context.three_views import ExecCtx, ModelSummary
+from agent.context.words import quote_user_text
 from agent.llm.base import LLMError
 from agent.models import Artifact
-from agent.prompting.assembler import PromptPart, PromptRefused
+from agent.prompting.messages import PromptPart, PromptRefused
 from agent.reading.reader import read
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
+from agent.words.language import language_of
 from pm_assistant.errors import ApplicationError
 from tasks.filters import TaskFilters
 

@@ -1,4 +1,4 @@
-"""Print how the assistant was used since a moment (agent/usage.py computes the figures)."""
+"""Print how the assistant was used since a moment (agent/run/usage.py computes the figures)."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from agent.usage import since_moment, usage_since
+from agent.run.usage import since_moment, usage_since
 from pm_assistant.errors import InvalidInput
 
 
