@@ -1,4 +1,4 @@
-"""How the assistant is used since a moment: routes, model calls and tokens, cards, undo, alerts, run time.
+"""How the assistant is used since a moment: routes, model calls and tokens, cards, undo, alerts, audit, run time.
 
 Every figure is a database aggregate over the runs created since then (`manage.py assistant_stats`, the
 staff page /assistant/usage/): nine queries whatever the number of runs. All users' runs: the figures
@@ -81,12 +81,11 @@ def _run_time_ms(runs: QuerySet[Run]) -> dict[str, float | None]:
 def usage_since(since: datetime) -> dict[str, Any]:
     """The figures for the runs created at or after `since`."""
     runs = Run.objects.filter(created_at__gte=since).order_by()
-    alerted = Exists(Alert.objects.filter(run=OuterRef("pk")))
     totals = runs.aggregate(
         runs=Count("id"), **{route: Count("id", filter=q) for route, q in ROUTES.items()},
         llm_calls=Sum("llm_calls"), prompt_tokens=Sum("prompt_tokens"), completion_tokens=Sum("completion_tokens"),
         undoable=Count("id", filter=Q(undo_until__isnull=False)), undone=Count("id", filter=Q(undone_at__isnull=False)),
-        without_alert=Count("id", filter=~Q(alerted)))
+        audited=Count("id", filter=Q(audit__isnull=False)), audit_passed=Count("id", filter=Q(audit__passed=True)))
     total = totals["runs"]
     cards = Confirmation.objects.filter(run__created_at__gte=since).order_by().aggregate(
         shown=Count("id"), approved=Count("id", filter=Q(decision=Confirmation.Decision.APPROVE)),
@@ -114,8 +113,8 @@ def usage_since(since: datetime) -> dict[str, Any]:
         "feedback": {**feedback, "up_share": _share(feedback["up"], feedback["given"]),
                      "runs_share": _share(feedback["given"], total)},
         "alerts": {row["kind"]: row["count"] for row in alerts},
-        # The four-point audit is run on demand (manage.py audit_run); what each run stores is its alerts,
-        # raised by the same checks as it ran: a run without one passed them.
-        "runs_without_alert": {"runs": totals["without_alert"], "share": _share(totals["without_alert"], total)},
+        # The four-point audit each run stored when it stopped (Run.audit); a run still going has none yet.
+        "audit": {"audited": totals["audited"], "passed": totals["audit_passed"],
+                  "share": _share(totals["audit_passed"], totals["audited"])},
         "run_time_ms": _run_time_ms(runs),
     }

@@ -60,5 +60,5 @@ def usage_page(request: HttpRequest) -> HttpResponse:
     figures = usage_since(moment)
     return render(request, "assistant/usage.html", {
         "since": since, "spans": SPANS, "figures": figures, "charts": _charts(figures),
-        "undo_share": _pct(figures["undo"]["share"]), "clean_share": _pct(figures["runs_without_alert"]["share"]),
+        "undo_share": _pct(figures["undo"]["share"]), "audit_share": _pct(figures["audit"]["share"]),
         "fast_share": _pct(figures["routes"]["fast_path"]["share"])})
