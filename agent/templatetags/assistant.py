@@ -59,7 +59,7 @@ def assistant_transcript(context: Any) -> dict[str, Any]:
     return transcript(request) if request is not None else {"runs": [], "earlier": None}
 
 
-@register.inclusion_tag("assistant/_context_label.html", takes_context=True)
+@register.inclusion_tag("agent/_context_label.html", takes_context=True)
 def assistant_looking_at(context: Any, oob: bool = False) -> dict[str, Any]:
     """What the assistant sees with a request from this page, in words: the task or project it is on
     (its key and name), else the page and how many tasks it shows (what the page context sends)."""
