@@ -28,7 +28,9 @@ def assistant_quick_actions(context: Any, page_context: Any) -> tuple[QuickActio
     """Return the sidebar buttons of the page the view rendered that make sense on it.
 
     A button for the visible rows needs a page that lists tasks (one with pagination: not the New
-    task form). A button hidden for a status is rendered hidden (the template compares the task's).
+    task form). A button hidden for a status is rendered hidden when the page's view passes that status
+    as ``selected_status`` (a task's page: its task's status); the page refresh after a change copies the
+    fresh page's ``hidden`` onto these buttons (static/js/assistant_buttons.js).
     A button that changes tasks is left out where the view says the user may not: ``can_write``
     false on a task's page, no ``writable_project_ids`` on a list (the server refuses it anyway).
     """
