@@ -165,7 +165,7 @@ ARTIFACT_S3_BUCKET = env.str("ARTIFACT_S3_BUCKET", default="")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "pm_assistant.static_files.ModuleAwareStaticFilesStorage"
         if PRODUCTION
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

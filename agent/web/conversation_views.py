@@ -30,7 +30,7 @@ from .sidebar_conversation import conversation_make_current, current_conversatio
 def sidebar_conversation_new(request: HttpRequest) -> HttpResponse:
     """Start a fresh conversation and show its empty transcript."""
     conversation_make_current(request, conversation_start(user=request.user))  # type: ignore[arg-type]
-    return render(request, "assistant/_transcript.html")
+    return render(request, "agent/_transcript.html")
 
 
 @login_required
@@ -42,7 +42,7 @@ def sidebar_conversation_open(request: HttpRequest, conversation_id: str) -> Htt
     except ApplicationError as exc:
         return render_error(request, exc, asked="")
     conversation_make_current(request, conversation)
-    return render(request, "assistant/_transcript.html")
+    return render(request, "agent/_transcript.html")
 
 
 def _history(request: HttpRequest, *, search: str = "", offset: int = 0, notice: str = "", error: str = "",
@@ -53,7 +53,7 @@ def _history(request: HttpRequest, *, search: str = "", offset: int = 0, notice:
     conversations, total = conversation_page_for_user(user=request.user, search=search,  # type: ignore[arg-type]
                                                       offset=offset)
     shown = offset + len(conversations)
-    return render(request, "assistant/_history_rows.html" if offset else "assistant/_history.html", {
+    return render(request, "agent/_history_rows.html" if offset else "agent/_history.html", {
         "conversations": conversations, "total": total, "next_offset": shown if shown < total else None,
         "older": total - shown, "current_id": current.pk if current else None, "search": search,
         "notice": notice, "error": error, "title_max": TITLE_FIELD_MAX},
@@ -123,4 +123,4 @@ def sidebar_earlier(request: HttpRequest) -> HttpResponse:
         context = transcript_before(user=request.user, run_id=before)  # type: ignore[arg-type]
     except ApplicationError as exc:
         return render_error(request, exc, asked="")
-    return render(request, "assistant/_runs.html", context)
+    return render(request, "agent/_runs.html", context)

@@ -33,4 +33,4 @@ def sidebar_mentions(request: HttpRequest) -> HttpResponse:
         field, reasons = next(iter(query.errors.items()))
         return HttpResponse(f"{field}: {reasons[0]}", status=400, content_type="text/plain; charset=utf-8")
     mentions = mentions_for_user(user=request.user, typed=query.validated_data["q"])  # type: ignore[arg-type]
-    return render(request, "assistant/_mentions.html", {"mentions": mentions})
+    return render(request, "agent/_mentions.html", {"mentions": mentions})

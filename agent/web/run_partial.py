@@ -45,7 +45,7 @@ def _asked_again(run: Run) -> bool:
 
 
 def run_view_context(run: Run, *, asked_again: bool | None = None) -> dict[str, Any]:
-    """Return the template context of assistant/_run.html for one run.
+    """Return the template context of agent/_run.html for one run.
 
     ``asked_again``: whether a later run of its conversation sent the same message, when the caller
     knows (the transcript does); otherwise it is read, and only for a run offering project choices.

@@ -33,7 +33,7 @@ _CHANGES_TASKS = {"crud", "decompose"}
 def _render_run(request: HttpRequest, run: Run, *, status: int = 200, undo_refused: str = "") -> HttpResponse:
     context = {**run_view_context(run), "undo_refused": undo_refused}
     data = context["view"]["data"] if isinstance(context["view"]["data"], dict) else {}
-    response = render(request, "assistant/_run.html", context, status=status)
+    response = render(request, "agent/_run.html", context, status=status)
     changed = run.capability in _CHANGES_TASKS and run.status == Run.Status.DONE and not run.data.get("rejected")
     # Rows of deleted tasks were dropped from the request: the page refreshes its list too.
     if changed or data.get("stale_task_ids"):
@@ -58,7 +58,7 @@ def _render_error_payload(request: HttpRequest, error: dict[str, Any], *, asked:
     sent, else the stored run's); a stale task row makes the page refresh its list."""
     language = language or language_of(asked)
     words, stale = error_words(error, language)
-    response = render(request, "assistant/_error.html",
+    response = render(request, "agent/_error.html",
                       {"error": {**error, "message": words}, "asked": asked, "lang": language,
                        "failed": ERROR_TEXTS[language]["failed"]}, status=status)
     if stale:
@@ -151,11 +151,11 @@ def sidebar_feedback(request: HttpRequest, run_id: str) -> HttpResponse:
             run = run_get(user=request.user, run_id=run_id)  # type: ignore[arg-type]
         except ApplicationError:
             return render_error(request, exc, asked="")
-        return render(request, "assistant/_feedback.html", {
+        return render(request, "agent/_feedback.html", {
             "run": run, "feedback": feedback_of(run), "error": exc.message,
             "answer_words": WORDS[language_of(run.message)]},
             status=exc.http_status)
-    return render(request, "assistant/_feedback.html", {
+    return render(request, "agent/_feedback.html", {
         "run": feedback.run, "feedback": feedback, "saved": True,
         "answer_words": WORDS[language_of(feedback.run.message)]})
 

@@ -21,10 +21,10 @@ def alerts_page(request: HttpRequest) -> HttpResponse:
     try:
         since = since_parse(since_text)
     except InvalidInput as exc:
-        return render(request, "assistant/alerts.html", {"error": exc.message, "since": DEFAULT_SINCE,
+        return render(request, "agent/alerts.html", {"error": exc.message, "since": DEFAULT_SINCE,
                                                          "since_choices": SINCE_CHOICES, "groups": [],
                                                          "title": "Alerts"}, status=400)
     groups = alerts_grouped(since=timezone.now() - since)
-    return render(request, "assistant/alerts.html", {
+    return render(request, "agent/alerts.html", {
         "groups": groups, "since": since_text, "since_choices": SINCE_CHOICES,
         "total": sum(g.count for g in groups), "title": "Alerts"})

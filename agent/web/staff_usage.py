@@ -55,10 +55,10 @@ def usage_page(request: HttpRequest) -> HttpResponse:
     try:
         moment = since_moment(since)
     except InvalidInput as error:
-        return render(request, "assistant/usage.html", {"error": error.message, "since": since, "spans": SPANS},
+        return render(request, "agent/usage.html", {"error": error.message, "since": since, "spans": SPANS},
                       status=400)
     figures = usage_since(moment)
-    return render(request, "assistant/usage.html", {
+    return render(request, "agent/usage.html", {
         "since": since, "spans": SPANS, "figures": figures, "charts": _charts(figures),
         "undo_share": _pct(figures["undo"]["share"]), "audit_share": _pct(figures["audit"]["share"]),
         "fast_share": _pct(figures["routes"]["fast_path"]["share"])})
