@@ -35,20 +35,25 @@ class ReadQuery:
     asked: bool = False  # a word of asking or a task noun was read
 
 
+def _ends_here(p: Parser, end: int) -> bool:
+    return all(t.kind == "punct" for t in p.tokens[end:])
+
+
 def _topic(p: Parser) -> str | None:
     """The first capability (in the registry's order) whose phrases the message holds."""
     for spec in CAPABILITIES:
         if spec.name in PHRASES and list(p.lex.match(p.texts, 0, f"{spec.name}.greeting")):
-            if any(end == p.n or all(t.kind == "punct" for t in p.tokens[end:])
-                   for end in p.lex.match(p.texts, 0, f"{spec.name}.greeting")):
+            if any(_ends_here(p, end) for end in p.lex.match(p.texts, 0, f"{spec.name}.greeting")):
                 return spec.name
     for spec in CAPABILITIES:
         if spec.name in PHRASES and any(p.lex.match(p.texts, i, f"{spec.name}.topic") for i in range(p.n)):
             return spec.name
-    # "carol's tasks": a person's possessive before what a capability declares it shows of a person.
+    # "carol's tasks": a person's possessive before what a capability declares it shows of a person, ending
+    # the message; with more after it ("carol's tasks due Friday") it is a query, which reads the rest.
     for spec in CAPABILITIES:
         if spec.name in PHRASES and any(token.kind == "word" and token.text.endswith("'s")
-                                        and list(p.lex.match(p.texts, i + 1, f"{spec.name}.possessed"))
+                                        and any(_ends_here(p, end) for end in
+                                                p.lex.match(p.texts, i + 1, f"{spec.name}.possessed"))
                                         for i, token in enumerate(p.tokens)):
             return spec.name
     return None
