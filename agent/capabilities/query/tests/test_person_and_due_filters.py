@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
-from tests.helpers import LLMStub, route_json
 from tests.data_layer.helpers import post_request
+from tests.helpers import LLMStub, route_json
 
 pytestmark = pytest.mark.django_db
 HOME = {"page": "home", "origin": "sidebar"}
@@ -109,3 +110,14 @@ def test_a_model_routed_person_filter_is_found_the_same_way(alice: User, tasks: 
     openai_settings.push_json(route_json("query", assignee="Carol", due_before="2999-01-01"))
     run = post_request(alice, HOME, message="what does carol have due?")
     assert _ids(run) == {tasks["carol_this_week"].pk, tasks["carol_next_week"].pk}, run
+
+
+def test_the_list_of_nobodys_tasks_opens_and_the_sidebar_works_on_it(alice: User, tasks: dict[str, Task]) -> None:
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/tasks/?assignee=none")
+    assert page.status_code == 200 and "Nobody&#x27;s" in page.content.decode()
+    assert "Carol this week" not in page.content.decode()
+    run = post_request(alice, {"page": "task_list", "origin": "sidebar", "filters": {"assignee": "none"}},
+                       message="how many tasks are there?")
+    assert run["status"] == "done" and _ids(run) == {tasks["nobody"].pk}, run
