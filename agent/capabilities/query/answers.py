@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.language import Language, in_each_language
+from agent.reading.reader import Reading
 from agent.routing.decision import Slots
 from pm_assistant.markdown import quoted
 
@@ -57,6 +58,20 @@ def template_reply(result: dict[str, Any], slots: Slots, language: Language = "e
     titles = words["join"].join(f"{r['key']} {quoted(r['title'])}" for r in result["items"][:NAMED])
     more = words["more"].format(n=count - NAMED) if count > NAMED else ""
     return words["found"].format(count=count, what=what, titles=titles, more=more)
+
+
+def unread_filters(reading: Reading, slots: Slots) -> tuple[str, ...]:
+    """The filters the reader read in the message that the route does not carry (a router model that dropped
+    "assigned to carol" or "due this week"), with those the reader could not use: each is named, never dropped."""
+    read = reading.slots if reading.capability == "query" else {}
+    dropped = []
+    if read.get("assignee") and not (slots.assignee or slots.assignee_me):
+        dropped.append(f"assigned to {read['assignee']}")
+    if read.get("unassigned") and not slots.unassigned:
+        dropped.append("unassigned")
+    if (read.get("due_after") or read.get("due_before")) and not (slots.due_after or slots.due_before):
+        dropped.append(f"due {read.get('due_after') or '…'} to {read.get('due_before') or '…'}")
+    return (*reading.unusable, *dropped)
 
 
 def unusable_words(unusable: tuple[str, ...], language: Language = "en") -> str:

@@ -28,7 +28,7 @@ from pm_assistant.errors import ApplicationError
 from tasks.filters import TaskFilters
 
 from . import tools as query_tools
-from .answers import filter_words, template_reply, unusable_words
+from .answers import filter_words, template_reply, unread_filters, unusable_words
 from .person import assignee_filter
 from .prompts import EXPLAIN_INSTRUCTIONS
 
@@ -178,15 +178,16 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     language = language_of(state.get("message"))
     fallback = template_reply({"count": count, "items": rows}, route.slots, language,
                               said=filter_words(route.slots, person.name, language))
-    # A filter the request held but the query cannot use is named, never dropped (agent/reading/reads.py).
-    unusable = read(state.get("message") or "").unusable if route.via == "llm_router" else ()
-    if unusable:
-        fallback = f"{unusable_words(unusable, language)}\n{fallback}"
+    # A filter the request held but the query cannot use (or the router dropped) is named, never dropped
+    # (agent/reading/reads.py), above the template's answer or the model's alike.
+    unusable = unread_filters(read(state.get("message") or ""), route.slots) if route.via == "llm_router" else ()
     try:
         reply, inspected = explain(runtime, state, result_part(classified, rows, count), fallback,
                                    artifact_ref=classified.ref if classified.externalized else None)
     except PromptRefused as exc:
         return failed(str(exc), exc.code)
+    if unusable:
+        reply = f"{unusable_words(unusable, language)}\n{reply}"
     artifact = classified.artifact.as_dict() if classified.artifact else None
     extra = {"inspection": inspected.as_data()} if inspected else {}
     return done(reply, count=count, items=rows, artifact=artifact, list_url=task_list_url(filters), **extra)

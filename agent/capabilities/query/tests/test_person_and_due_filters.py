@@ -121,3 +121,10 @@ def test_the_list_of_nobodys_tasks_opens_and_the_sidebar_works_on_it(alice: User
     run = post_request(alice, {"page": "task_list", "origin": "sidebar", "filters": {"assignee": "none"}},
                        message="how many tasks are there?")
     assert run["status"] == "done" and _ids(run) == {tasks["nobody"].pk}, run
+
+
+def test_a_person_the_model_dropped_is_named_not_silently_left_out(alice: User, tasks: dict[str, Task],
+                                                                   openai_settings: LLMStub) -> None:
+    openai_settings.push_json(route_json("query")).push_text("Here are the tasks.")
+    run = post_request(alice, HOME, message="show tasks assigned to carol")
+    assert run["reply"].startswith("I couldn't use 'assigned to carol', so the list is not narrowed by it."), run
