@@ -63,8 +63,9 @@ def template_reply(result: dict[str, Any], slots: Slots, language: Language = "e
 def unread_filters(reading: Reading, slots: Slots) -> tuple[str, ...]:
     """The filters the reader read in the message that the route does not carry (a router model that dropped
     "assigned to carol" or "due this week"), with those the reader could not use: each is named, never dropped."""
-    read = reading.slots if reading.capability == "query" else {}
-    dropped = []
+    if reading.capability != "query":
+        return ()  # the reader did not read a query here (a message it could not read): the route stands
+    read, dropped = reading.slots, []
     if read.get("assignee") and not (slots.assignee or slots.assignee_me):
         dropped.append(f"assigned to {read['assignee']}")
     if read.get("unassigned") and not slots.unassigned:
