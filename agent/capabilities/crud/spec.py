@@ -47,8 +47,7 @@ def _kind(slots: Any) -> str | None:
 
 SPEC = CapabilitySpec(
     "crud", "create, update or delete tasks (set operation; for updates the new status/priority/due date); "
-    "assign one task (operation assign, assignee: the person as the user wrote them, or \"me\"), unassign it "
-    "(operation unassign), or rename it (operation rename, title: the new title).",
+    "assign (assignee), unassign or rename (title) one task.",
     "Changing tasks", writes=True, order=10, example='create task "Write release notes" due 2026-12-15 P1',
     example_zh="创建任务‘写发布说明’，2026-12-15 截止，P1", label_zh="修改任务",
     may_interrupt=_asks, kind_of_write=_kind,
