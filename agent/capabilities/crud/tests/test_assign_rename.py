@@ -131,7 +131,8 @@ def test_a_task_of_a_project_the_user_is_not_in_is_refused(alice: User, bob: Use
                                                             message: str) -> None:
     theirs = task_create(actor=bob, project=platform, title="Their task", assignee=bob)
     body = ask(alice, message.format(id=theirs.pk), {"page": "home", "origin": "sidebar"})
-    assert body["status"] == "error" and body["reply"].startswith("I couldn't find that task"), body
+    not_found = ("I couldn't find that task", "在你的项目中找不到这个任务")
+    assert body["status"] == "error" and body["reply"].startswith(not_found), body
     theirs.refresh_from_db()
     assert theirs.title == "Their task" and theirs.assignee == bob
     assert not TaskActivity.objects.exclude(kind="created").exists()
