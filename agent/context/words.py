@@ -39,6 +39,8 @@ def key_filter_words(keys: KeyFilters, *, someone_else: str = "a teammate") -> l
         parts.append("priority " + " or ".join(keys.priority))
     if keys.assignee == "me":
         parts.append("assigned to the user")
+    elif keys.assignee == "none":
+        parts.append("assigned to nobody")
     elif keys.assignee is not None:
         parts.append(f"assigned to {someone_else}")
     return parts
