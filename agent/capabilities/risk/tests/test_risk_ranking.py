@@ -3,7 +3,8 @@
 The reference below is how risk was read and ranked before it moved into one statement: the ORM with
 a correlated subquery per fact and per task, every open task scored in Python, sorted by score, due
 date (none last) and id. On seeded random data (two projects, subtasks, slips, history near midnight
-in a non-UTC zone, ties) the statement must give the same scores, order and totals, page by page.
+in a non-UTC zone, ties) the statement must give the same scores, order and totals, page by page; and
+what next's statement (reports.next_up_facts) the same facts for each assignee's open tasks.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from django.db.models.functions import Coalesce
 
 from pm_assistant.vocabulary import STATUSES
 from projects.models import Membership, Project
+from reports.next_up_facts import open_task_facts
 from reports.risk.assess import risk_assess, risk_ranking
 from reports.risk.facts import RiskFacts
 from reports.risk.score import policy_now, task_points
@@ -145,3 +147,17 @@ def test_the_report_explains_the_top_tasks_with_their_factors(random_board: None
     assert [(t.id, t.score) for t in report.tasks] == expected[:10]
     assert all(sum(f.points for f in t.factors) == t.score for t in report.tasks if t.score < 100)
     assert (report.open_tasks, report.levels()) == (open_tasks, levels)
+
+
+@pytest.mark.parametrize("one_project", [True, False])
+def test_what_nexts_statement_reads_each_assignees_facts_as_the_reference(
+        random_board: None, alice: User, carol: User, dave: User, website: Project, one_project: bool) -> None:
+    scope = scope_for_user(user=alice, project_id=website.pk if one_project else None)
+    priorities = dict(Task.objects.values_list("id", "priority"))
+    reference = reference_facts(scope)
+    assert sum(f.open_subtasks > 0 for f in reference) > 5 and sum(f.due_slips > 0 for f in reference) > 5
+
+    for person in (alice, carol, dave):
+        expected = sorted((f._replace(priority=priorities[f.id]) for f in reference if f.assignee_id == person.pk),
+                          key=lambda f: f.id)
+        assert open_task_facts(scope=scope, assignee_id=person.pk) == expected
