@@ -9,6 +9,8 @@ statement whatever the number of tasks.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import connection
 
 from tasks.models import Task, TaskActivity
@@ -46,8 +48,9 @@ def open_task_facts(*, scope: ReportScope, assignee_id: int) -> list[RiskFacts]:
     """One assignee's open tasks in the scope, by id, with the facts their delay-risk score needs and their
     priority; the load factor compares their open tasks with their project's median over the whole scope."""
     sql = _NEXT_UP_SQL.format(**facts_sql_names(len(scope.project_ids)))
-    params = {**{f"p{i}": pk for i, pk in enumerate(scope.project_ids)}, "done": str(Task.Status.DONE),
-              "updated": str(TaskActivity.Kind.UPDATED), "assignee": assignee_id}
+    params: dict[str, Any] = {**{f"p{i}": pk for i, pk in enumerate(scope.project_ids)},
+                              "done": str(Task.Status.DONE), "updated": str(TaskActivity.Kind.UPDATED),
+                              "assignee": assignee_id}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [facts_read(row, priority=row[15]) for row in cursor.fetchall()]
