@@ -5,19 +5,22 @@ base and points per day past the due date, capped), due soon (today, or within R
 its priority, whether it holds up its parent (a subtask of a task still open), and its delay-risk
 score (reports.risk) scaled down. The points are NEXT_UP_WEIGHTS below; docs/USAGE.md states them for
 users (tests/reports/test_next_up.py keeps the two equal). Ties go to the earlier due date (none
-last), then the higher priority, then the lower id.
+last), then the higher priority, then the lower id. The database applies the same score to every open
+task (reports.next_up_facts); the first tasks are ranked again here, and the two must agree.
 """
 from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from types import MappingProxyType
 
 from django.conf import settings
 
-from .next_up_facts import open_task_facts
+from pm_assistant.errors import ApplicationError
+
+from .next_up_facts import next_up_page
 from .risk.facts import RiskFacts
 from .risk.score import _Policy, task_points
 from .scope import ReportScope
@@ -102,6 +105,26 @@ def next_up_rank(facts: Iterable[RiskFacts], *, today: date, top: int = NEXT_UP_
         for negative, _, _, _, f, parts in kept))
 
 
+class NextUpScoresDisagree(ApplicationError):
+    """The database's ranking differs from the parts worked out here for the tasks it ranked first."""
+
+    code = "next_up_mismatch"
+    http_status = 500
+
+    def __init__(self, scored: list[tuple[int, int]], explained: list[tuple[int, int]]) -> None:
+        super().__init__(f"The ranking could not be verified (the database ranked {scored}, their parts "
+                         f"rank {explained}); no ranking was made.")
+
+
 def next_up_for(*, scope: ReportScope, user_id: int, today: date, top: int = NEXT_UP_TOP) -> NextUp:
-    """The user's open tasks in the scope, ranked: one statement whatever the number of tasks."""
-    return next_up_rank(open_task_facts(scope=scope, assignee_id=user_id), today=today, top=top)
+    """The user's open tasks in the scope, ranked: one statement whatever the number of tasks.
+
+    The database scores and ranks every open task (reports.next_up_facts); the first `top` are ranked
+    again here from their facts, part by part, and must come out with the same scores in the same order.
+    """
+    page = next_up_page(scope=scope, assignee_id=user_id, today=today, weights=NEXT_UP_WEIGHTS, limit=top)
+    ranked = next_up_rank([f for f, _ in page.rows], today=today, top=top)
+    scored, explained = [(f.id, score) for f, score in page.rows], [(t.id, t.score) for t in ranked.tasks]
+    if scored != explained:
+        raise NextUpScoresDisagree(scored, explained)
+    return replace(ranked, open_tasks=page.open_tasks)

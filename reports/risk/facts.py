@@ -110,6 +110,20 @@ TASK_HISTORY = """    SELECT a.task_id, MAX(a.created_at) AS last_at,
            SUM(CASE WHEN a.kind = %(updated)s AND a.field = 'due_date' AND a.from_value <> ''
                      AND a.to_value <> '' AND a.to_value > a.from_value THEN 1 ELSE 0 END) AS slips
     FROM {activity} a"""
+# A task's score (reports.risk.score's factors, capped at 100) from the columns of `facts` (as alias f).
+RISK_POINTS = """{least}(100,
+        CASE WHEN f.due_date < %(today)s
+             THEN {least}(%(overdue_max)s, %(overdue_per_day)s * {overdue_days}) ELSE 0 END
+      + CASE WHEN f.due_date IS NOT NULL AND {due_in} BETWEEN 0 AND %(due_soon_days)s AND f.open_subtasks > 0
+             THEN %(due_soon_open_subtasks)s ELSE 0 END
+      + CASE WHEN {idle_days} >= %(inactive_days)s THEN %(inactive)s ELSE 0 END
+      + CASE WHEN f.status = 'blocked' THEN %(blocked)s ELSE 0 END
+      + CASE WHEN f.parent_status = 'blocked' OR (f.parent_due_date < %(today)s AND f.parent_status <> %(done)s)
+             THEN %(parent_at_risk)s ELSE 0 END
+      + CASE WHEN f.assignee_id IS NOT NULL AND f.median <> 0 AND f.assignee_open >= %(load_ratio)s * f.median
+                  AND f.assignee_open > f.median THEN %(assignee_load)s ELSE 0 END
+      + CASE WHEN f.due_slips > 0 THEN {least}(%(due_slips_max)s, %(due_slip)s * f.due_slips) ELSE 0 END
+    )"""
 _RISK_SQL = """
 WITH subtasks AS (
     SELECT s.parent_id AS task_id, COUNT(*) AS n FROM {task} s
@@ -134,19 +148,7 @@ WITH subtasks AS (
     LEFT JOIN medians m ON m.project_id = o.project_id
     WHERE {open_o}
 ), scored AS (
-    SELECT f.*, {least}(100,
-        CASE WHEN f.due_date < %(today)s
-             THEN {least}(%(overdue_max)s, %(overdue_per_day)s * {overdue_days}) ELSE 0 END
-      + CASE WHEN f.due_date IS NOT NULL AND {due_in} BETWEEN 0 AND %(due_soon_days)s AND f.open_subtasks > 0
-             THEN %(due_soon_open_subtasks)s ELSE 0 END
-      + CASE WHEN {idle_days} >= %(inactive_days)s THEN %(inactive)s ELSE 0 END
-      + CASE WHEN f.status = 'blocked' THEN %(blocked)s ELSE 0 END
-      + CASE WHEN f.parent_status = 'blocked' OR (f.parent_due_date < %(today)s AND f.parent_status <> %(done)s)
-             THEN %(parent_at_risk)s ELSE 0 END
-      + CASE WHEN f.assignee_id IS NOT NULL AND f.median <> 0 AND f.assignee_open >= %(load_ratio)s * f.median
-                  AND f.assignee_open > f.median THEN %(assignee_load)s ELSE 0 END
-      + CASE WHEN f.due_slips > 0 THEN {least}(%(due_slips_max)s, %(due_slip)s * f.due_slips) ELSE 0 END
-    ) AS score, COALESCE(f.due_date, %(no_due)s) AS due_key
+    SELECT f.*, {risk_points} AS score, COALESCE(f.due_date, %(no_due)s) AS due_key
     FROM facts f
 ), totals AS (
     SELECT COUNT(*) AS open_count,
@@ -179,32 +181,39 @@ def _days(later: str, earlier: str) -> str:
 
 def facts_sql_names(project_count: int) -> dict[str, str]:
     """What a facts statement formats in: the tables, the scope's placeholders (p0, p1, …), each alias's
-    open-task condition (open_s, open_l, open_o), this database's float type, and the shared parts formatted
-    (load_ctes, task_history)."""
+    open-task condition (open_s, open_l, open_o), this database's float type, LEAST and day arithmetic on
+    alias f (overdue_days, due_in, idle_days), and the shared parts formatted (load_ctes, task_history,
+    risk_points)."""
     projects = ", ".join(f"%(p{i})s" for i in range(project_count)) or "NULL"
-    found = {**names(), "projects": projects, "float": "DOUBLE PRECISION" if postgres() else "REAL",
-             **{f"open_{alias}": _OPEN.format(alias=alias, projects=projects) for alias in "slo"}}
-    return {**found, "load_ctes": LOAD_CTES.format(**found), "task_history": TASK_HISTORY.format(**found)}
-
-
-def _sql(project_count: int, *, after: bool) -> str:
     today = "CAST(%(today)s AS DATE)" if postgres() else "%(today)s"
     # The last activity's date as Python's datetime.date() gives it for the UTC instant the database returns.
     last_date = "CAST(f.last_activity AT TIME ZONE 'UTC' AS DATE)" if postgres() else "substr(f.last_activity, 1, 10)"
-    return _RISK_SQL.format(
-        **facts_sql_names(project_count), least="LEAST" if postgres() else "MIN",
-        overdue_days=_days(today, "f.due_date"), due_in=_days("f.due_date", today),
-        idle_days=_days(today, last_date), after=_AFTER if after else "1 = 1")
+    found = {**names(), "projects": projects, "float": "DOUBLE PRECISION" if postgres() else "REAL",
+             **{f"open_{alias}": _OPEN.format(alias=alias, projects=projects) for alias in "slo"},
+             "least": "LEAST" if postgres() else "MIN", "overdue_days": _days(today, "f.due_date"),
+             "due_in": _days("f.due_date", today), "idle_days": _days(today, last_date)}
+    return {**found, "load_ctes": LOAD_CTES.format(**found), "task_history": TASK_HISTORY.format(**found),
+            "risk_points": RISK_POINTS.format(**found)}
+
+
+def facts_params(scope: ReportScope, today: date, policy: Any) -> dict[str, Any]:
+    """The values a facts statement names: the scope's projects, the risk settings (``policy``,
+    reports.risk.score._Policy read once) and the server's date."""
+    day = connection.ops.adapt_datefield_value
+    return {**{f"p{i}": pk for i, pk in enumerate(scope.project_ids)}, **policy.weights,
+            "done": str(Task.Status.DONE), "updated": str(TaskActivity.Kind.UPDATED), "today": day(today),
+            "no_due": day(NO_DUE), "due_soon_days": policy.due_soon_days, "inactive_days": policy.inactive_days,
+            "load_ratio": policy.load_ratio}
+
+
+def _sql(project_count: int, *, after: bool) -> str:
+    return _RISK_SQL.format(**facts_sql_names(project_count), after=_AFTER if after else "1 = 1")
 
 
 def _params(scope: ReportScope, today: date, policy: Any, after: RiskCursor | None, limit: int) -> dict[str, Any]:
     day = connection.ops.adapt_datefield_value
-    params: dict[str, Any] = {
-        **{f"p{i}": pk for i, pk in enumerate(scope.project_ids)}, **policy.weights,
-        "done": str(Task.Status.DONE), "updated": str(TaskActivity.Kind.UPDATED), "today": day(today),
-        "no_due": day(NO_DUE), "due_soon_days": policy.due_soon_days, "inactive_days": policy.inactive_days,
-        "load_ratio": policy.load_ratio, "high": policy.levels["high"], "medium": policy.levels["medium"],
-        "limit": limit}
+    params: dict[str, Any] = {**facts_params(scope, today, policy), "high": policy.levels["high"],
+                              "medium": policy.levels["medium"], "limit": limit}
     if after is not None:
         params |= {"after_score": after.score, "after_due": day(after.due), "after_id": after.task_id}
     return params
