@@ -1,10 +1,11 @@
 """What next where the data is: one statement reads, scores and ranks one assignee's open tasks; the first leave.
 
-Set-based, as the risk ranking's statement (reports.risk.facts) is, and built from its parts: `mine` holds
-the assignee's open tasks; `subtasks` counts the open subtasks of those of them that have any, and `history`
-their last activity and due-date slips (TASK_HISTORY), each grouped once over the rows that name one of
-`mine`; `loads` and `medians` are the scope's loads per assignee (LOAD_CTES), which the load factor
-compares. `facts` joins them, `risk` adds the delay-risk score (RISK_POINTS), `scored` what next's score
+Set-based, as the risk ranking's statement (reports.risk.facts) is, and built from its parts: `mine` (the
+assignee's open tasks, a condition on alias o) is joined, not kept as a named part, so the planner reads
+the task table's statistics for it; `subtasks` counts the open subtasks of those of them that have any,
+and `history` their last activity and due-date slips (TASK_HISTORY), each grouped once; `loads` and
+`medians` are the scope's loads per assignee (LOAD_CTES), which the load factor compares. `facts` joins
+them to the assignee's open tasks, `risk` adds the delay-risk score (RISK_POINTS), `scored` what next's score
 (reports.next_up's parts under NEXT_UP_WEIGHTS, passed in as `next_*`). Only the first `limit` rows by score
 (then earliest due date, none last, then highest priority, then id) leave the database, with the count of
 every open task ranked. No subquery runs per task: one statement whatever the number of tasks.
@@ -23,28 +24,27 @@ from .risk.score import policy_now
 from .scope import ReportScope
 
 _NEXT_UP_SQL = """
-WITH mine AS (
-    SELECT o.id, o.project_id, o.status, o.due_date, o.assignee_id, o.parent_id, o.created_at, o.priority
-    FROM {task} o WHERE {open_o} AND o.assignee_id = %(assignee)s
-), subtasks AS (
-    SELECT s.parent_id AS task_id, COUNT(*) AS n FROM {task} s
-    WHERE s.parent_id IN (SELECT id FROM mine) AND s.status <> %(done)s GROUP BY s.parent_id
+WITH subtasks AS (
+    SELECT s.parent_id AS task_id, COUNT(*) AS n FROM {task} s JOIN {task} o ON o.id = s.parent_id
+    WHERE {mine} AND s.status <> %(done)s GROUP BY s.parent_id
 ), history AS (
 {task_history}
-    WHERE a.task_id IN (SELECT id FROM mine)
+    JOIN {task} o ON o.id = a.task_id
+    WHERE {mine}
     GROUP BY a.task_id
 ), {load_ctes}, facts AS (
-    SELECT m.id, m.project_id, m.status, m.due_date, m.assignee_id, m.priority,
+    SELECT o.id, o.project_id, o.status, o.due_date, o.assignee_id, o.priority,
            par.status AS parent_status, par.due_date AS parent_due_date,
            COALESCE(s.n, 0) AS open_subtasks, COALESCE(hi.slips, 0) AS due_slips,
-           COALESCE(hi.last_at, m.created_at) AS last_activity, COALESCE(lo.n, 0) AS assignee_open,
+           COALESCE(hi.last_at, o.created_at) AS last_activity, COALESCE(lo.n, 0) AS assignee_open,
            COALESCE(md.median, 0) AS median
-    FROM mine m
-    LEFT JOIN {task} par ON par.id = m.parent_id
-    LEFT JOIN subtasks s ON s.task_id = m.id
-    LEFT JOIN history hi ON hi.task_id = m.id
-    LEFT JOIN loads lo ON lo.project_id = m.project_id AND lo.assignee_id = m.assignee_id
-    LEFT JOIN medians md ON md.project_id = m.project_id
+    FROM {task} o
+    LEFT JOIN {task} par ON par.id = o.parent_id
+    LEFT JOIN subtasks s ON s.task_id = o.id
+    LEFT JOIN history hi ON hi.task_id = o.id
+    LEFT JOIN loads lo ON lo.project_id = o.project_id AND lo.assignee_id = o.assignee_id
+    LEFT JOIN medians md ON md.project_id = o.project_id
+    WHERE {mine}
 ), risk AS (
     SELECT f.*, {risk_points} AS risk FROM facts f
 ), scored AS (
@@ -89,7 +89,8 @@ def next_up_page(*, scope: ReportScope, assignee_id: int, today: date, weights: 
     params: dict[str, Any] = {**facts_params(scope, today, policy_now()), "assignee": assignee_id, "limit": limit,
                               **{f"next_{name}": points for name, points in weights.items()}}
     with connection.cursor() as cursor:
-        cursor.execute(_NEXT_UP_SQL.format(**facts_sql_names(len(scope.project_ids))), params)
+        names = facts_sql_names(len(scope.project_ids))
+        cursor.execute(_NEXT_UP_SQL.format(**names, mine=f"{names['open_o']} AND o.assignee_id = %(assignee)s"), params)
         fetched = cursor.fetchall()
     return NextUpPage(rows=[(facts_read(row, priority=row[15]), int(row[16])) for row in fetched],
                       open_tasks=int(fetched[0][17]) if fetched else 0)
