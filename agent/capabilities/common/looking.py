@@ -48,11 +48,12 @@ class Source:
 
 @dataclass
 class Pager:
-    """The pages after the one a step read: ``read(step, cursor)`` reads one through the ToolRunner (scoped as the
-    first), ``part(classified)`` says it in the prompt; ``step`` is the step holding the page shown last."""
+    """The pages after the one a step read: ``read(step, cursor, binding)`` reads one through the ToolRunner (scoped
+    as the first; ``binding`` describes where the cursor came from), ``part(classified)`` says it in the prompt;
+    ``step`` is the step holding the page shown last."""
 
     step: str
-    read: Callable[[str, str], Classified]
+    read: Callable[[str, str, str], Classified]
     part: Callable[[Classified], PromptPart]
     cursor_path: str = "$.next"
     pages: int = 0
@@ -69,7 +70,7 @@ class Pager:
             cursor = runner.bind(step, {"after": binding})["after"]
             if not isinstance(cursor, str) or not cursor:
                 return None
-            classified = self.read(step, cursor)
+            classified = self.read(step, cursor, binding.describe())
         except (ApplicationError, BindingUnresolved):
             return None
         self.step, self.pages = step, self.pages + 1
