@@ -138,12 +138,18 @@ class Excerpt:
 
 
 def inspect_once(runtime: Runtime[RunContext], *, user: User, ref: str, name: str,
-                 arguments_json: str) -> Excerpt | None:
-    """Run one inspection the model asked for; None when the request is not usable."""
+                 arguments_json: str, source: str | None = None) -> Excerpt | None:
+    """Run one inspection the model asked for; None when the request is not usable.
+
+    ``source`` is the name of the stored result the call must name in its "source" argument (when the
+    model was offered several; the loop picked the ref by it), not passed on to the tool.
+    """
     recorder = runtime.context.recorder
     try:
         arguments = json_loads_bounded(arguments_json or "{}")
     except JSONInputError:
+        return None
+    if source is not None and (not isinstance(arguments, dict) or arguments.pop("source", None) != source):
         return None
     if name not in _RUN or not isinstance(arguments, dict) or set(arguments) - _ALLOWED_ARGS[name] \
             or _REQUIRED_ARGS[name] - set(arguments):

@@ -13,7 +13,6 @@ it was made from the summary.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,18 +109,16 @@ def _asked_words(rounds: list[dict[str, Any]]) -> str:
     return "You looked at the stored result with: " + "; ".join(asked) + "."
 
 
-def _which(call: ToolRequest, sources: Sequence[Source]) -> tuple[Source, str] | None:
-    """The source a call names (the only one when there is one) and the call's own arguments, as JSON."""
+def _which(call: ToolRequest, sources: Sequence[Source]) -> Source | None:
+    """The source a call names (the only one when there is one)."""
     if len(sources) == 1:
-        return sources[0], call.arguments
+        return sources[0]
     try:
         arguments = json_loads_bounded(call.arguments or "{}")
     except JSONInputError:
         return None
-    if not isinstance(arguments, dict):
-        return None
-    named = [s for s in sources if s.name == arguments.pop("source", None)]
-    return (named[0], json.dumps(arguments)) if named else None
+    named = [s for s in sources if isinstance(arguments, dict) and s.name == arguments.get("source")]
+    return named[0] if named else None
 
 
 @dataclass
@@ -133,18 +130,19 @@ class _Round:
     facts: dict[str, Any]
 
 
-def _look(runtime: Runtime[RunContext], call: ToolRequest, sources: Sequence[Source], pager: Pager | None) -> _Round | None:
+def _look(runtime: Runtime[RunContext], call: ToolRequest, sources: Sequence[Source],
+          pager: Pager | None) -> _Round | None:
     """Run one call the model made; None when it cannot run."""
     if call.name == "next_page":
         part = pager.next(runtime) if pager is not None and pager.has_next(runtime) else None
         return _Round("page", part, {"tool": "next_page", "arguments": {}, "step": pager.step}) \
             if part is not None and pager is not None else None
-    which = _which(call, sources) if sources else None
-    if which is None:
+    source = _which(call, sources) if sources else None
+    if source is None:
         return None
-    source, arguments = which
     excerpt = inspection.inspect_once(runtime, user=runtime.context.tools.user, ref=source.ref, name=call.name,
-                                      arguments_json=arguments)
+                                      arguments_json=call.arguments,
+                                      source=source.name if len(sources) > 1 else None)
     if excerpt is None:
         return None
     answer = excerpt.answer
@@ -162,9 +160,10 @@ def inspect_loop(runtime: Runtime[RunContext], *, capability: str, sources: Sequ
     """Ask the model, offering the inspection tools (and the next page) for up to the capability's declared rounds.
 
     ``parts_with(shown, notes)`` builds a call's parts around ``shown``, the current form of each source (and
-    the page read last); ``notes`` tells the model what it already looked at. With ``json_schema`` the answer
-    is JSON; ``prose`` streams a text answer to the sidebar as it comes (not one checked before it is shown). The loop ends at an answer, or drops the first request past the
-    budget (or one that cannot run) with an alert: then ``reply`` is None.
+    the page read last); ``notes`` tells the model what it already looked at. With ``json_schema`` the
+    answer is JSON; ``prose`` streams a text answer to the sidebar as it comes (not one checked before it
+    is shown). The loop ends at an answer, or drops the first request past the budget (or one that cannot
+    run) with an alert: then ``reply`` is None.
     """
     llm, recorder = runtime.context.llm, runtime.context.recorder
     budget = BY_NAME[capability].inspection_rounds

@@ -82,7 +82,8 @@ def polish(runtime: Runtime[RunContext], state: ReportInput, *, what: str, figur
                 heading="The collected rows (a summary; the rows are stored apart):"))] \
                 if stored is not None and stored.externalized else []
             inspected = inspect_loop(runtime, capability=capability, sources=sources, purpose=purpose, pager=pager,
-                                     prose=False, parts_with=parts_with, assemble=lambda parts: assemble_checked(runtime, parts))
+                                     prose=False, parts_with=parts_with,
+                                     assemble=lambda parts: assemble_checked(runtime, parts))
             if inspected.reply is None:
                 return f"{template} {inspected.note(language_of(state.get('message')))}"
             reply, shown = inspected.reply, inspected.shown

@@ -20,10 +20,10 @@ from agent.tools.report_tools import report_scope, risk_tasks_for
 from agent.words.language import language_of
 from pm_assistant.errors import ApplicationError
 from reports.risk.assess import risk_data
-
-from .pages import risk_pager
 from reports.risk.score import risk_explain, risk_rows
 from reports.risk.text import RISK_TEXTS, risk_figures
+
+from .pages import risk_pager
 
 
 def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
