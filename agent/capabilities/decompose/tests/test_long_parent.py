@@ -144,3 +144,13 @@ def test_the_offline_planner_reads_the_long_description_and_skips_existing_subta
     titles = [s["title"] for s in body["confirmation"]["steps"]]
     assert titles == ["Write release notes", "Open the feedback form"]
     assert Artifact.objects.filter(source_tool__in=["parent_description", "parent_subtasks"]).count() == 2
+
+
+def test_facts_too_large_for_a_prompt_end_the_breakdown_with_an_error_that_says_so(
+        alice: User, parent: Task, settings: Any) -> None:
+    settings.ARTIFACT_INLINE_MAX_CHARS = 200  # the task's facts and people no longer fit inline
+    body = break_down(alice, parent)
+    assert body["status"] == "error" and body["error_code"] == "invalid", body
+    assert body["reply"] == ("Nothing more was changed: task_id: the task's facts and people are too many to plan "
+                             "from here.")
+    assert not Task.objects.filter(parent=parent).exists()
