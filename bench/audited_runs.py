@@ -2,7 +2,7 @@
 
     python -m bench.audited_runs        # exit 0 when every run passes the four-point audit (make audit-runs)
 
-CI's audit stage. The app (Router + trimming, agent.service) serves each request of the architecture
+CI's audit stage. The app (Router + trimming, agent.run.service) serves each request of the architecture
 bench's suite (bench/architectures/suite.py) with the scripted oracle model, and the requests that
 carry an injected instruction again with the obedient one, on the bench's own SQLite database. Each
 scenario's writes are rolled back, so every one starts from the same data, but the runs it stored

@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from agent.audit import run_audit
 from agent.models import Alert, Artifact, Run, TraceEvent
+from agent.run.audit import run_audit
 from bench.audited_runs import runs_copy, runs_kept, runs_restore
 from projects.models import Project
 from tasks.models import Task

@@ -12,9 +12,9 @@ from datetime import date
 from langgraph.runtime import Runtime
 
 from agent.artifacts.classify import Classified
-from agent.assembler.words import quote_user_text
 from agent.capabilities.common.looking import Pager
-from agent.prompting.assembler import PromptPart
+from agent.context.words import quote_user_text
+from agent.prompting.messages import PromptPart
 from agent.runtime import RunContext
 from agent.tools.report_tools import risk_tasks_for
 from reports.scope import ReportScope
