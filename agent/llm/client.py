@@ -22,6 +22,18 @@ UNAVAILABLE = "The model is unavailable right now."
 WRITING = "Writing the answer"
 
 
+def reply_json(text: str) -> Any:
+    """A reply's text read as the JSON its schema asked for; bad or unstorable JSON raises LLMError."""
+    try:
+        value = json_loads_bounded(text)
+    except JSONInputError as exc:
+        raise LLMError("The model's answer was not valid JSON.") from exc
+    # An escaped "\u0000" is clean text until decoded; a slot holding it would break every write of it.
+    if has_unstorable(value):
+        raise LLMError("The model's answer held characters that cannot be stored (NUL or a lone surrogate).")
+    return value
+
+
 def _run_deadline() -> Deadline:
     return Deadline(settings.AGENT_RUN_DEADLINE_SECONDS)
 
@@ -82,15 +94,7 @@ class LLMClient:
     def complete_json(self, *, purpose: str, role: Role, prompt: AssembledPrompt,
                       json_schema: dict[str, Any]) -> Any:
         """Send the prompt with a JSON schema and parse the answer; bad or unstorable JSON raises LLMError."""
-        reply = self.complete(purpose=purpose, role=role, prompt=prompt, json_schema=json_schema)
-        try:
-            value = json_loads_bounded(reply.text)
-        except JSONInputError as exc:
-            raise LLMError("The model's answer was not valid JSON.") from exc
-        # An escaped "\u0000" is clean text until decoded; a slot holding it would break every write of it.
-        if has_unstorable(value):
-            raise LLMError("The model's answer held characters that cannot be stored (NUL or a lone surrogate).")
-        return value
+        return reply_json(self.complete(purpose=purpose, role=role, prompt=prompt, json_schema=json_schema).text)
 
     def _record(self, purpose: str, role: Role, prompt: AssembledPrompt, reply: LLMReply | None,
                 error: str = "", seconds: float = 0.0, streamed: bool = False) -> None:

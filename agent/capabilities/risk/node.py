@@ -23,6 +23,8 @@ from reports.risk.assess import risk_data
 from reports.risk.score import risk_explain, risk_rows
 from reports.risk.text import RISK_TEXTS, risk_figures
 
+from .pages import risk_pager
+
 
 def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Score the delay risk of the page's project (or all the user's projects) and explain the top of it."""
@@ -60,5 +62,6 @@ def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     recorder.node("risk_polish")
     figures = risk_figures(report)
     reply = polish(runtime, state, what="risk summary", template=template, figures=figures,
-                   allowed=Allowed.stated_in(figures), capability="risk", stored=steps.classified["s1"])
+                   allowed=Allowed.stated_in(figures), capability="risk", stored=steps.classified["s1"],
+                   pager=risk_pager(runtime, step="s1", scope=scope, project_id=project_id, today=today))
     return done(reply, risk=data, polished=reply != template)
