@@ -77,7 +77,7 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
         # Between two nodes: what ran before the stop is kept, nothing after it runs.
         finished = True
         recorder.node("stopped", before=str(stop))
-        return _store_stopped(run, recorder)
+        return _store_stopped(run, context)
     except (ApplicationError, FrozenViewWrite):
         raise  # a request the app refuses (a 4xx, the caller words it), or a node breaking the views' contract
     except Exception:
@@ -93,10 +93,13 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
             # The run keeps the trace it had and is not left looking as if it were still going.
             with transaction.atomic():
                 recorder.flush()
-                # A run its owner stopped meanwhile stays stopped.
-                Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
+                usage = context.llm.usage_write(run)
+                # A run its owner stopped meanwhile stays stopped (and still counts its model calls).
+                failed = Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
                     status=Run.Status.ERROR, error_code="internal", audit=run_audit_at_end(run, recorder),
-                    reply="Something went wrong; nothing more was done.", updated_at=timezone.now())
+                    reply="Something went wrong; nothing more was done.", updated_at=timezone.now(), **usage)
+                if not failed and usage:
+                    Run.objects.filter(pk=run.pk).update(**usage)
     if crashed or not stored:
         run.refresh_from_db()
         return run
@@ -110,10 +113,10 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
 def _store_outcome(run: Run, result: Any, context: RunContext) -> tuple[bool, bool]:
     """Store what the graph ended with on the run; return whether it was stored (not stopped meanwhile)
     and whether it goes on in the background."""
-    # Only what the graph may have changed behind this object: the usage counters (a model call) and
-    # the progress (a background stage); a part of a run that did neither has nothing to read back.
-    if context.llm.calls or context.recorder.progressed:
-        run.refresh_from_db(fields=["llm_calls", "prompt_tokens", "completion_tokens", "progress"])
+    # Only what the graph may have changed behind this object: the progress (a background stage). The
+    # model calls' usage is added to the run's counters here, in the statement that stores the outcome.
+    if context.recorder.progressed:
+        run.refresh_from_db(fields=["progress"])
     # The graph worded everything: an approval request (capabilities.outcome.ask_approval) or the
     # final outcome (the respond node). The service only stores it.
     interrupts = result.get("__interrupt__") if isinstance(result, dict) else None
@@ -147,20 +150,24 @@ def _store_outcome(run: Run, result: Any, context: RunContext) -> tuple[bool, bo
         run.audit = run_audit_at_end(run, context.recorder)
         fields.append("audit")
         run.updated_at = timezone.now()
+        usage = context.llm.usage_write(run)
         stored = Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
-            **{name: getattr(run, name) for name in fields})
+            **{name: getattr(run, name) for name in fields}, **usage)
+        if not stored and usage:
+            Run.objects.filter(pk=run.pk).update(**usage)
         if stored and interrupts and not background:
             Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
     return bool(stored), background
 
 
-def _store_stopped(run: Run, recorder: TraceRecorder) -> Run:
-    """Keep the stopped run's trace and end it as stopped (run_stop has usually said so already)."""
+def _store_stopped(run: Run, context: RunContext) -> Run:
+    """Keep the stopped run's trace and usage and end it as stopped (run_stop has usually said so already)."""
+    recorder = context.recorder
     with transaction.atomic():
         recorder.flush()
         Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
             status=Run.Status.STOPPED, error_code="stopped", reply=STOPPED_REPLY, updated_at=timezone.now())
-        Run.objects.filter(pk=run.pk).update(audit=run_audit_at_end(run, recorder))
+        Run.objects.filter(pk=run.pk).update(audit=run_audit_at_end(run, recorder), **context.llm.usage_write(run))
     run.refresh_from_db()
     return run
 

@@ -2,6 +2,7 @@
 and quick actions whose statement count does not grow with the data."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -51,6 +52,8 @@ def _checkpoint_values(run_id: str) -> dict[str, Any]:
 
 
 OVERDUE = {"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}
+# The same question typed; the tests run on the offline provider, whose router reads it as OVERDUE.
+TYPED_OVERDUE = {"message": "show my overdue tasks", "page_context": {"page": "home", "origin": "sidebar"}}
 
 
 def _row(task: Task, action: str) -> dict[str, Any]:
@@ -167,3 +170,32 @@ def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any)
     assert sum(sql.startswith('INSERT INTO "tasks_taskactivity"') for sql in statements) == 1
     assert sum(sql.startswith('SELECT "tasks_task"."id", "tasks_task"."project_id"') for sql in statements) == 2, \
         "the task is read twice: the facts, then under the update's lock"
+
+
+_KIND = re.compile(r'^(?:(UPDATE|INSERT INTO|DELETE FROM) |(SELECT)\b.*?\bFROM )"(\w+)"', re.DOTALL)
+
+
+def _kinds(statements: list[str]) -> list[tuple[str, str]]:
+    """Each statement as its verb and its (first) table, in order."""
+    kinds = []
+    for sql in statements:
+        match = _KIND.match(sql)
+        assert match is not None, sql
+        writes, select, table = match.groups()
+        kinds.append((writes or select, table))
+    return kinds
+
+
+def test_a_typed_question_costs_the_statements_of_its_quick_button(alice: Any, website: Any) -> None:
+    """Once routed, a typed question reads and writes what its quick button does: the routing call's usage
+    reaches the run's counters with the outcome, in no statement (or commit) of its own."""
+    _overdue(alice, website, 3)
+    client = _client(alice)
+    for body in (OVERDUE, TYPED_OVERDUE):  # warm
+        _post(client, body)
+    quick = _data_statements(_statements(client, OVERDUE))
+    with CaptureQueriesContext(connection) as captured:
+        typed = _post(client, TYPED_OVERDUE)
+    assert typed["route"]["via"] == "llm_router" and typed["usage"]["llm_calls"] == 1
+    assert Run.objects.get(pk=typed["run_id"]).llm_calls == 1
+    assert _kinds(_data_statements([q["sql"] for q in captured.captured_queries])) == _kinds(quick)
