@@ -15,7 +15,6 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
 from agent.audit import run_audit_at_end
@@ -23,6 +22,7 @@ from agent.conversation_titles import request_title
 from agent.conversations import conversation_note_request
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import graph_for
+from agent.graph.pause_saver import PauseOnlySaver
 from agent.llm.client import LLMClient
 from agent.llm.providers import llm_provider_from_settings
 from agent.models import Alert, Confirmation, Conversation, Run, TraceEvent
@@ -43,13 +43,13 @@ logger = logging.getLogger(__name__)
 
 
 @contextmanager
-def _saver_for(may_interrupt: bool) -> Iterator[BaseCheckpointSaver[Any] | None]:
+def _saver_for(may_interrupt: bool, *, resuming: bool) -> Iterator[PauseOnlySaver | None]:
     """The run's checkpointer; a run that cannot pause is never resumed, so it needs none."""
     if not may_interrupt:
         yield None
         return
-    with checkpointer() as saver:
-        yield saver
+    with checkpointer() as store:
+        yield PauseOnlySaver(store, resuming=resuming)
 
 
 def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: bool = True) -> Run:
@@ -64,13 +64,16 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
     finished = crashed = False
     try:
         # A run that cannot pause commits once: what its tools wrote, its trace and its outcome together.
-        with _saver_for(may_interrupt) as saver, nullcontext() if may_interrupt else transaction.atomic():
+        with _saver_for(may_interrupt, resuming=context.resuming) as saver, \
+                nullcontext() if may_interrupt else transaction.atomic():
             graph = graph_for(saver)
             config: RunnableConfig = {"configurable": {"thread_id": str(run.pk)}}
             # Checkpoints are written when the run pauses or ends, not after every step: a run is only
             # ever resumed from its pause (an approval card), so the steps between are not worth a write each.
             result = graph.invoke(graph_input, config=config, context=context,
                                   durability="exit" if saver is not None else None)
+            if saver is not None and isinstance(result, dict) and result.get("__interrupt__"):
+                saver.keep()  # it paused: resumed from here; a run that ended needs no checkpoint
             stored, background = _store_outcome(run, result, context)
         finished = True
     except RunStopped as stop:

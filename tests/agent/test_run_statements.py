@@ -1,5 +1,5 @@
-"""The SQL a run costs: a trace in at most two INSERTs, no checkpoint for runs that cannot pause,
-and quick actions whose statement count does not grow with the data."""
+"""The SQL a run costs: a trace in at most two INSERTs, a checkpoint only for a run that paused, quick
+actions whose statement count does not grow with the data, and typed questions that cost their buttons'."""
 from __future__ import annotations
 
 import re
@@ -198,4 +198,5 @@ def test_a_typed_question_costs_the_statements_of_its_quick_button(alice: Any, w
         typed = _post(client, TYPED_OVERDUE)
     assert typed["route"]["via"] == "llm_router" and typed["usage"]["llm_calls"] == 1
     assert Run.objects.get(pk=typed["run_id"]).llm_calls == 1
+    assert _checkpoint_values(typed["run_id"]) == {}, "a run that could have paused but ended keeps no checkpoint"
     assert _kinds(_data_statements([q["sql"] for q in captured.captured_queries])) == _kinds(quick)
