@@ -18,7 +18,7 @@ from agent.graph.graph import CAPABILITY_NODES, build_graph
 from agent.models import Run, TraceEvent
 from agent.runtime import RunContext
 from agent.service import run_request
-from tasks.models import Task
+from tasks.models import Task, TaskActivity
 from tasks.services import task_create
 
 TRACE_INSERT = f'INSERT INTO "{TraceEvent._meta.db_table}"'
@@ -148,16 +148,20 @@ def _data_statements(statements: list[str]) -> list[str]:
 
 def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any) -> None:
     """The row's Done button: one read that checks the page's ids and reads the summary's names, the
-    conversation and the run, the task log's revision (what a stored result's index is tied to), the facts (the
-    task with its write permission; an update reads no subtasks), the run marked as writing unless stopped (one
-    UPDATE, the stop's guard), the update (the project's lock, the locked read with project and assignee, the
-    role, both activities in one INSERT, the row), the trace and the outcome (with its audit, in the same
+    conversation and the run, the facts (the task with its write permission; an update reads no subtasks; one
+    record, so no task-log revision for an index), the run marked as writing unless stopped (one UPDATE, the
+    stop's guard), the update (the project's lock, the locked read with project and assignee, the role, both
+    activities in one INSERT, the row), the trace and the outcome (with its audit and the usage, in the same
     UPDATE)."""
     client = _client(alice)
     first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))
     _post(client, _row(first, "mark_done"))  # warm
     statements = _data_statements(_statements(client, _row(second, "mark_done")))
-    assert len(statements) == 13, "\n".join(statements)
+    assert len(statements) == 12, "\n".join(statements)
+    assert not any(sql.startswith(f'SELECT MAX("{TaskActivity._meta.db_table}"."id")') for sql in statements), \
+        "a task's facts are one record: nothing to index, so no revision read"
+    assert sum(sql.startswith(f'UPDATE "{Run._meta.db_table}"') for sql in statements) == 2, \
+        "the run: the stop's guard before the write, then the outcome"
     assert sum(sql.startswith('SELECT "tasks_task"."id" AS "pk"') for sql in statements) == 1, \
         "the page's ids are checked and named in one read"
     locks = [sql for sql in statements if sql.startswith('SELECT "projects_project"."id" AS "pk"')]
@@ -200,3 +204,5 @@ def test_a_typed_question_costs_the_statements_of_its_quick_button(alice: Any, w
     assert Run.objects.get(pk=typed["run_id"]).llm_calls == 1
     assert _checkpoint_values(typed["run_id"]) == {}, "a run that could have paused but ended keeps no checkpoint"
     assert _kinds(_data_statements([q["sql"] for q in captured.captured_queries])) == _kinds(quick)
+    assert ("SELECT", TaskActivity._meta.db_table) in _kinds(quick), \
+        "a read of task rows takes the task log's revision first (a stored copy's index is tied to it)"
