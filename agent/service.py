@@ -239,7 +239,7 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
     # An unknown quick action is refused before anything is written; whether its run can pause decides
     # the checkpointer. The graph assembles the views and routes (its assemble and route nodes).
     may_interrupt = fast_path_may_pause(origin=context.origin, action=action) if action else True
-    names = entity_names_for(context=context, user=user, task_names=read.task_names)
+    names = entity_names_for(context=context, user=user, task_names=read.task_names, project_names=read.project_names)
     graph_input = {"message": message or "", "action": action or "", "page_context": context, "names": names}
     failure: Exception | None = None
     # A run that cannot pause commits once: the run, what its tools wrote, its trace and its outcome.

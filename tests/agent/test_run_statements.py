@@ -206,3 +206,17 @@ def test_a_typed_question_costs_the_statements_of_its_quick_button(alice: Any, w
     assert _kinds(_data_statements([q["sql"] for q in captured.captured_queries])) == _kinds(quick)
     assert ("SELECT", TaskActivity._meta.db_table) in _kinds(quick), \
         "a read of task rows takes the task log's revision first (a stored copy's index is tied to it)"
+
+
+def test_a_project_page_is_checked_and_named_in_one_read(alice: Any, website: Any) -> None:
+    """The page context's check of the project it names also reads the name the summary and the title use."""
+    risk = {"action": "risk_analysis", "page_context": {
+        "page": "project_detail", "origin": "quick_button", "routeParams": {"projectId": website.pk},
+        "selectedEntity": {"type": "project", "id": website.pk}}}
+    client = _client(alice)
+    _post(client, risk)  # warm
+    statements = _data_statements(_statements(client, risk))
+    before_the_run = _kinds(statements[:statements.index(next(s for s in statements if s.startswith("INSERT")))])
+    assert before_the_run.count(("SELECT", website._meta.db_table)) == 1, before_the_run
+    run = Run.objects.order_by("-created_at").first()
+    assert run is not None and run.conversation is not None and website.name in run.conversation.title
