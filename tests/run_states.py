@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agent import service
+from agent.run import service
 
 
 def final_states(monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, Any]]:
@@ -25,7 +25,7 @@ def final_states(monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, Any]]:
             states[config["configurable"]["thread_id"]] = result
             return result
 
-        compiled.invoke = invoked  # type: ignore[method-assign]
+        compiled.invoke = invoked  # type: ignore[method-assign,assignment]
         return compiled
 
     monkeypatch.setattr(service, "graph_for", recording)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
-from agent.assembler.words import quote_user_text
-from agent.language import Language, in_each_language
+from agent.context.three_views import ExecCtx
+from agent.context.words import quote_user_text
 from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.tools.project_tools import ProjectNameUnclear, project_by_name
+from agent.words.language import Language, in_each_language
 
 
 class ScopeUnclear(Exception):

@@ -16,10 +16,10 @@ from agent.capabilities.common.outcome import clarify, done, failed
 from agent.capabilities.common.polish import ReportInput, polish
 from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.capabilities.common.task_links import open_tasks_url, report_url
-from agent.language import language_of
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.tools.report_tools import report_scope
+from agent.words.language import language_of
 from pm_assistant.errors import ApplicationError
 from reports.pipeline import FiguresDisagree
 

@@ -10,14 +10,14 @@ from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
 from agent.capabilities.common.outcome import clarify, done, failed
 from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.capabilities.common.task_links import open_tasks_url, reassign_url
-from agent.language import language_of
+from agent.context.three_views import ExecCtx
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.tools.report_tools import report_scope
+from agent.words.language import language_of
 from pm_assistant.errors import ApplicationError
 from reports.scope import ALL_PROJECTS
 
