@@ -30,7 +30,7 @@ from pm_assistant.errors import ApplicationError
 from tasks.revision import task_revision
 
 from .binding import Binding, BindingUnresolved, StepResult, binding_resolve
-from .facts import values_digest
+from .facts import is_one_record, values_digest
 
 # Rows a step keeps for showing the user (never for a prompt): the first page of a result.
 SHOWN_ROWS = 10
@@ -85,7 +85,8 @@ class ToolRunner:
             return self.classified[step]
         binding_info = self._binding_info(bound, arguments)
         # The task log's revision before the read: a change after it makes the stored result's index stale.
-        revision = task_revision()
+        # One record's facts are never indexed, so their read needs none.
+        revision = None if is_one_record(fn) else task_revision()
         try:
             result = fn(user=self.user, **arguments)
         except ApplicationError as exc:

@@ -17,7 +17,6 @@ from agent.context.words import quote_user_text
 from agent.prompting.messages import PromptPart
 from agent.runtime import RunContext
 from agent.tools.report_tools import risk_tasks_for
-from reports.scope import ReportScope
 
 
 def page_part(classified: Classified) -> PromptPart:
@@ -34,13 +33,12 @@ def page_part(classified: Classified) -> PromptPart:
                       text="\n".join([f"{len(rows)} tasks, riskiest first ({more}):", *lines]))
 
 
-def risk_pager(runtime: Runtime[RunContext], *, step: str, scope: ReportScope, project_id: int | None,
-               today: date) -> Pager:
+def risk_pager(runtime: Runtime[RunContext], *, step: str, project_id: int | None, today: date) -> Pager:
     """The pages after the one read at ``step``, over the same scope and day."""
     steps = runtime.context.tools
 
     def read(page_step: str, cursor: str, binding: str) -> Classified:
-        return steps.read(page_step, "risk_tasks", risk_tasks_for, scope=lambda _: list(scope.project_ids),
+        return steps.read(page_step, "risk_tasks", risk_tasks_for, scope=lambda page: page["project_ids"],
                           bound={"after": binding},
                           project_id=project_id, today=today, after=cursor)
 
