@@ -18,7 +18,7 @@ from .conftest import BIN, REPOSITORY
 
 pytestmark = pytest.mark.long  # a copy of the tree, the command, the tests it touches: a few minutes
 
-NAME, PAGE, BUTTON, LABEL_ZH = "unassigned", "task_list", "Unassigned tasks", "未分配任务"
+NAME, PAGE, BUTTON, LABEL_ZH = "standup", "task_list", "Standup list", "站会清单"
 # The tests a new read-only capability with a button touches, besides its own: every table of buttons,
 # capabilities and phrases, help and clarify, the router's schema, and the generated documents.
 AFFECTED = ("agent/capabilities/help", "agent/capabilities/clarify", "tests/agent/test_quick_actions.py",

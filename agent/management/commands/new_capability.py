@@ -1,6 +1,6 @@
 """Write a new read-only capability folder with one quick button, then regenerate the documents.
 
-    manage.py new_capability unassigned --page task_list --button "Unassigned tasks" --label-zh 未分配任务
+    manage.py new_capability standup --page task_list --button "Standup list" --label-zh 站会清单
 
 The folder (agent/capabilities/<name>/) is the whole capability: spec, node, tools, prompts, its phrases
 for the deterministic reader (phrases.py) and its tests in English and Chinese. It works and passes the suite
