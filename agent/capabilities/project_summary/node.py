@@ -20,6 +20,7 @@ from agent.language import language_of
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.tools.report_tools import report_scope
+from pm_assistant.dates import date_shown
 from pm_assistant.errors import ApplicationError
 from reports.pipeline import FiguresDisagree
 
@@ -67,5 +68,6 @@ def project_summary(state: ReportInput, runtime: Runtime[RunContext]) -> dict[st
         "risks_label": words["risks_label"], "overloaded_label": words["overloaded_label"],
         "overloaded": [{**p, "url": open_tasks_url(assignee=p["id"], project_id=scope.project_id)}
                        for p in r["overloaded"]],
-        "looked_at": words["looked_at"].format(scope=label, week=r["week"], open=r["open"], today=r["today"]),
+        "looked_at": words["looked_at"].format(scope=label, week=r["week"], open=r["open"],
+                                               today=date_shown(r["today"])),
         "moves": moves, "moves_label": words["moves"]})

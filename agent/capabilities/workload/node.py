@@ -21,6 +21,7 @@ from agent.language import language_of
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.tools.report_tools import report_scope
+from pm_assistant.dates import date_shown
 from pm_assistant.errors import ApplicationError
 from reports.scope import ALL_PROJECTS
 
@@ -101,5 +102,6 @@ def workload(state: WorkloadInput, runtime: Runtime[RunContext]) -> dict[str, An
         "more": max(0, len(rows) - BARS), "chart_label": words["chart"].format(scope=label),
         "bar_hint": words["bar_hint"], "no_list": words["no_list"],
         "legend": {"open": words["legend_open"], "overdue": words["legend_overdue"]},
-        "looked_at": words["looked_at"].format(open=result["open_tasks"], scope=label, today=result["today"]),
+        "looked_at": words["looked_at"].format(open=result["open_tasks"], scope=label,
+                                               today=date_shown(result["today"])),
         "moves": moves, "moves_label": words["moves"]})
