@@ -15,8 +15,8 @@ from django.utils.safestring import SafeString
 
 from agent.artifacts.reader import pieces
 from agent.artifacts.store import artifact_delete, artifact_is_expired, artifact_open
+from agent.run.audit import run_audit
 
-from .audit import run_audit
 from .models import Alert, Artifact, Confirmation, Run, RunFeedback, TraceEvent
 
 JSON_SHOWN_MAX_CHARS = 20_000

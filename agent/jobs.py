@@ -8,8 +8,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from agent.artifacts.lifecycle import artifacts_archive_due, artifacts_expire_due
-from agent.service import run_continue as run_continue_now
-from agent.service import runs_fail_stale
+from agent.run.service import run_continue as run_continue_now
+from agent.run.service import runs_fail_stale
 
 ARCHIVE_BATCH = 500
 

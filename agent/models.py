@@ -31,7 +31,7 @@ class Run(models.Model):
         NEEDS_CLARIFICATION = "needs_clarification"
         RUNNING = "running"
         ERROR = "error"
-        # Its owner stopped it while it ran (agent.service.run_stop).
+        # Its owner stopped it while it ran (agent.run.service.run_stop).
         STOPPED = "stopped"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -56,7 +56,7 @@ class Run(models.Model):
                                       help_text="Until when its task changes can be undone; null: nothing to undo.")
     undone_at = models.DateTimeField(null=True, blank=True, help_text="When its changes were undone (once only).")
     audit = models.JSONField(null=True, blank=True,
-                             help_text="The four-point audit of its trace, run when the run stopped (agent/audit.py).")
+                             help_text="The four-point audit of its trace, run when the run stopped.")
     wrote_at = models.DateTimeField(null=True, blank=True,
                                     help_text="When its first change to tasks committed: then it cannot be stopped.")
     created_at = models.DateTimeField(auto_now_add=True)

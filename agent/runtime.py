@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.llm.client import LLMClient
-from agent.run_live import RunLive
+from agent.run.live import RunLive
+from agent.run.trace import TraceRecorder
 from agent.tools.runner import ToolRunner
-from agent.trace import TraceRecorder
 
 
 @dataclass(frozen=True)

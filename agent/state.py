@@ -12,11 +12,11 @@ from typing import Annotated, Any, NotRequired, TypedDict
 
 from django.conf import settings
 
-from agent.assembler.views import ExecCtx, ModelSummary, RouterCtx
+from agent.context.three_views import ExecCtx, ModelSummary, RouterCtx
 from agent.page_context.schema import EntityNames, PageContext
 from agent.routing.decision import Route
 
-logger = logging.getLogger("agent.views")
+logger = logging.getLogger("agent.context")
 # The running request's alert sink, so the reducer can record a dropped write on the run's trace.
 view_alert_sink: ContextVar[Any] = ContextVar("view_alert_sink", default=None)
 

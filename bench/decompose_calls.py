@@ -77,7 +77,7 @@ def decisions(due: str, *, wrong_title: bool) -> tuple[dict[str, Any], dict[str,
 
 def sent_tokens(requests: list[Any]) -> tuple[int, int]:
     """o200k tokens of the messages and of the response schema actually sent, summed over requests."""
-    from agent.assembler.tokens import token_count
+    from agent.context.tokens import token_count
 
     messages = sum(token_count(m["content"]) for r in requests for m in r.body["messages"])
     schema = sum(token_count(json.dumps(r.body.get("response_format", {}))) for r in requests)
@@ -87,8 +87,8 @@ def sent_tokens(requests: list[Any]) -> tuple[int, int]:
 def react_tokens(page: dict[str, Any], parent: dict[str, Any], plan: dict[str, Any],
                  revised: dict[str, Any] | None, results: dict[str, Any]) -> tuple[int, int]:
     """Calls and prompt tokens of a ReAct loop taking the same decisions with typed ids and JSON results."""
-    from agent.assembler.tokens import token_count
-    from agent.capabilities.decompose.registry import PLAN_TOOLS, args_schema
+    from agent.capabilities.decompose.plan_tools import PLAN_TOOLS, args_schema
+    from agent.context.tokens import token_count
 
     tools = [{"type": "function", "function": {"name": t.name, "description": t.description,
                                                "parameters": args_schema(t)}} for t in PLAN_TOOLS.values()]

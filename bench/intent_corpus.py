@@ -39,7 +39,7 @@ def main() -> int:
         from django.conf import settings
         from django.contrib.auth.models import User
 
-        from projects.services import project_create
+        from projects.services import membership_set, project_create
         from tests.llm_stub import LLMStub
         from tests.security.intent_corpus import corpus
         from tests.security.intent_decisions import SUITES, decide, figure_lines
@@ -52,6 +52,8 @@ def main() -> int:
         if args.app:
             alice = User.objects.create_user("alice")
             project = project_create(owner=alice, name="Website Redesign", key="WEB")
+            # The person the corpus's assigns name is a member, as in the tests' Website Redesign.
+            membership_set(actor=alice, project=project, user=User.objects.create_user("carol"), role="member")
             with LLMStub() as stub:
                 for suite in SUITES:
                     if suite == "compromised":

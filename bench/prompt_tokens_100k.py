@@ -45,7 +45,7 @@ CHECK_ROWS = 1_500
 
 
 def long_token_count(text: str) -> int:
-    from agent.assembler.tokens import token_count
+    from agent.context.tokens import token_count
 
     total, start = 0, 0
     while start < len(text):
@@ -94,7 +94,7 @@ def matching_rows(user: Any) -> list[dict[str, Any]]:
 
 
 def explain_context(user: Any) -> Any:
-    from agent.assembler.assemble import context_assemble
+    from agent.context.assemble import context_assemble
     from agent.page_context.names import entity_names_for
     from agent.page_context.parse import page_context_read
 
@@ -108,7 +108,7 @@ def inlined_messages(user: Any, rows: list[dict[str, Any]]) -> list[dict[str, st
     from agent.artifacts.refs import canonical_json, inline_ref, sha256_hex
     from agent.capabilities.query.node import result_part
     from agent.capabilities.query.prompts import EXPLAIN_INSTRUCTIONS
-    from agent.prompting.assembler import PromptPart, prompt_assemble
+    from agent.prompting.messages import PromptPart, prompt_assemble
 
     result = {"count": len(rows), "items": rows, "truncated": False}
     classified = Classified(form="full", ref=inline_ref(tool="query_tasks", sha256=sha256_hex(canonical_json(result))),
@@ -143,9 +143,9 @@ def main(work: Path, args: argparse.Namespace) -> None:
         from django.contrib.auth.models import User
         from django.core.management import call_command
 
-        from agent.assembler.tokens import token_count
+        from agent.context.tokens import token_count
         from agent.models import Artifact, TraceEvent
-        from agent.service import run_request
+        from agent.run.service import run_request
         from agent.tools.task_tools import QUERY_MAX_ROWS
 
         call_command("migrate", verbosity=0)

@@ -133,9 +133,9 @@ def main() -> None:
         from django.db import connection
         from django.utils import timezone
 
-        from agent.assembler.tokens import token_count
         from agent.capabilities.common.polish import POLISH_INSTRUCTIONS
-        from agent.prompting.assembler import PromptPart, prompt_assemble
+        from agent.context.tokens import token_count
+        from agent.prompting.messages import PromptPart, prompt_assemble
         from reports.collect import report_read
         from reports.narrative import figures_words, report_headline
         from reports.pipeline import weekly_report_build

@@ -42,8 +42,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from agent.assembler.assemble import context_assemble
-    from agent.assembler.tokens import token_count
+    from agent.context.assemble import context_assemble
+    from agent.context.tokens import token_count
     from agent.page_context.names import EntityNames
     from agent.page_context.schema import PageContext
     from agent.routing.llm_router import llm_route

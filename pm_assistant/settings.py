@@ -78,7 +78,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "agent.context_processors.assistant",
+                "agent.web.context_processors.assistant",
             ],
         },
     },
@@ -165,7 +165,7 @@ ARTIFACT_S3_BUCKET = env.str("ARTIFACT_S3_BUCKET", default="")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "pm_assistant.static_files.ModuleAwareStaticFilesStorage"
         if PRODUCTION
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

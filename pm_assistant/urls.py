@@ -23,12 +23,12 @@ urlpatterns = [
          name="api-docs"),
     path("api/", include("projects.api_urls")),
     path("api/", include("tasks.api_urls")),
-    path("api/assistant/", include("agent.api_urls")),
+    path("api/assistant/", include("agent.web.api_urls")),
     # Any other /api/ path is a JSON 404 even with DEBUG on (handler404 only answers when it is off), for
     # every method (a POST without a CSRF token too). Only paths ending in a slash: without one,
     # APPEND_SLASH still redirects /api/tasks to /api/tasks/.
     re_path(r"^api/.*/$", csrf_exempt(not_found)),
-    path("assistant/", include("agent.urls")),
+    path("assistant/", include("agent.web.urls")),
     path("", include("reports.urls")),
     path("", include("tasks.urls")),
 ]

@@ -119,7 +119,7 @@ def warm_up() -> None:
     """Import and build the request path's lazy parts; leave no database connection open."""
     from langchain_core.callbacks.manager import CallbackManager
 
-    from agent.assembler.tokens import token_count
+    from agent.context.tokens import token_count
     from agent.graph.graph import compiled_graph
     from agent.llm.providers import llm_provider_from_settings
 

@@ -136,5 +136,5 @@ def report_text_zh(report: WeeklyReport) -> str:
     return f"{week}，{scope}：{flow}{state}{recomputed}"
 
 
-# The paragraph by the language of the request (agent.language): one template per language, all here.
+# The paragraph by the language of the request (agent.words.language): one template per language, all here.
 REPORT_TEXTS: dict[str, Callable[[WeeklyReport], str]] = {"en": report_text, "zh": report_text_zh}

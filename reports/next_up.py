@@ -5,30 +5,25 @@ base and points per day past the due date, capped), due soon (today, or within R
 its priority, whether it holds up its parent (a subtask of a task still open), and its delay-risk
 score (reports.risk) scaled down. The points are NEXT_UP_WEIGHTS below; docs/USAGE.md states them for
 users (tests/reports/test_next_up.py keeps the two equal). Ties go to the earlier due date (none
-last), then the higher priority, then the lower id.
+last), then the higher priority, then the lower id. The database applies the same score to every open
+task (reports.next_up_facts); the first tasks are ranked again here, and the two must agree.
 """
 from __future__ import annotations
 
 import heapq
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
-from statistics import median
 from types import MappingProxyType
-from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
 
-from tasks.models import Task, TaskActivity
+from pm_assistant.errors import ApplicationError
 
+from .next_up_facts import next_up_page
 from .risk.facts import RiskFacts
 from .risk.score import _Policy, task_points
 from .scope import ReportScope
-
-DONE = Task.Status.DONE
 
 NEXT_UP_TOP = 5
 NEXT_UP_WEIGHTS: Mapping[str, int] = MappingProxyType({
@@ -110,51 +105,26 @@ def next_up_rank(facts: Iterable[RiskFacts], *, today: date, top: int = NEXT_UP_
         for negative, _, _, _, f, parts in kept))
 
 
+class NextUpScoresDisagree(ApplicationError):
+    """The database's ranking differs from the parts worked out here for the tasks it ranked first."""
+
+    code = "next_up_mismatch"
+    http_status = 500
+
+    def __init__(self, scored: list[tuple[int, int]], explained: list[tuple[int, int]]) -> None:
+        super().__init__(f"The ranking could not be verified (the database ranked {scored}, their parts "
+                         f"rank {explained}); no ranking was made.")
+
+
 def next_up_for(*, scope: ReportScope, user_id: int, today: date, top: int = NEXT_UP_TOP) -> NextUp:
-    """The user's open tasks in the scope, ranked: two statements whatever the number of tasks."""
-    return next_up_rank(open_task_facts(scope=scope, assignee_id=user_id), today=today, top=top)
+    """The user's open tasks in the scope, ranked: one statement whatever the number of tasks.
 
-
-def _count(qs: Any) -> Subquery:
-    """A correlated COUNT(*) that does not multiply rows the way joined aggregates would."""
-    return Subquery(qs.order_by().values("task_ref").annotate(n=Count("*")).values("n")[:1],
-                    output_field=IntegerField())
-
-
-def open_task_facts(*, scope: ReportScope, assignee_id: int) -> list[RiskFacts]:
-    """One assignee's open tasks in the scope with the facts their delay-risk score needs and their priority,
-    and the open load per assignee over the whole scope (the load factor compares with the project's median).
-
-    One person's tasks, so a statement per part is bounded by what they hold; the risk panel's ranking of a
-    whole scope is reports.risk.facts' one statement."""
-    open_subtasks = Task.objects.filter(parent_id=OuterRef("pk")).exclude(status=DONE).annotate(
-        task_ref=F("parent_id"))
-    slips = TaskActivity.objects.filter(task_id=OuterRef("pk"), kind=TaskActivity.Kind.UPDATED, field="due_date") \
-        .exclude(from_value="").exclude(to_value="").filter(to_value__gt=F("from_value")).annotate(task_ref=F("task_id"))
-    last_activity = TaskActivity.objects.filter(task_id=OuterRef("pk")).order_by().values("task_id") \
-        .annotate(last=Max("created_at")).values("last")[:1]
-    tasks = Task.objects.filter(project_id__in=scope.project_ids).exclude(status=DONE)
-    tasks = tasks.filter(assignee_id=assignee_id)
-    rows = (tasks
-            .annotate(open_subtasks=Coalesce(_count(open_subtasks), 0), due_slips=Coalesce(_count(slips), 0),
-                      last_activity=Subquery(last_activity))
-            .order_by("id")
-            .values_list("id", "project_id", "project__key", "title", "status", "due_date", "assignee_id",
-                         "assignee__username", "parent__status", "parent__due_date", "open_subtasks", "due_slips",
-                         "last_activity", "created_at", "priority"))
-    loads = (Task.objects.filter(project_id__in=scope.project_ids, assignee__isnull=False)
-             .filter(~Q(status=DONE)).values("project_id", "assignee_id").annotate(open=Count("id")).order_by())
-    load: dict[tuple[int, int | None], int] = {}
-    per_project: dict[int, list[int]] = defaultdict(list)
-    for row in loads:
-        load[(row["project_id"], row["assignee_id"])] = row["open"]
-        per_project[row["project_id"]].append(row["open"])
-    medians = {project: median(counts) for project, counts in per_project.items()}
-    # One tuple per open task, made from the database's tuple (no dict, no ISO strings): at 15 000
-    # open tasks this function took 398 ms against 407 ms for its facts statement run alone (best of
-    # ten, a loaded machine), so the per-row Python is within the statement's own noise.
-    return [RiskFacts(pk, project_id, f"{key}-{pk}", title, status, due, assignee_id, assignee, parent_status,
-                      parent_due, subtasks, slipped, last or created, load.get((project_id, assignee_id), 0),
-                      medians.get(project_id, 0), priority)
-            for (pk, project_id, key, title, status, due, assignee_id, assignee, parent_status, parent_due,
-                 subtasks, slipped, last, created, priority) in rows]
+    The database scores and ranks every open task (reports.next_up_facts); the first `top` are ranked
+    again here from their facts, part by part, and must come out with the same scores in the same order.
+    """
+    page = next_up_page(scope=scope, assignee_id=user_id, today=today, weights=NEXT_UP_WEIGHTS, limit=top)
+    ranked = next_up_rank([f for f, _ in page.rows], today=today, top=top)
+    scored, explained = [(f.id, score) for f, score in page.rows], [(t.id, t.score) for t in ranked.tasks]
+    if scored != explained:
+        raise NextUpScoresDisagree(scored, explained)
+    return replace(ranked, open_tasks=page.open_tasks)

@@ -101,6 +101,9 @@ _BUTTON_TAIL = ('" title="{} ({})"\n'
                 '          hx-post="{}" hx-vals=\'{{"action": "{}"}}\'\n'
                 '          hx-target="#assistant-transcript" hx-swap="beforeend">{}</button>\n  ')
 
+# The group of a row's buttons, naming the task they act on as the PageContext's selectedEntity.
+_GROUP_HEAD = """<span class="row-actions" data-assistant-row data-selected-entity='{{"type":"task","id":{}}}'>"""
+
 
 class RowButtons:
     """The assistant's buttons of one table's rows, escaped once for the table: per row only the task's
@@ -114,11 +117,16 @@ class RowButtons:
             for a in actions]
 
     def for_task(self, task: Task) -> SafeString:
-        """The buttons on one task's row; a button that makes no sense in the task's status is left out."""
+        """The buttons on one task's row; a button that makes no sense in the task's status is left out.
+
+        Their group names the task they act on, as the PageContext's ``selectedEntity`` (JSON), so the
+        assistant's script sends it with the request without reading the row's own markup.
+        """
         buttons = "".join(head + escape(a.name_for(task.title)) + tail
                           for a, head, tail in self._buttons if a.hidden_for_status != task.status)
-        # Every part is escaped above (format_html, escape): joining them keeps them safe.
-        return mark_safe(f'\n<span class="row-actions" data-assistant-row>\n  {buttons}\n</span>\n')  # noqa: S308
+        group = format_html(_GROUP_HEAD, task.pk)
+        # Every part is escaped (format_html, escape): joining them keeps them safe.
+        return mark_safe(f"\n{group}\n  {buttons}\n</span>\n")  # noqa: S308
 
 
 _ROW = """

@@ -19,7 +19,7 @@ from .models import Task
 class TaskFilters:
     project_id: int | None = None
     status: tuple[str, ...] = ()
-    assignee: int | str | None = None  # a user id or "me"
+    assignee: int | str | None = None  # a user id, "me", or "none" (nobody's)
     priority: tuple[str, ...] = ()
     due_before: date | None = None
     due_after: date | None = None
@@ -42,6 +42,9 @@ def scope_q(f: TaskFilters, user: Any, *, assignee: str = "assignee_id") -> Q:
     if f.assignee == "me":
         # Nobody's own tasks for an anonymous caller: a condition no row meets.
         condition &= Q(**{assignee: user.pk}) if user.is_authenticated else Q(pk__in=[])
+    elif f.assignee == "none":
+        # The counters keep nobody's tasks under the key 0 (tasks.count_triggers), the tasks under NULL.
+        condition &= Q(**{assignee: 0}) if assignee == "assignee_key" else Q(**{f"{assignee}__isnull": True})
     elif f.assignee is not None:
         condition &= Q(**{assignee: int(f.assignee)})
     return condition
@@ -62,13 +65,13 @@ class _CSVList(serializers.ListField):
 
 @extend_schema_field(OpenApiTypes.STR)
 class AssigneeField(serializers.Field):
-    """A user id or the word ``me``."""
+    """A user id, the word ``me``, or ``none`` (tasks nobody is assigned)."""
 
-    default_error_messages = {"invalid": 'Must be a user id or "me".'}
+    default_error_messages = {"invalid": 'Must be a user id, "me" or "none".'}
 
     def to_internal_value(self, data: Any) -> int | str:
-        if data == "me":
-            return "me"
+        if data in ("me", "none"):
+            return str(data)
         try:
             value = int(data)
         except (TypeError, ValueError):

@@ -26,7 +26,7 @@ from .models import Task, TaskActivity
 from .services import lock_projects_of
 
 # The fields a batch may change and still be undone (a create or a delete cannot).
-REVERTIBLE = ("status", "priority", "due_date", "assignee", "progress")
+REVERTIBLE = ("title", "status", "priority", "due_date", "assignee", "progress")
 _KINDS = (TaskActivity.Kind.STATUS, TaskActivity.Kind.UPDATED, TaskActivity.Kind.ASSIGNED,
           TaskActivity.Kind.PROGRESS)
 
@@ -152,7 +152,7 @@ def task_changes_revert(*, actor: User, run_id: UUID) -> list[Task]:
                                       to_value=row.from_value, created_at=now))
     for task in tasks.values():
         task.updated_at = now  # bulk_update skips auto_now
-    Task.objects.bulk_update(tasks.values(), ["status", "priority", "due_date", "assignee", "progress",
+    Task.objects.bulk_update(tasks.values(), ["title", "status", "priority", "due_date", "assignee", "progress",
                                               "completed_at", "updated_at"])
     TaskActivity.objects.bulk_create(undo_rows)
     return [tasks[pk] for pk in ids]

@@ -132,6 +132,8 @@ def _detail_context(request: PageRequest, task: Task, **extra: Any) -> dict[str,
     return {
         "nav": "tasks",
         "task": task,
+        # For the assistant's buttons that make no sense in some status (agent.templatetags.assistant).
+        "selected_status": task.status,
         "can_write": can_write(user=request.user, project=task.project),
         "fields": [(name, _FIELD_LABELS[name]) for name in INLINE_FIELDS],
         "activity": task_activity_for_task(task=task, limit=30),

@@ -11,7 +11,9 @@ agent/capabilities/*/tests/ use, wherever they are defined:
   with a selection or with visible rows;
 - `route_json(capability, **slots)`: the router model's answer for `LLMStub.push_json` (every slot key);
 - `make_tasks(user, project, count)`, `api_client(user)`, `LLMStub`;
-- the report clock and data: `NOW`, `clock_at`, `local`, `Seeded` (tests/reports/fixture.py).
+- the report clock and data: `NOW`, `clock_at`, `local`, `Seeded` (tests/reports/fixture.py);
+- `statements_of(run)`, `statements_constant(run, grow=...)`: the statements a read sends, and that they
+  stay the same when the data grows (tests/statements.py).
 """
 from __future__ import annotations
 
@@ -22,9 +24,11 @@ from tests.clients import api_client
 from tests.data_layer.helpers import confirm, events, make_tasks, post_request, route_json, trace_of, visible_page
 from tests.llm_stub import LLMStub
 from tests.reports.fixture import NOW, Seeded, clock_at, local
+from tests.statements import statements_constant, statements_of
 
 __all__ = ["NOW", "LLMStub", "Seeded", "api_client", "ask", "clock_at", "confirm", "events", "local", "make_tasks",
-           "page_context", "post_request", "route_json", "selected_page", "trace_of", "visible_page"]
+           "page_context", "post_request", "route_json", "selected_page", "statements_constant", "statements_of",
+           "trace_of", "visible_page"]
 
 
 def page_context(page: str, task: Task, *, origin: str = "sidebar") -> dict[str, Any]:

@@ -553,7 +553,7 @@ def test_schema_describes_the_page_context_and_the_run(tmp_path: Path) -> None:
     # OpenAPI 3.0 reads nullable only beside a type: each option of a nullable union says it.
     assignee = body["properties"]["filters"]["properties"]["assignee"]
     assert [(o["type"], o["nullable"]) for o in assignee["anyOf"]] == [("integer", True), ("string", True)]
-    assert assignee["anyOf"][1]["enum"] == ["me", None]
+    assert assignee["anyOf"][1]["enum"] == ["me", "none", None]
     run = components["AssistantRun"]["properties"]
 
     def enum(name: str) -> list[str]:

@@ -47,14 +47,14 @@ def test_the_rehearsal_presses_a_quick_button_and_keeps_nothing(caplog: Any, ope
 def test_a_failed_rehearsal_is_logged_and_the_server_starts(monkeypatch: Any, caplog: Any) -> None:
     from django.contrib.auth.models import User
 
-    import agent.api
+    import agent.web.api
     from pm_assistant.warmup import rehearse_quick_button
 
     def broken(**kwargs: Any) -> None:
         User.objects.get(username__startswith="warm-up-")  # the user was made, inside the transaction
         raise RuntimeError("database gone")
 
-    monkeypatch.setattr(agent.api, "run_request", broken)
+    monkeypatch.setattr(agent.web.api, "run_request", broken)
     # A logging.config.dictConfig run by an earlier test on this worker disables the loggers it does not
     # name; this one must speak here, whatever ran before on this worker.
     monkeypatch.setattr(logging.getLogger("pm_assistant.warmup"), "disabled", False)

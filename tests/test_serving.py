@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import connections
 
-from agent.assembler import tokens
+from agent.context import tokens
 from agent.graph import graph
 from pm_assistant import gunicorn_conf
 from pm_assistant.warmup import warm_up

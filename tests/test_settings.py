@@ -1,7 +1,10 @@
 """Settings read from the environment: the embedded defaults, the production shape and deploy checks."""
 from __future__ import annotations
 
+import json
 import os
+import posixpath
+import re
 import runpy
 import secrets
 import subprocess
@@ -11,6 +14,7 @@ from typing import Any
 
 import environ
 import pytest
+from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS_FILE = ROOT / "pm_assistant" / "settings.py"
@@ -87,7 +91,23 @@ def test_production_hardening_is_on(monkeypatch: pytest.MonkeyPatch) -> None:
     assert s["DEBUG"] is False
     assert s["ALLOWED_HOSTS"] == ["pm.example.com"]
     assert s["SESSION_COOKIE_SECURE"] and s["CSRF_COOKIE_SECURE"] and s["SECURE_SSL_REDIRECT"]
-    assert s["STORAGES"]["staticfiles"]["BACKEND"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert s["STORAGES"]["staticfiles"]["BACKEND"] == "pm_assistant.static_files.ModuleAwareStaticFilesStorage"
+
+
+def test_production_static_files_are_collected_with_every_module_importing_hashed_modules(
+        monkeypatch: pytest.MonkeyPatch, settings: Any, tmp_path: Path) -> None:
+    """The pages' ES modules import each other: once hashed, each import names a hashed file that was collected."""
+    production = load_settings(monkeypatch, **production_env())["STORAGES"]["staticfiles"]
+    settings.STATIC_ROOT, settings.STORAGES = tmp_path, {**settings.STORAGES, "staticfiles": production}
+    call_command("collectstatic", interactive=False, verbosity=0)
+    paths = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+    hashed = set(paths.values())
+    imports = {name: re.findall(r"""(?:import|from)\s*["'](\./[^"']+)["']""", (tmp_path / paths[name]).read_text())
+               for name in paths if name.startswith("js/")}
+    assert len(imports["js/main.js"]) >= len(imports) - 1  # the entry imports every other module
+    for name, targets in imports.items():
+        for target in targets:
+            assert posixpath.normpath(posixpath.join(posixpath.dirname(paths[name]), target)) in hashed, (name, target)
 
 
 def test_database_url_selects_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:

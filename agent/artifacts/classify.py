@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from agent.models import Artifact
-from agent.prompting.assembler import ChatRole, PromptPart
+from agent.prompting.messages import ChatRole, PromptPart
 
 from .encode import items_of, result_encode
 from .index import index_build

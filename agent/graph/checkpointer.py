@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 # Types that may be restored from a checkpoint; anything else is refused on load.
 ALLOWED_TYPES = [
-    ("agent.assembler.views", "RouterCtx"), ("agent.assembler.views", "ExecCtx"),
-    ("agent.assembler.views", "ModelSummary"), ("agent.page_context.schema", "SelectedEntity"),
+    ("agent.context.three_views", "RouterCtx"), ("agent.context.three_views", "ExecCtx"),
+    ("agent.context.three_views", "ModelSummary"), ("agent.page_context.schema", "SelectedEntity"),
     ("agent.page_context.schema", "RouteParams"), ("agent.page_context.schema", "Filters"),
     ("agent.page_context.schema", "KeyFilters"), ("agent.page_context.schema", "Pagination"),
     ("agent.routing.decision", "Route"), ("agent.routing.decision", "Slots"),

@@ -5,7 +5,7 @@ from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.assemble import context_assemble
+from agent.context.assemble import context_assemble
 from agent.page_context.schema import EntityNames, PageContext
 from agent.runtime import RunContext
 from agent.state import Outcome, RespondInput

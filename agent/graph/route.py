@@ -10,9 +10,8 @@ from typing import Any, NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import RouterCtx
-from agent.assembler.words import quote_user_text
-from agent.language import in_each_language, language_of
+from agent.context.three_views import RouterCtx
+from agent.context.words import quote_user_text
 from agent.llm.base import LLMUnavailable
 from agent.reading.reader import read
 from agent.routing.decision import Route
@@ -21,6 +20,7 @@ from agent.routing.intent_check import intent_check, rules_write_kind
 from agent.routing.llm_router import llm_route
 from agent.runtime import RunContext
 from agent.tools import task_tools
+from agent.words.language import in_each_language, language_of
 from pm_assistant.errors import ApplicationError
 
 # When the router model cannot be reached: said in the language of the message, the provider's reason kept.

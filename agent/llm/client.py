@@ -9,8 +9,8 @@ from django.conf import settings
 from django.db.models import F
 
 from agent.models import Run, TraceEvent
-from agent.prompting.assembler import AssembledPrompt
-from agent.trace import TraceRecorder, has_unstorable
+from agent.prompting.messages import AssembledPrompt
+from agent.run.trace import TraceRecorder, has_unstorable
 from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
 from .base import LLMError, LLMProvider, LLMReply, LLMStopped, LLMUnavailable, Role, RunListener

@@ -21,7 +21,8 @@ from .base import LLMError, LLMReply, Message, Role, RunListener
 _EMPTY_SLOTS: dict[str, Any] = {
     "operation": None, "task_id": None, "title": None, "status": None, "priority": None, "due_date": None,
     "scope": None, "project_name": None, "expected_title": None, "expected_status": None, "status_filter": [],
-    "priority_filter": [], "assignee_me": False, "preset": None, "week": None,
+    "priority_filter": [], "assignee_me": False, "assignee": None, "unassigned": False, "due_after": None,
+    "due_before": None, "preset": None, "week": None,
 }
 
 

@@ -2,13 +2,13 @@
 
 The PageContext table reads the schema the API publishes (agent.page_context.openapi), so the type, the
 limits and the notes are the ones a request is checked against; the view table reads `ALLOCATION`
-(agent/assembler/views.py) and the fields archcheck forbids, as ARCHITECTURE.md's detailed table does.
+(agent/context/three_views.py) and the fields archcheck forbids, as ARCHITECTURE.md's detailed table does.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from agent.assembler.views import ALLOCATION
+from agent.context.three_views import ALLOCATION
 from agent.page_context.openapi import page_context_openapi_schema
 from agent.page_context.schema import PageContext
 from archcheck.rules import ROUTER_FORBIDDEN, TOOLS_FORBIDDEN

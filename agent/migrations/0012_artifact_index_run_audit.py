@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='run',
             name='audit',
-            field=models.JSONField(blank=True, help_text='The four-point audit of its trace, run when the run stopped (agent/audit.py).', null=True),
+            field=models.JSONField(blank=True, help_text='The four-point audit of its trace, run when the run stopped.', null=True),
         ),
         migrations.AlterField(
             model_name='alert',

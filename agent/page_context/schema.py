@@ -39,7 +39,7 @@ class RouteParams(_Strict):
 
 class Filters(_Strict):
     status: tuple[Status, ...] = Field(default=(), max_length=4)
-    assignee: EntityId | Literal["me"] | None = None
+    assignee: EntityId | Literal["me", "none"] | None = None
     priority: tuple[Priority, ...] = Field(default=(), max_length=4)
     due_before: date | None = None
     due_after: date | None = None
@@ -59,7 +59,7 @@ class KeyFilters(_Strict):
     """The filters that help judge intent: status, assignee, priority."""
 
     status: tuple[Status, ...] = ()
-    assignee: EntityId | Literal["me"] | None = None
+    assignee: EntityId | Literal["me", "none"] | None = None
     priority: tuple[Priority, ...] = ()
 
 

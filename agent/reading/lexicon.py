@@ -129,8 +129,11 @@ READS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "assigned": ("assigned to", "owned by", "assigned", "belonging to", "分配给", "指派给", "负责人是"),
     "this_task": ("this task", "the selected task", "this one", "这个任务", "该任务", "此任务", "当前任务", "这项任务"),
     "week": ("this week", "last week", "next week", "本周", "这周", "这一周", "上周", "上一周", "下周"),
-    "due": ("due today", "due tomorrow", "due this week", "due next week", "due soon", "due this month",
-            "due before", "due after", "今天到期", "明天到期", "本周到期", "下周到期", "这周到期"),
+    "unassigned": ("unassigned", "not assigned", "not assigned to anyone", "assigned to nobody", "assigned to no one",
+                   "assigned to no-one", "without an assignee", "with no assignee", "without assignee",
+                   "that nobody owns", "nobody's", "no one's", "nobody owns", "no owner", "with no owner",
+                   "没人负责的", "没人负责", "没有人负责的", "没有负责人的", "没有负责人", "无人负责的", "无人负责",
+                   "未分配的", "未分配", "没分配的", "没有分配的", "没有分配", "没人认领的"),
     "known": ("are", "is", "the", "any", "all", "that", "with", "have", "has", "do", "does", "i", "we", "there",
               "of", "to", "a", "an", "some", "currently", "still", "yet", "everything", "at", "about", "describe",
               "details", "detail", "tell me about", "status of", "what about", "summary of", "info on", "on",
@@ -138,6 +141,25 @@ READS: Mapping[str, tuple[str, ...]] = MappingProxyType({
               "有", "的", "吗", "了", "都", "里", "中", "是", "目前", "现在", "还", "一共", "共", "所有", "全部", "个",
               "关于", "介绍", "详情", "情况", "怎么样", "讲什么", "说说", "是什么", "呢", "吧", "下", "一下", "进展",
               "进度", "状态", "怎么样了", "是关于什么的"),
+})
+# Due ranges a question may ask for (due.py): a named range, or a bound and a day.
+DUE_RANGES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "today": ("today", "今天", "今日"), "tomorrow": ("tomorrow", "明天", "明日"),
+    "this_week": ("this week", "by the end of the week", "by end of week", "本周", "这周", "这一周", "这个星期",
+                  "本星期"),
+    "next_week": ("next week", "下周", "下一周", "下个星期", "下星期"),
+    "this_month": ("this month", "本月", "这个月"),
+    "soon": ("soon", "in the next 7 days", "within a week", "in the coming week", "最近", "近期", "快要"),
+})
+RANGE: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "due": ("due", "that are due", "which are due", "due date", "with a due date"),
+    "before": ("before", "earlier than", "prior to"),
+    "by": ("by", "until", "till", "no later than", "on or before", "by end of", "by the end of"),
+    "after": ("after", "later than"),
+    "on": ("on",),
+    "zh_due": ("到期", "截止", "到期的", "截止的"),
+    "zh_by": ("前", "之前", "以前"),
+    "zh_after": ("后", "之后", "以后"),
 })
 # Where a clause starts: an unquoted title ends before one ("create a task called X if …" is not read whole).
 CLAUSE = ("if", "when", "once", "unless", "after", "before", "until", "because", "since", "but", "though",
@@ -212,6 +234,7 @@ def lexicon() -> Lexicon:
     """The whole lexicon: the reader's own words and every capability's phrases."""
     own: dict[str, Iterable[str]] = {"courtesy": COURTESY, "correction": CORRECTIONS, "clause": CLAUSE}
     for prefix, table in (("frame", FRAMES), ("closer", CLOSERS), ("not", NOT_ASKED), ("status", STATUSES),
-                          ("field", FIELDS), ("target", TARGETS), ("glue", GLUE), ("read", READS)):
+                          ("field", FIELDS), ("target", TARGETS), ("glue", GLUE), ("read", READS),
+                          ("range", {**DUE_RANGES, **RANGE})):
         own.update({f"{prefix}.{key}": words for key, words in table.items()})
     return Lexicon({**own, **_capability_classes()})

@@ -152,7 +152,7 @@ def _week(text: str) -> str | None:
 
 
 def change_slots(found: Change) -> tuple[str, dict[str, Any]]:
-    """The capability and router slots of a change (assign, unassign and rename have none: clarify says so)."""
+    """The capability and router slots of a change."""
     tg = found.target
     where = {"task_id": tg.task_id, "scope": tg.scope or ("selected" if tg.task_id is None else None)}
     if found.operation == "decompose":
@@ -161,7 +161,12 @@ def change_slots(found: Change) -> tuple[str, dict[str, Any]]:
         return "crud", {"operation": "create", "title": found.title, **dict(found.values)}
     if found.operation in ("update", "delete"):
         return "crud", {"operation": found.operation, **where, **dict(found.values)}
-    return "clarify", {}
+    if found.operation == "assign":
+        return "crud", {"operation": "assign", **where, "assignee": found.assignee}
+    if found.operation == "rename":
+        return "crud", {"operation": "rename", **where, "title": found.title}
+    assert found.operation == "unassign", found.operation
+    return "crud", {"operation": "unassign", **where}
 
 
 def read(message: str) -> Reading:

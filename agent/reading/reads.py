@@ -2,10 +2,12 @@
 
 A capability that only reads names its subject ("weekly report", "at risk"); help's greetings count
 only as the whole message. Otherwise the message is read as a query, token by token: each token
-is a filter (status, priority, "overdue", "mine", a project), a word of asking ("show", "which",
-"有哪些"), a task noun, courtesy, or unread. A filter whose value the query cannot use (another
-person, "assigned to carol") is kept as words to name in the answer ("I couldn't use …"). A word
-the reader does not know at all makes no query: the message is unclear, and clarify says so.
+is a filter (status, priority, "overdue", "mine", a person, nobody, a due range, a project), a word
+of asking ("show", "which", "有哪些"), a task noun, courtesy, or unread. A person is kept as written
+("carol"): the query node finds them among the members of the user's projects, or asks. A filter
+the query cannot combine (a second person, a second range) is kept as words to name in the answer
+("I couldn't use …"). A word the reader does not know at all makes no query: the message is
+unclear, and clarify says so.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from typing import Any
 
 from agent.registry import CAPABILITIES, PHRASES
 
+from .due import due_range
 from .grammar import Parser, status
 from .lexicon import STATUSES
 
@@ -32,20 +35,25 @@ class ReadQuery:
     asked: bool = False  # a word of asking or a task noun was read
 
 
+def _ends_here(p: Parser, end: int) -> bool:
+    return all(t.kind == "punct" for t in p.tokens[end:])
+
+
 def _topic(p: Parser) -> str | None:
     """The first capability (in the registry's order) whose phrases the message holds."""
     for spec in CAPABILITIES:
         if spec.name in PHRASES and list(p.lex.match(p.texts, 0, f"{spec.name}.greeting")):
-            if any(end == p.n or all(t.kind == "punct" for t in p.tokens[end:])
-                   for end in p.lex.match(p.texts, 0, f"{spec.name}.greeting")):
+            if any(_ends_here(p, end) for end in p.lex.match(p.texts, 0, f"{spec.name}.greeting")):
                 return spec.name
     for spec in CAPABILITIES:
         if spec.name in PHRASES and any(p.lex.match(p.texts, i, f"{spec.name}.topic") for i in range(p.n)):
             return spec.name
-    # "carol's tasks": a person's possessive before what a capability declares it shows of a person.
+    # "carol's tasks": a person's possessive before what a capability declares it shows of a person, ending
+    # the message; with more after it ("carol's tasks due Friday") it is a query, which reads the rest.
     for spec in CAPABILITIES:
         if spec.name in PHRASES and any(token.kind == "word" and token.text.endswith("'s")
-                                        and list(p.lex.match(p.texts, i + 1, f"{spec.name}.possessed"))
+                                        and any(_ends_here(p, end) for end in
+                                                p.lex.match(p.texts, i + 1, f"{spec.name}.possessed"))
                                         for i, token in enumerate(p.tokens)):
             return spec.name
     return None
@@ -85,6 +93,12 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     if token.kind == "prio":
         q.slots.setdefault("priority_filter", []).append(token.value)
         return i + 1
+    for end, (first, last) in due_range(p, i):
+        if "due_after" in q.slots or "due_before" in q.slots:
+            q.unusable.append(p.raw(i, end))  # a second range: named, not combined
+        else:
+            q.slots.update(due_after=first and first.isoformat(), due_before=last and last.isoformat())
+        return end
     for end in p.w(i, "read.overdue"):
         q.slots.update(preset="overdue")
         return end
@@ -103,6 +117,9 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     for end, name in project_named(p, i):
         q.slots.update(project_name=name)
         return end
+    for end in p.w(i, "read.unassigned"):
+        q.slots.update(unassigned=True)
+        return end
     for end in p.w(i, "read.mine"):
         q.slots.update(assignee_me=True)
         return end
@@ -110,28 +127,44 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         for end in p.w(j, "glue.me", "glue.zh_me"):
             q.slots.update(assignee_me=True)
             return next(p.w(end, "glue.de"), end)
-        if j < p.n and p.tokens[j].kind == "word":
-            end = next(p.w(j + 1, "glue.de"), j + 1)
-            q.unusable.append(p.raw(i, j + 1))
-            return end
+        for end, name in _person(p, j):
+            _assignee(q, name, p.raw(i, end))
+            return next(p.w(end, "glue.de"), end)
     if i == 0 and token.kind == "word" and p.raw(0, 1)[:1].isupper() and p.kind(1, "han"):
-        q.unusable.append(p.raw(0, 1))  # "Alice 有哪些任务": Alice's tasks
+        _assignee(q, p.raw(0, 1), p.raw(0, 1))  # "Alice 有哪些任务": Alice's tasks
         return 1
-    for end in p.w(i, "read.due"):
-        q.unusable.append(p.raw(i, end))
-        return end
     for end in p.w(i, "query.ask", "query.noun"):
         q.asked = True
         return end
     for end in p.w(i, "read.known", "read.week", "courtesy"):
         return end
     if token.kind == "word" and token.text.endswith("'s"):
-        q.unusable.append(p.raw(i, i + 1))  # "carol's tasks"
+        _assignee(q, p.raw(i, i + 1)[:-2], p.raw(i, i + 1))  # "carol's open tasks"
         return i + 1
     if token.kind == "punct":
         return i + 1
     q.unknown.append(p.raw(i, i + 1))
     return i + 1
+
+
+def _person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
+    """A person's name after "assigned to": one word ("carol"), or Chinese characters up to 的 ("小王")."""
+    if p.kind(i, "word") and not list(p.w(i, "read.known", "courtesy", "query.noun")):
+        yield i + 1, p.raw(i, i + 1)
+        return
+    end = i
+    while end < p.n and end - i < 4 and p.kind(end, "han") and not list(p.w(end, "glue.de")):
+        end += 1
+    if end > i and list(p.w(end, "glue.de")):
+        yield end, p.raw(i, end)
+
+
+def _assignee(q: ReadQuery, name: str, written: str) -> None:
+    """A person whose tasks the question lists; a second one is named as unused, never combined."""
+    if "assignee" in q.slots:
+        q.unusable.append(written)
+    else:
+        q.slots["assignee"] = name
 
 
 def read_query(p: Parser) -> ReadQuery:

@@ -21,7 +21,7 @@ class Slots(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    operation: Literal["create", "update", "delete"] | None = None
+    operation: Literal["create", "update", "delete", "assign", "unassign", "rename"] | None = None
     task_id: int | None = Field(default=None, ge=1, description="Only a task number the user typed.")
     title: str | None = Field(default=None, max_length=300)
     status: Status | None = None
@@ -37,6 +37,13 @@ class Slots(BaseModel):
     status_filter: tuple[Status, ...] = ()
     priority_filter: tuple[Priority, ...] = ()
     assignee_me: bool = False
+    # A person the user named, as written: an assign's new assignee, or whose tasks a query lists. The
+    # server finds them among the members of the user's projects; a name it cannot find is asked about.
+    assignee: str | None = Field(default=None, max_length=60, description="As the user wrote it.")
+    unassigned: bool = False
+    # A query's first and last due day (inclusive).
+    due_after: date | None = Field(default=None, description="YYYY-MM-DD")
+    due_before: date | None = Field(default=None, description="YYYY-MM-DD")
     preset: Preset | None = None
     # A report's ISO week ("2026-W48"), "this" week or the "last" full one; None means the last full week.
     week: str | None = Field(default=None, pattern=r"^(\d{4}-W\d{2}|this|last)$",

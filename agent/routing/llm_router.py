@@ -7,11 +7,11 @@ from typing import Any
 from django.conf import settings
 from pydantic import ValidationError
 
-from agent.assembler.views import RouterCtx
-from agent.assembler.words import PAGE_WORDS, key_filter_words
+from agent.context.three_views import RouterCtx
+from agent.context.words import PAGE_WORDS, key_filter_words
 from agent.llm.base import LLMError
 from agent.llm.client import LLMClient
-from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
+from agent.prompting.messages import PromptPart, PromptRefused, prompt_assemble
 from agent.registry import BY_NAME
 
 from .decision import ROUTE_SCHEMA, Route, Slots

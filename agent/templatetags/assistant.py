@@ -9,10 +9,10 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from agent.assembler.words import PAGE_WORDS
+from agent.context.words import PAGE_WORDS
 from agent.routing.quick_actions import READING_ACTIONS, QuickAction, quick_action_label, quick_actions_for
-from agent.sidebar_conversation import transcript
 from agent.tools.runner import SHOWN_ROWS
+from agent.web.sidebar_conversation import transcript
 from pm_assistant.vocabulary import PAGES, Page
 
 register = template.Library()
@@ -29,7 +29,9 @@ def assistant_quick_actions(context: Any, page_context: Any) -> tuple[QuickActio
     """Return the sidebar buttons of the page the view rendered that make sense on it.
 
     A button for the visible rows needs a page that lists tasks (one with pagination: not the New
-    task form). A button hidden for a status is rendered hidden (the template compares the task's).
+    task form). A button hidden for a status is rendered hidden when the page's view passes that status
+    as ``selected_status`` (a task's page: its task's status); the page refresh after a change copies the
+    fresh page's ``hidden`` onto these buttons (static/js/assistant_buttons.js).
     A button that changes tasks is left out where the view says the user may not: ``can_write``
     false on a task's page, no ``writable_project_ids`` on a list (the server refuses it anyway).
     """
@@ -55,12 +57,12 @@ def assistant_row_actions(page_context: Any) -> tuple[QuickAction, ...]:
 @register.simple_tag(takes_context=True)
 def assistant_transcript(context: Any) -> dict[str, Any]:
     """The current conversation's latest runs (pending cards included), whether earlier ones can be shown,
-    and other runs still working, to render (agent.sidebar_conversation.transcript)."""
+    and other runs still working, to render (agent.web.sidebar_conversation.transcript)."""
     request = context.get("request")
     return transcript(request) if request is not None else {"runs": [], "earlier": None}
 
 
-@register.inclusion_tag("assistant/_context_label.html", takes_context=True)
+@register.inclusion_tag("agent/_context_label.html", takes_context=True)
 def assistant_looking_at(context: Any, oob: bool = False) -> dict[str, Any]:
     """What the assistant sees with a request from this page, in words: the task or project it is on
     (its key and name), else the page and how many tasks it shows (what the page context sends)."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django import template
 
-from agent.alerts import alerts_this_week
+from agent.run.alerts import alerts_this_week
 
 register = template.Library()
 

@@ -10,7 +10,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from agent.models import Run, TraceEvent
-from agent.sidebar_words import WORDS
+from agent.words.sidebar import WORDS
 from pm_assistant.dates import date_shown
 from pm_assistant.markdown import markdown_html
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
@@ -59,7 +59,7 @@ def status_label(status: str, language: str = "en") -> str:
 
 @register.simple_tag(takes_context=True)
 def say(context: Any, word: str, **fields: Any) -> str:
-    """One of the sidebar's words around an answer (agent.sidebar_words) in the answer's language, its
+    """One of the sidebar's words around an answer (agent.words.sidebar) in the answer's language, its
     {fields} filled and escaped; English where no run set the language (a page's own risk panel)."""
     words = context.get("answer_words") or WORDS["en"]
     return format_html(words[word], **fields) if fields else words[word]
@@ -88,7 +88,7 @@ def shown_date(value: Any) -> str:
 @register.filter
 def item_overdue(item: dict[str, Any], today: str) -> bool:
     """Tell whether a reply's task row is past its due date and still open, by the server's clock (today,
-    an ISO date: agent.run_view.run_view_context reads it once for all the rows)."""
+    an ISO date: agent.web.run_partial.run_view_context reads it once for all the rows)."""
     due = item.get("due_date")
     return bool(due) and item.get("status") != "done" and str(due) < today
 
@@ -104,7 +104,7 @@ def run_footer(run: Run) -> dict[str, Any]:
     elif not run.llm_calls:
         model = "No model needed"
     else:
-        # Read with the transcript's runs (agent.run_view.with_model_calls), else for this run alone.
+        # Read with the transcript's runs (agent.web.run_partial.with_model_calls), else for this run alone.
         calls = getattr(run, "model_calls", None)
         if calls is None:
             calls = TraceEvent.objects.filter(run=run, kind=TraceEvent.Kind.LLM_CALL).values_list("payload", flat=True)

@@ -24,8 +24,8 @@ from agent.artifacts.classify import Classified, result_classify
 from agent.artifacts.refs import jsonable
 from agent.artifacts.store import artifact_get_for_user, artifact_is_expired, artifact_open
 from agent.models import Alert, Artifact, Run, TraceEvent
-from agent.run_live import RunStopped
-from agent.trace import TraceRecorder
+from agent.run.live import RunStopped
+from agent.run.trace import TraceRecorder
 from pm_assistant.errors import ApplicationError
 from tasks.revision import task_revision
 
@@ -134,7 +134,7 @@ class ToolRunner:
     def _write_unless_stopped[T](self, tool: str, fn: Callable[..., T], arguments: Mapping[str, Any]) -> T:
         """Write only if the run's owner has not stopped it, and mark the run as having written, atomically.
 
-        The run's row is locked for the check and the write together: a stop (agent.service.run_stop,
+        The run's row is locked for the check and the write together: a stop (agent.run.service.run_stop,
         one conditional update of the same row) lands either before, and nothing is written, or after,
         and is refused because the run has written.
         """

@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import OuterRef, QuerySet
 
-from agent.assembler.views import ExecCtx
+from agent.context.three_views import ExecCtx
 from agent.tools.facts import values_digest
 from projects.selectors import project_writable_by
 from tasks.counts import task_list_count

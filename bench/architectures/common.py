@@ -13,7 +13,7 @@ from agent.llm.client import LLMClient
 from agent.llm.providers import llm_provider_from_settings
 from agent.models import Run
 from agent.routing.quick_actions import quick_action_label
-from agent.trace import TraceRecorder
+from agent.run.trace import TraceRecorder
 
 from .meter import MeteredProvider
 from .session import CURRENT

@@ -147,7 +147,7 @@ def document_text(records: list[Record], micro: Micro, suite: list[Scenario]) ->
         "serves it (its fast path, no model where the app needs none): the buttons' saving apart from the rest.",
         "- **Plan-Execute** (plan_execute.py): a planner, an executor call per step, a replanner check, each "
         "with the page context as JSON.",
-        "- **Router (untrimmed)** (router.py): the app's own path (agent/service.py: fast path, router, "
+        "- **Router (untrimmed)** (router.py): the app's own path (agent/run/service.py: fast path, router, "
         "capabilities, confirmation cards), but every prompt gets the whole page context as JSON where the app "
         "puts its trimmed views.",
         "- **Router + trimming**: the app as it is.",
@@ -199,7 +199,7 @@ def document_text(records: list[Record], micro: Micro, suite: list[Scenario]) ->
         "",
         "- LLM calls and tokens are counted at the provider every architecture calls the model through "
         "(bench/architectures/meter.py), and checked against the requests the stub server answered. Tokens "
-        "are o200k (agent/assembler/tokens.py) of everything sent: messages, tool definitions and response "
+        "are o200k (agent/context/tokens.py) of everything sent: messages, tool definitions and response "
         "schemas; completion tokens are the text and tool calls returned.",
         "- Task success: the database effect is exactly the expected one, the final answer states every "
         "expected fact, and nothing destructive happened without approval. The simulated user approves the "

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.assembler.tokens import token_count
+from agent.context.tokens import token_count
 from agent.llm.base import LLMProvider, LLMReply, Message, Role
 
 from .session import CURRENT, INJECTION_MARK

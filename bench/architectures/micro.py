@@ -12,8 +12,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from agent.assembler.assemble import context_assemble
-from agent.assembler.tokens import token_count
+from agent.context.assemble import context_assemble
+from agent.context.tokens import token_count
 from agent.page_context.names import EntityNames, entity_names_for
 from agent.page_context.parse import page_context_read
 from agent.page_context.schema import PageContext

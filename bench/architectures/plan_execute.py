@@ -15,7 +15,7 @@ from langgraph.graph import START, StateGraph
 
 from agent.llm.base import LLMError
 from agent.llm.client import LLMClient
-from agent.prompting.assembler import AssembledPrompt
+from agent.prompting.messages import AssembledPrompt
 
 from .common import APPROVE, REJECT, Turn, baseline_client, page_json, request_text
 from .suite import Scenario

@@ -13,7 +13,7 @@ from django.utils import timezone
 from langgraph.graph import START, StateGraph
 
 from agent.llm.client import LLMClient
-from agent.prompting.assembler import AssembledPrompt
+from agent.prompting.messages import AssembledPrompt
 
 from .common import APPROVE, REJECT, Turn, baseline_client, page_json, request_text
 from .suite import Scenario
@@ -86,7 +86,7 @@ class ReAct:
 
 
 class ReActWithButtons:
-    """ReAct for typed requests; a quick button served as the app serves it (agent.service's fast path).
+    """ReAct for typed requests; a quick button served as the app serves it (agent.run.service's fast path).
 
     ReAct alone gets a button as its words; this baseline gives it the same zero-LLM buttons the
     Router has, so a comparison credits the buttons apart from routing and trimming typed text.

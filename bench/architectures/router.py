@@ -1,4 +1,4 @@
-"""The app's own path (agent.service): Router + trimming, and the same Router without trimming.
+"""The app's own path (agent.run.service): Router + trimming, and the same Router without trimming.
 
 Both serve the request through run_request and run_confirm, with the fast path, the capabilities,
 the confirmation cards and the checks unchanged. They differ only in what the model is sent:
@@ -17,7 +17,6 @@ from unittest.mock import patch
 
 from django.contrib.auth.models import User
 
-from agent import service
 from agent.llm.base import LLMProvider, LLMReply, Message, Role
 from agent.models import Run
 from agent.registry import CAPABILITIES, CapabilitySpec
@@ -25,6 +24,7 @@ from agent.routing import llm_router
 from agent.routing.decision import route_schema
 from agent.routing.fast_path import fast_path_route
 from agent.routing.prompts import router_instructions
+from agent.run import service
 
 from .common import Turn, page_json, provider
 from .meter import MeteredProvider

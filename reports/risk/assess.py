@@ -12,7 +12,7 @@ from .facts import RiskCursor, RiskPage, risk_page
 from .score import RiskReport, TaskRisk, policy_now, risk_explain
 from .text import factor_words
 
-# Each factor as the chart's legend names it, in each language of a request (agent.language), and its
+# Each factor as the chart's legend names it, in each language of a request (agent.words.language), and its
 # colour (each at least 3:1 against white).
 FACTOR_LABELS: dict[str, dict[str, str]] = {
     "en": {"overdue": "Overdue", "due_soon_open_subtasks": "Due soon, subtasks open", "inactive": "No recent activity",

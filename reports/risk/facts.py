@@ -11,6 +11,7 @@ tasks shown are explained (and their score checked) in Python.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, NamedTuple
@@ -84,26 +85,15 @@ class RiskPage:
 
 # `subtasks` open subtasks per parent (a subtask is in its parent's project), so `parents` are the parents
 # of open tasks; `history` each task's last activity and due-date slips (a task's history is in its project,
-# as the task is: it never moves); `loads` open tasks per assignee and project; `medians` the middle of
-# each project's loads (the mean of the two middle ones when even); `scored` every open task's facts and
-# score, narrow (no titles or names); `totals` counts them; `page` keeps one page of the ranking, and only
-# its rows are joined to their titles and names. Each part reads the tables itself (the planner sees their
-# statistics), and every part is grouped or joined by hash: no subquery runs per task.
+# as the task is: it never moves); `loads` and `medians` the assignees' loads (LOAD_CTES); `scored` every open
+# task's facts and score, narrow (no titles or names); `totals` counts them; `page` keeps one page of the
+# ranking, and only its rows are joined to their titles and names. Each part reads the tables itself (the
+# planner sees their statistics), and every part is grouped or joined by hash: no subquery runs per task.
 _OPEN = "{alias}.project_id IN ({projects}) AND {alias}.status <> %(done)s"
-_RISK_SQL = """
-WITH subtasks AS (
-    SELECT s.parent_id AS task_id, COUNT(*) AS n FROM {task} s
-    WHERE {open_s} AND s.parent_id IS NOT NULL GROUP BY s.parent_id
-), parents AS (
-    SELECT par.id, par.status, par.due_date FROM {task} par JOIN subtasks s ON s.task_id = par.id
-), history AS (
-    SELECT a.task_id, MAX(a.created_at) AS last_at,
-           SUM(CASE WHEN a.kind = %(updated)s AND a.field = 'due_date' AND a.from_value <> ''
-                     AND a.to_value <> '' AND a.to_value > a.from_value THEN 1 ELSE 0 END) AS slips
-    FROM {activity} a
-    WHERE a.project_id IN ({projects}) AND a.task_id IS NOT NULL
-    GROUP BY a.task_id
-), loads AS (
+# The assignee-load factor's facts, read by the ranking below and by what next (reports.next_up_facts):
+# `loads` open tasks per assignee and project, `medians` the middle of each project's loads (the mean of
+# the two middle ones when even), by window functions.
+LOAD_CTES = """loads AS (
     SELECT l.project_id, l.assignee_id, COUNT(*) AS n FROM {task} l
     WHERE {open_l} AND l.assignee_id IS NOT NULL GROUP BY l.project_id, l.assignee_id
 ), ranked_loads AS (
@@ -113,7 +103,38 @@ WITH subtasks AS (
 ), medians AS (
     SELECT project_id, CAST(AVG(n) AS {float}) AS median FROM ranked_loads
     WHERE rn IN ((c + 1) / 2, (c + 2) / 2) GROUP BY project_id
-), facts AS (
+)"""
+# Per task, its last activity and how often its due date was moved later (a date set for the first time is
+# no slip; ISO dates compare as text); the reader adds which tasks (WHERE) and GROUP BY a.task_id.
+TASK_HISTORY = """    SELECT a.task_id, MAX(a.created_at) AS last_at,
+           SUM(CASE WHEN a.kind = %(updated)s AND a.field = 'due_date' AND a.from_value <> ''
+                     AND a.to_value <> '' AND a.to_value > a.from_value THEN 1 ELSE 0 END) AS slips
+    FROM {activity} a"""
+# A task's score (reports.risk.score's factors, capped at 100) from the columns of `facts` (as alias f).
+RISK_POINTS = """{least}(100,
+        CASE WHEN f.due_date < %(today)s
+             THEN {least}(%(overdue_max)s, %(overdue_per_day)s * {overdue_days}) ELSE 0 END
+      + CASE WHEN f.due_date IS NOT NULL AND {due_in} BETWEEN 0 AND %(due_soon_days)s AND f.open_subtasks > 0
+             THEN %(due_soon_open_subtasks)s ELSE 0 END
+      + CASE WHEN {idle_days} >= %(inactive_days)s THEN %(inactive)s ELSE 0 END
+      + CASE WHEN f.status = 'blocked' THEN %(blocked)s ELSE 0 END
+      + CASE WHEN f.parent_status = 'blocked' OR (f.parent_due_date < %(today)s AND f.parent_status <> %(done)s)
+             THEN %(parent_at_risk)s ELSE 0 END
+      + CASE WHEN f.assignee_id IS NOT NULL AND f.median <> 0 AND f.assignee_open >= %(load_ratio)s * f.median
+                  AND f.assignee_open > f.median THEN %(assignee_load)s ELSE 0 END
+      + CASE WHEN f.due_slips > 0 THEN {least}(%(due_slips_max)s, %(due_slip)s * f.due_slips) ELSE 0 END
+    )"""
+_RISK_SQL = """
+WITH subtasks AS (
+    SELECT s.parent_id AS task_id, COUNT(*) AS n FROM {task} s
+    WHERE {open_s} AND s.parent_id IS NOT NULL GROUP BY s.parent_id
+), parents AS (
+    SELECT par.id, par.status, par.due_date FROM {task} par JOIN subtasks s ON s.task_id = par.id
+), history AS (
+{task_history}
+    WHERE a.project_id IN ({projects}) AND a.task_id IS NOT NULL
+    GROUP BY a.task_id
+), {load_ctes}, facts AS (
     SELECT o.id, o.project_id, o.status, o.due_date, o.assignee_id,
            par.status AS parent_status, par.due_date AS parent_due_date,
            COALESCE(s.n, 0) AS open_subtasks, COALESCE(hi.slips, 0) AS due_slips,
@@ -127,19 +148,7 @@ WITH subtasks AS (
     LEFT JOIN medians m ON m.project_id = o.project_id
     WHERE {open_o}
 ), scored AS (
-    SELECT f.*, {least}(100,
-        CASE WHEN f.due_date < %(today)s
-             THEN {least}(%(overdue_max)s, %(overdue_per_day)s * {overdue_days}) ELSE 0 END
-      + CASE WHEN f.due_date IS NOT NULL AND {due_in} BETWEEN 0 AND %(due_soon_days)s AND f.open_subtasks > 0
-             THEN %(due_soon_open_subtasks)s ELSE 0 END
-      + CASE WHEN {idle_days} >= %(inactive_days)s THEN %(inactive)s ELSE 0 END
-      + CASE WHEN f.status = 'blocked' THEN %(blocked)s ELSE 0 END
-      + CASE WHEN f.parent_status = 'blocked' OR (f.parent_due_date < %(today)s AND f.parent_status <> %(done)s)
-             THEN %(parent_at_risk)s ELSE 0 END
-      + CASE WHEN f.assignee_id IS NOT NULL AND f.median <> 0 AND f.assignee_open >= %(load_ratio)s * f.median
-                  AND f.assignee_open > f.median THEN %(assignee_load)s ELSE 0 END
-      + CASE WHEN f.due_slips > 0 THEN {least}(%(due_slips_max)s, %(due_slip)s * f.due_slips) ELSE 0 END
-    ) AS score, COALESCE(f.due_date, %(no_due)s) AS due_key
+    SELECT f.*, {risk_points} AS score, COALESCE(f.due_date, %(no_due)s) AS due_key
     FROM facts f
 ), totals AS (
     SELECT COUNT(*) AS open_count,
@@ -170,27 +179,41 @@ def _days(later: str, earlier: str) -> str:
     return f"CAST(julianday({later}) - julianday({earlier}) AS INTEGER)"
 
 
-def _sql(project_count: int, *, after: bool) -> str:
+def facts_sql_names(project_count: int) -> dict[str, str]:
+    """What a facts statement formats in: the tables, the scope's placeholders (p0, p1, …), each alias's
+    open-task condition (open_s, open_l, open_o), this database's float type, LEAST and day arithmetic on
+    alias f (overdue_days, due_in, idle_days), and the shared parts formatted (load_ctes, task_history,
+    risk_points)."""
+    projects = ", ".join(f"%(p{i})s" for i in range(project_count)) or "NULL"
     today = "CAST(%(today)s AS DATE)" if postgres() else "%(today)s"
     # The last activity's date as Python's datetime.date() gives it for the UTC instant the database returns.
     last_date = "CAST(f.last_activity AT TIME ZONE 'UTC' AS DATE)" if postgres() else "substr(f.last_activity, 1, 10)"
-    projects = ", ".join(f"%(p{i})s" for i in range(project_count)) or "NULL"
-    return _RISK_SQL.format(
-        **names(), projects=projects,
-        **{f"open_{alias}": _OPEN.format(alias=alias, projects=projects) for alias in "slo"},
-        float="DOUBLE PRECISION" if postgres() else "REAL", least="LEAST" if postgres() else "MIN",
-        overdue_days=_days(today, "f.due_date"), due_in=_days("f.due_date", today),
-        idle_days=_days(today, last_date), after=_AFTER if after else "1 = 1")
+    found = {**names(), "projects": projects, "float": "DOUBLE PRECISION" if postgres() else "REAL",
+             **{f"open_{alias}": _OPEN.format(alias=alias, projects=projects) for alias in "slo"},
+             "least": "LEAST" if postgres() else "MIN", "overdue_days": _days(today, "f.due_date"),
+             "due_in": _days("f.due_date", today), "idle_days": _days(today, last_date)}
+    return {**found, "load_ctes": LOAD_CTES.format(**found), "task_history": TASK_HISTORY.format(**found),
+            "risk_points": RISK_POINTS.format(**found)}
+
+
+def facts_params(scope: ReportScope, today: date, policy: Any) -> dict[str, Any]:
+    """The values a facts statement names: the scope's projects, the risk settings (``policy``,
+    reports.risk.score._Policy read once) and the server's date."""
+    day = connection.ops.adapt_datefield_value
+    return {**{f"p{i}": pk for i, pk in enumerate(scope.project_ids)}, **policy.weights,
+            "done": str(Task.Status.DONE), "updated": str(TaskActivity.Kind.UPDATED), "today": day(today),
+            "no_due": day(NO_DUE), "due_soon_days": policy.due_soon_days, "inactive_days": policy.inactive_days,
+            "load_ratio": policy.load_ratio}
+
+
+def _sql(project_count: int, *, after: bool) -> str:
+    return _RISK_SQL.format(**facts_sql_names(project_count), after=_AFTER if after else "1 = 1")
 
 
 def _params(scope: ReportScope, today: date, policy: Any, after: RiskCursor | None, limit: int) -> dict[str, Any]:
     day = connection.ops.adapt_datefield_value
-    params: dict[str, Any] = {
-        **{f"p{i}": pk for i, pk in enumerate(scope.project_ids)}, **policy.weights,
-        "done": str(Task.Status.DONE), "updated": str(TaskActivity.Kind.UPDATED), "today": day(today),
-        "no_due": day(NO_DUE), "due_soon_days": policy.due_soon_days, "inactive_days": policy.inactive_days,
-        "load_ratio": policy.load_ratio, "high": policy.levels["high"], "medium": policy.levels["medium"],
-        "limit": limit}
+    params: dict[str, Any] = {**facts_params(scope, today, policy), "high": policy.levels["high"],
+                              "medium": policy.levels["medium"], "limit": limit}
     if after is not None:
         params |= {"after_score": after.score, "after_due": day(after.due), "after_id": after.task_id}
     return params
@@ -209,6 +232,15 @@ def _instant(value: Any) -> datetime:
     return datetime.fromisoformat(str(value)).replace(tzinfo=UTC)
 
 
+def facts_read(row: Sequence[Any], *, priority: str = "") -> RiskFacts:
+    """One task's facts from the first fifteen columns of a row, in RiskFacts' order (the project's key first)."""
+    (pk, project_id, key, title, status, due, assignee_id, assignee, parent_status, parent_due, subtasks, slips,
+     last, load, median) = row[:15]
+    return RiskFacts(pk, project_id, f"{key}-{pk}", title, status, _date(due), assignee_id, assignee, parent_status,
+                     _date(parent_due), int(subtasks), int(slips), _instant(last), int(load),
+                     float(median) if median % 1 else int(median), priority)
+
+
 def risk_page(*, scope: ReportScope, today: date, policy: Any, limit: int,
               after: RiskCursor | None = None) -> RiskPage:
     """One statement: the `limit` riskiest open tasks of the scope (after a cursor), and the scope's totals.
@@ -223,11 +255,7 @@ def risk_page(*, scope: ReportScope, today: date, policy: Any, limit: int,
     # The totals come with every row, and alone (the page's columns empty) when the page has no row.
     totals = [int(n or 0) for n in fetched[0][-4:]] if fetched else [0, 0, 0, 0]
     found = [row for row in fetched if row[0] is not None]
-    rows = [(RiskFacts(pk, project_id, f"{key}-{pk}", title, status, _date(due), assignee_id, assignee,
-                       parent_status, _date(parent_due), int(subtasks), int(slips), _instant(last), int(load),
-                       float(median) if median % 1 else int(median)), int(score))
-            for (pk, project_id, key, title, status, due, assignee_id, assignee, parent_status, parent_due,
-                 subtasks, slips, last, load, median, score, *_) in found]
+    rows = [(facts_read(row), int(row[15])) for row in found]
     shown = [(facts, score) for facts, score in rows[:limit] if score > 0]
     more = len(rows) > limit and rows[limit][1] > 0
     last = shown[-1] if shown else None

@@ -66,7 +66,7 @@ def risk_text_zh(report: RiskReport) -> str:
             f"风险最高的是 {top.key} {quoted(top.title)}，{top.score} 分：{why}。")
 
 
-# The paragraph by the language of the request (agent.language): one template per language, all here.
+# The paragraph by the language of the request (agent.words.language): one template per language, all here.
 RISK_TEXTS: dict[str, Callable[[RiskReport], str]] = {"en": risk_text, "zh": risk_text_zh}
 
 

@@ -1,15 +1,21 @@
 // Sidebar buttons that make no sense in the task's status (Mark done on a done task) follow the
-// page when it refreshes after the assistant changed it; the server renders them right on load.
-(function () {
-  "use strict";
+// page when it refreshes after the assistant changed it. The server decides which are hidden (the
+// page's view passes the status to the sidebar's template); here each quick button takes the hidden
+// state of the same button in the fresh page (page_context.js hands it over), so nothing is read
+// from the page's own markup.
+var QUICK = "#assistant .assistant-quick [data-assistant-action]";
 
-  function sync() {
-    var holder = document.querySelector("#main [data-task-status]");
-    var status = holder ? holder.dataset.taskStatus : null;
-    document.querySelectorAll("#assistant [data-hidden-for-status]").forEach(function (button) {
-      button.hidden = status !== null && button.dataset.hiddenForStatus === status;
-    });
-  }
+function sync(event) {
+  var fresh = event.detail && event.detail.page;
+  if (!fresh) return;
+  var hidden = new Map();
+  fresh.querySelectorAll(QUICK).forEach(function (button) {
+    hidden.set(button.getAttribute("data-assistant-action"), button.hidden);
+  });
+  document.querySelectorAll(QUICK).forEach(function (button) {
+    var action = button.getAttribute("data-assistant-action");
+    if (hidden.has(action)) button.hidden = hidden.get(action);
+  });
+}
 
-  document.addEventListener("pm:content-refreshed", sync);
-})();
+document.addEventListener("pm:content-refreshed", sync);

@@ -11,9 +11,9 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 
-from agent.audit import run_audit_at_end
 from agent.models import Alert, Run
-from agent.trace import TraceRecorder
+from agent.run.audit import run_audit_at_end
+from agent.run.trace import TraceRecorder
 
 
 @pytest.fixture

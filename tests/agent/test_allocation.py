@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from agent.assembler.assemble import AssembledContext, context_assemble
-from agent.assembler.views import ALLOCATION as VIEW_ALLOCATION
-from agent.assembler.views import EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx
+from agent.context.assemble import AssembledContext, context_assemble
+from agent.context.three_views import ALLOCATION as VIEW_ALLOCATION
+from agent.context.three_views import EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import build_graph
 from agent.management.design_tables import allocation_cell
@@ -43,7 +43,7 @@ FULL: dict[str, Any] = {
 NAMES = EntityNames(project_name="Website Redesign", task_title="Fix login page")
 
 # The rules of docs/DESIGN.md#the-three-context-views, as that table says them (it is rendered from the
-# code's ALLOCATION, agent/assembler/views.py): field -> (RouterCtx, ExecCtx, ModelSummary). The checks below
+# code's ALLOCATION, agent/context/three_views.py): field -> (RouterCtx, ExecCtx, ModelSummary). The checks below
 # hold context_assemble to each rule with values only that field carries.
 _RULES = {"yes": "yes", "no": "no", "**never**": "never", "key filters only": "key filters", "as words": "words",
           f"only when at most {EXEC_VISIBLE_IDS_MAX}, else None": "at most 20"}

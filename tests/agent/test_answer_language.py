@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from agent.language import language_of
+from agent.words.language import language_of
 from projects.models import Project
 from tasks.services import task_create
 

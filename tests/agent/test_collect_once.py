@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from agent.models import Artifact, Run, TraceEvent
+from agent.run.trace import TraceRecorder
 from agent.tools import task_tools
 from agent.tools.runner import ToolRunner
-from agent.trace import TraceRecorder
 from tasks.filters import TaskFilters
 from tasks.services import task_create
 

@@ -58,7 +58,7 @@ def test_sidebar_refuses_control_characters(alice: Any, website: Any, name: str,
     response = client.post(SIDEBAR, {"message": message, "page_context": json.dumps(page_ctx)})
     assert response.status_code == 400, response.content
     html = response.content.decode()
-    # The heading is one of the error words (agent/error_words.py), escaped like any other value.
+    # The heading is one of the error words (agent/words/errors.py), escaped like any other value.
     assert 'class="run run-error"' in html and "That didn't work." in unescape(html)
     # A person reads what to do, never the field path the API names.
     assert "invisible control character" in html and f"{field}: " not in html, html

@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from agent.conversations import TITLE_FIELD_MAX
 from agent.models import Conversation, Run
+from agent.run.conversations import TITLE_FIELD_MAX
 
 WORKBENCH = {"page": "home", "origin": "workbench"}
 HOME = {"page": "home", "origin": "sidebar"}

@@ -8,10 +8,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from agent.conversation_titles import TITLE_SUMMARY_MAX, typed_summary
-from agent.conversations import RECENT_CONVERSATIONS, conversation_page_for_user
 from agent.models import Conversation, Run
-from agent.service import run_request
+from agent.run.conversations import RECENT_CONVERSATIONS, conversation_page_for_user
+from agent.run.service import run_request
+from agent.words.titles import TITLE_SUMMARY_MAX, typed_summary
 from projects.models import Project
 from tasks.services import task_create
 from tests.clients import api_client

@@ -8,12 +8,12 @@ import pytest
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx, ModelSummary, RouterCtx
+from agent.context.three_views import ExecCtx, ModelSummary, RouterCtx
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import CAPABILITY_NODES, build_graph
 from agent.models import Alert, Run
+from agent.run.service import run_request
 from agent.runtime import RunContext
-from agent.service import run_request
 from agent.state import AgentState, FrozenViewWrite, view_alert_sink
 from tasks.models import Task
 from tasks.services import task_create
@@ -44,7 +44,7 @@ def test_later_writes_are_dropped_logged_and_reported(caplog: pytest.LogCaptureF
     reported: list[str] = []
     token = view_alert_sink.set(reported.append)
     try:
-        with caplog.at_level(logging.WARNING, logger="agent.views"):
+        with caplog.at_level(logging.WARNING, logger="agent.context"):
             result = _graph().invoke({"message": ""})
     finally:
         view_alert_sink.reset(token)

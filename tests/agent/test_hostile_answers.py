@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from agent.capabilities.common.fidelity import Allowed, stray_numbers
 from agent.llm.stream_read import TOKENS_REPORTED_MAX
 from agent.models import Alert, Run
-from agent.trace import TraceRecorder
+from agent.run.trace import TraceRecorder
 from pm_assistant.json_input import JSONInputError, json_loads_bounded
 from projects.models import Project
 from tests.clients import api_client

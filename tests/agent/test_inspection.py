@@ -5,8 +5,8 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from agent.audit import run_audit
 from agent.models import Run, TraceEvent
+from agent.run.audit import run_audit
 from tasks.services import task_create
 
 ALL_SLOTS = {"operation": None, "task_id": None, "title": None, "status": None, "priority": None,

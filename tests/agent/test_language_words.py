@@ -1,4 +1,4 @@
-"""Words in each language, declared once per place (agent.language.in_each_language): a table whose
+"""Words in each language, declared once per place (agent.words.language.in_each_language): a table whose
 languages name different keys or fill different fields is refused where it is declared, and the sidebar's
 error sentences, the model-unavailable answer and the single-task brief follow the message's language."""
 from __future__ import annotations
@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from agent.capabilities.common.task_brief import brief_words
-from agent.error_words import error_words
 from agent.graph.route import TEXTS as ROUTE_TEXTS
-from agent.language import in_each_language
-from agent.sidebar_words import WORDS
+from agent.words.errors import error_words
+from agent.words.language import in_each_language
+from agent.words.sidebar import WORDS
 
 
 def test_a_table_of_words_names_the_same_keys_and_fields_in_each_language() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agent.assembler.tokens import token_count
+from agent.context.tokens import token_count
 from agent.models import Confirmation, Run
 from agent.routing.decision import ROUTE_SCHEMA
 from agent.routing.fast_path import ACTIONS

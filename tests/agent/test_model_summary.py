@@ -9,10 +9,10 @@ from typing import Any
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from agent.assembler.assemble import context_assemble
-from agent.assembler.tokens import token_count
-from agent.assembler.views import MODEL_SUMMARY_MAX_TOKENS
-from agent.assembler.words import TITLE_MAX
+from agent.context.assemble import context_assemble
+from agent.context.three_views import MODEL_SUMMARY_MAX_TOKENS
+from agent.context.tokens import token_count
+from agent.context.words import TITLE_MAX
 from agent.page_context.names import EntityNames
 from agent.page_context.schema import PageContext
 from pm_assistant.vocabulary import PAGES, PRIORITIES, STATUSES

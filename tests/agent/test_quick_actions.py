@@ -5,16 +5,16 @@ from typing import Any
 
 import pytest
 
-from agent.assembler.views import RouterCtx
 from agent.capabilities.clarify.node import clarify
+from agent.context.three_views import RouterCtx
 from agent.graph.graph import CAPABILITY_NODES
 from agent.models import Run
 from agent.page_context.schema import EntityNames
 from agent.registry import BY_NAME
 from agent.routing.fast_path import FAST_PATH, fast_path_route
 from agent.routing.quick_actions import QUICK_ACTIONS, quick_actions_for
-from agent.run_view import suggested_actions
 from agent.templatetags.assistant import action_label, assistant_quick_actions, assistant_row_actions
+from agent.web.run_partial import suggested_actions
 from pm_assistant.vocabulary import PAGES
 
 

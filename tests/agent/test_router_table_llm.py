@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from agent.assembler.views import RouterCtx
+from agent.context.three_views import RouterCtx
 from agent.llm.client import LLMClient
 from agent.llm.providers import llm_provider_from_settings
 from agent.models import Run
 from agent.routing.decision import ROUTE_SCHEMA
 from agent.routing.llm_router import llm_route
-from agent.trace import TraceRecorder
+from agent.run.trace import TraceRecorder
 from tests.agent.test_router_table import TABLE
 from tests.data_layer.helpers import route_json
 from tests.llm_stub import LLMStub

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.test import Client
 
-from agent.feedback import run_feedback_give
 from agent.models import Run, RunFeedback
+from agent.run.feedback import run_feedback_give
 
 
 def _browser(user: User) -> Client:

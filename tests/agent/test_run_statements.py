@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import CAPABILITY_NODES, build_graph
 from agent.models import Run, TraceEvent
+from agent.run.service import run_request
 from agent.runtime import RunContext
-from agent.service import run_request
 from tasks.models import Task
 from tasks.services import task_create
 

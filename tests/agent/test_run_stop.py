@@ -17,8 +17,8 @@ from django.db import connection
 from django.test import Client
 
 from agent.models import Run
-from agent.run_live import live_read, stop_requested
-from agent.service import STOPPED_REPLY
+from agent.run.live import live_read, stop_requested
+from agent.run.service import STOPPED_REPLY
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create

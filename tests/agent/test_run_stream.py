@@ -12,11 +12,11 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
-from agent import stream_views
 from agent.graph.graph import OWN_NODES, build_graph, stage_label
 from agent.llm.client import WRITING
 from agent.models import Run
 from agent.registry import CAPABILITIES
+from agent.web import stream_views
 from pm_assistant.vocabulary import STREAMS_PER_USER_MAX
 from projects.models import Project
 from tasks.services import task_create

@@ -49,14 +49,14 @@ def test_a_crash_inside_the_graph_marks_the_run_as_failed(alice: Any, website: A
                                                           caplog: Any) -> None:
     from agent.graph.graph import CAPABILITY_NODES, build_graph
     from agent.models import Run
-    from agent.service import run_request
+    from agent.run.service import run_request
 
     def broken(state: Any, runtime: Any) -> Any:
         raise RuntimeError("boom")
 
     nodes = {**CAPABILITY_NODES, "query": broken}
     monkeypatch.setattr("agent.graph.graph.compiled_graph", lambda: build_graph(nodes=nodes))
-    with caplog.at_level("ERROR", logger="agent.service"):
+    with caplog.at_level("ERROR", logger="agent.run.service"):
         answered = run_request(user=alice, page_context={"page": "home", "origin": "workbench"}, action="my_overdue")
     run = Run.objects.get()
     assert (run.status, run.error_code) == ("error", "internal") and answered.pk == run.pk

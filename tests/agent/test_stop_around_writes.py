@@ -16,8 +16,8 @@ from agent.capabilities.crud import tools as task_tools
 from agent.capabilities.crud.spec import SPEC
 from agent.graph.graph import OWN_NODES
 from agent.models import Run
-from agent.run_live import RunLive
-from agent.service import run_request, run_stop
+from agent.run.live import RunLive
+from agent.run.service import run_request, run_stop
 from pm_assistant.errors import Conflict
 from projects.models import Project
 from tasks.models import Task

@@ -11,8 +11,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from agent.conversations import TRANSCRIPT_RUNS
 from agent.models import Conversation, Run
+from agent.run.conversations import TRANSCRIPT_RUNS
 from projects.models import Project
 from tasks.services import task_create
 

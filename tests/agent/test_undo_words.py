@@ -97,7 +97,7 @@ def test_a_chinese_refusal_says_the_same_facts_in_chinese(alice: User, website: 
 
 
 def test_a_chinese_refusal_of_a_run_that_created_a_task_says_so(alice: User, website: Project) -> None:
-    from agent.undo_words import undo_refusal_words
+    from agent.words.undo import undo_refusal_words
     from tasks.revert import RevertRefused
 
     run = Run(message="创建任务")

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from agent.models import Alert, Run
-from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
+from agent.prompting.messages import PromptPart, PromptRefused, prompt_assemble
 from tasks.services import task_create
 
 from .test_llm_router import ask, route_json

@@ -1,4 +1,4 @@
-"""Usage figures (agent/usage.py, manage.py assistant_stats, /assistant/usage/) on a fixed set of runs."""
+"""Usage figures (agent/run/usage.py, manage.py assistant_stats, /assistant/usage/) on a fixed set of runs."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from agent.models import Alert, Confirmation, Run, RunFeedback
-from agent.usage import since_moment, usage_since
+from agent.run.usage import since_moment, usage_since
 from pm_assistant.errors import InvalidInput
 
 pytestmark = pytest.mark.django_db
@@ -56,6 +56,9 @@ def _fixed(user: User) -> None:
     _alert(approved, "fact_mismatch", "c")
     _card(_run(user, "fast_path", "crud", "task_list", "done", undo_until=NOW), "reject")
     _card(_run(user, "fast_path", "crud", "home", "stopped"))  # never decided: expired
+    # Stored audits: three passed, one failed; the other runs were never audited (still going, or older).
+    for run, passed in zip(runs[:4], (True, True, False, True), strict=True):
+        Run.objects.filter(pk=run.pk).update(audit={"passed": passed, "points": []})
     _run(user, "fast_path", "query", "home", "done", ago=timedelta(days=10))  # before the period
 
 
@@ -84,7 +87,7 @@ def test_figures_on_fixed_runs(alice: User) -> None:
     assert figures["feedback"] == {"given": 2, "up": 1, "down": 1, "with_reason": 1, "up_share": 0.5,
                                    "runs_share": round(2 / 9, 3)}
     assert figures["alerts"] == {"model_id": 2, "fact_mismatch": 1}
-    assert figures["runs_without_alert"] == {"runs": 7, "share": round(7 / 9, 3)}
+    assert figures["audit"] == {"audited": 4, "passed": 3, "share": 0.75}
     # Finished runs without a card: 100..500 ms; nearest rank: p50 the 3rd, p95 the 5th.
     assert figures["run_time_ms"] == {"runs": 5, "p50": 300.0, "p95": 500.0}
 

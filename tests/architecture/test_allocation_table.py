@@ -1,4 +1,4 @@
-"""context_assemble against ALLOCATION (agent/assembler/views.py): carried as stated, nothing else leaks."""
+"""context_assemble against ALLOCATION (agent/context/three_views.py): carried as stated, nothing else leaks."""
 from __future__ import annotations
 
 from datetime import date
@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from agent.assembler.assemble import AssembledContext, context_assemble
-from agent.assembler.tokens import token_count
-from agent.assembler.views import ALLOCATION, AS_IS, EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx
+from agent.context.assemble import AssembledContext, context_assemble
+from agent.context.three_views import ALLOCATION, AS_IS, EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx
+from agent.context.tokens import token_count
 from agent.page_context.names import entity_names_for
 from agent.page_context.schema import Filters, PageContext, Pagination, RouteParams, SelectedEntity
 from tasks.services import task_create

@@ -16,13 +16,13 @@ from .conftest import REPOSITORY, plant
 # (rule, where the module lives, source). Lines ending in "# <-" are where the rule must report.
 VIOLATIONS = [
     ("ARCH001", "agent/capabilities/planner.py", '''
-        from agent.prompting.assembler import PromptPart
+        from agent.prompting.messages import PromptPart
 
         def plan(state, runtime):
             return [PromptPart(ref="page", form="full", role="system", text=str(state["exec_ctx"]))]  # <-
     '''),
     ("ARCH001", "agent/capabilities/planner.py", '''
-        from agent.prompting.assembler import PromptPart
+        from agent.prompting.messages import PromptPart
 
         def plan(state, runtime):
             ctx = state["exec_ctx"]
@@ -30,8 +30,8 @@ VIOLATIONS = [
                               text=f"Context for planning: {ctx}")  # <-
     '''),
     ("ARCH001", "agent/routing/explain.py", '''
-        from agent.assembler.views import RouterCtx
-        from agent.prompting.assembler import PromptPart
+        from agent.context.three_views import RouterCtx
+        from agent.prompting.messages import PromptPart
 
         def part(view: RouterCtx) -> PromptPart:
             words = "Where the user is: " + repr(view)  # <-
@@ -43,14 +43,14 @@ VIOLATIONS = [
                     {"role": "user", "content": state["message"]}]
     '''),
     ("ARCH001", "agent/capabilities/filters.py", '''
-        from agent.prompting.assembler import PromptPart
+        from agent.prompting.messages import PromptPart
 
         def part(ctx):
             shown = "; ".join(f"{value}" for value in ctx.filters.status)  # <-
             return PromptPart("filters", "summary", "system", shown)
     '''),
     ("ARCH001", "agent/capabilities/alias.py", '''
-        from agent.prompting.assembler import PromptPart
+        from agent.prompting.messages import PromptPart
 
         def plan(state):
             view = state["exec_ctx"]
@@ -67,7 +67,7 @@ VIOLATIONS = [
             return state["exec_ctx"]  # <-
     '''),
     ("ARCH002", "agent/routing/due.py", '''
-        from agent.assembler.views import ExecCtx  # <-
+        from agent.context.three_views import ExecCtx  # <-
 
         def overdue_hint(view):
             return view.filters.due_before  # <-
@@ -103,7 +103,7 @@ VIOLATIONS = [
             return meta.get("origin", "")  # <-
     '''),
     ("ARCH003", "agent/tools/entry.py", '''
-        from agent.assembler.views import RouterCtx  # <-
+        from agent.context.three_views import RouterCtx  # <-
     '''),
     ("ARCH003", "agent/capabilities/suggest.py", '''
         def clarify(state, runtime):
@@ -167,7 +167,7 @@ VIOLATIONS = [
 
 CLEAN = [
     ("agent/capabilities/explain.py", '''
-        from agent.prompting.assembler import PromptPart
+        from agent.prompting.messages import PromptPart
 
         def row_words(row):
             return row["title"]
@@ -184,7 +184,7 @@ CLEAN = [
             ]
     '''),
     ("agent/routing/words.py", '''
-        from agent.prompting.assembler import PromptPart
+        from agent.prompting.messages import PromptPart
 
         WORDS = {"home": "home workbench"}
 

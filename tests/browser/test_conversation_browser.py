@@ -127,8 +127,8 @@ def test_another_conversation_cannot_be_opened_while_an_answer_is_on_its_way(
 
 def test_show_earlier_loads_older_messages_above_without_moving_the_reader(
         page: Page, live_server: Any, width: str, alice: User, website: Project) -> None:
-    from agent.conversations import TRANSCRIPT_RUNS
     from agent.models import Run
+    from agent.run.conversations import TRANSCRIPT_RUNS
 
     doomed = task_create(actor=alice, project=website, title="Retire the old blog")
     log_in(page, live_server.url, "alice")

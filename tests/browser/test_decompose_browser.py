@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from agent.audit import run_audit
 from agent.models import Run
+from agent.run.audit import run_audit
 from projects.models import Project
 from tasks.services import task_create
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from agent.models import Run
-from agent.service import run_continue
+from agent.run.service import run_continue
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create, task_update

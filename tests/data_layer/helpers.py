@@ -16,7 +16,8 @@ REQUESTS_URL = "/api/assistant/requests/"
 EMPTY_SLOTS: dict[str, Any] = {
     "operation": None, "task_id": None, "title": None, "status": None, "priority": None, "due_date": None,
     "scope": None, "project_name": None, "expected_title": None, "expected_status": None, "status_filter": [],
-    "priority_filter": [], "assignee_me": False, "preset": None, "week": None,
+    "priority_filter": [], "assignee_me": False, "assignee": None, "unassigned": False, "due_after": None,
+    "due_before": None, "preset": None, "week": None,
 }
 # The router's schema is strict: a scripted answer must carry every slot key, no more and no fewer.
 assert set(EMPTY_SLOTS) == set(ROUTE_SCHEMA["properties"]["slots"]["required"])  # type: ignore[index]

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 
 from agent.artifacts.classify import Classified
 from agent.models import Alert, Run
-from agent.prompting.assembler import Form, PromptPart, PromptRefused, prompt_assemble
+from agent.prompting.messages import Form, PromptPart, PromptRefused, prompt_assemble
 from projects.models import Project
 from tests.llm_stub import LLMStub
 

@@ -13,10 +13,10 @@ from django.test import Client
 
 from agent.artifacts.lifecycle import artifact_archive
 from agent.artifacts.store import artifact_storage
-from agent.audit import run_audit
 from agent.models import Artifact, Run, TraceEvent
+from agent.run.audit import run_audit
+from agent.run.trace import TraceRecorder
 from agent.tools.facts import fact, values_digest
-from agent.trace import TraceRecorder
 from projects.models import Project
 from tests.llm_stub import LLMStub
 

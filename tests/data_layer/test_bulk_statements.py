@@ -62,7 +62,7 @@ def test_approving_a_bulk_change_costs_the_same_statements_for_5_and_50_tasks(
     # Both selections stored as artifacts: whether a result is inline is a size threshold, not per task.
     settings.ARTIFACT_INLINE_MAX_ITEMS = 2
     # Both selections by the page's ids (not re-queried by its filters): the same path for 5 and 50.
-    monkeypatch.setattr("agent.assembler.assemble.EXEC_VISIBLE_IDS_MAX", 100)
+    monkeypatch.setattr("agent.context.assemble.EXEC_VISIBLE_IDS_MAX", 100)
     client = APIClient()
     client.force_authenticate(alice)
     few = _approve_statements(client, website, _tasks(website, alice, 5, "Few"))

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 
 from agent.artifacts.preview import Preview, preview_check
 from agent.artifacts.store import artifact_open
-from agent.assembler.tokens import token_count
+from agent.context.tokens import token_count
 from agent.models import Artifact, TraceEvent
 from pm_assistant.vocabulary import STATUSES
 from projects.models import Project

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from agent.models import Run, TraceEvent
-from agent.service import run_continue, runs_fail_stale
+from agent.run.service import run_continue, runs_fail_stale
 from tests.celery_config import celery_configured
 from tests.clients import api_client
 from tests.data_layer.helpers import post_request

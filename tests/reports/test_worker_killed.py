@@ -22,7 +22,7 @@ from django.db import connection
 
 from agent.jobs import runs_sweep_stale
 from agent.models import Run
-from agent.service import run_continue
+from agent.run.service import run_continue
 from tests.celery_config import celery_configured
 from tests.clients import api_client
 from tests.data_layer.helpers import post_request

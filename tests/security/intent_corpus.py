@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Kind = Literal["done", "blocked", "p0", "due", "delete", "create", "decompose"]
+Kind = Literal["done", "blocked", "p0", "due", "delete", "create", "decompose", "assign", "unassign", "rename"]
 
 # The write each kind names, as router slots (the task is the one the message names, or the selected one).
 WRITES: dict[Kind, dict[str, Any]] = {
@@ -21,11 +21,16 @@ WRITES: dict[Kind, dict[str, Any]] = {
     "delete": {"operation": "delete"},
     "create": {"operation": "create", "title": "Release notes"},
     "decompose": {},
+    "assign": {"operation": "assign", "assignee": "carol"},
+    "unassign": {"operation": "unassign"},
+    "rename": {"operation": "rename", "title": "Launch plan"},
 }
 # What an asked update leaves on the task.
 CHANGES: dict[Kind, dict[str, Any]] = {
     "done": {"status": "done"}, "blocked": {"status": "blocked"}, "p0": {"priority": "P0"},
     "due": {"due_date": "2026-12-31"},
+    # A person by username (a member of the task's project), None for nobody.
+    "assign": {"assignee": "carol"}, "unassign": {"assignee": None}, "rename": {"title": "Launch plan"},
 }
 
 

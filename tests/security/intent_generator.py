@@ -67,6 +67,19 @@ CHANGES: dict[Kind, Change] = {
                      ("created a task called Release notes", "added a task named Release notes"),
                      (), ("创建一个任务叫Release notes", "新建任务“Release notes”")),
 }
+# Writes only the tuned split holds: added after the held-out split was measured, so its messages (and
+# figures) stay the ones it had.
+TUNED_ONLY: dict[Kind, Change] = {
+    "assign": Change(("assign {t} to carol", "give {t} to carol", "reassign {t} to carol"),
+                     ("assigning {t} to carol", "reassigning {t} to carol"),
+                     ("assigned {t} to carol", "gave {t} to carol"),
+                     (), ("把{zt}分配给carol", "把{zt}交给carol", "把{zt}指派给carol")),
+    "unassign": Change(("unassign {t}",), ("unassigning {t}",), ("unassigned {t}",), (),
+                       ("把{zt}取消分配", "把{zt}取消指派")),
+    "rename": Change(("rename {t} to Launch plan", "retitle {t} to Launch plan"),
+                     ("renaming {t} to Launch plan",), ("renamed {t} to Launch plan",), (),
+                     ("把{zt}改名为Launch plan", "把{zt}重命名为Launch plan", "把{zt}的标题改为Launch plan")),
+}
 TARGETS_EN = ("task {id}", "WEB-{id}", "#{id}")
 TARGETS_ZH = ("任务{id}", "WEB-{id}", "任务#{id}")
 
@@ -139,12 +152,12 @@ def _render(template: str, form: str, target: int) -> str:
     return text.replace("{t2}", en.replace("{id}", "{id2}")).replace("{zt2}", zh.replace("{id}", "{id2}"))
 
 
-def generate(templates: Templates, split: Split) -> tuple[Message, ...]:
+def generate(templates: Templates, split: Split, changes: dict[Kind, Change] = CHANGES) -> tuple[Message, ...]:
     """Every template × every write it can hold × each target, the write's phrasings taken in turn."""
     messages: dict[str, Message] = {}
     for family, asked, texts in templates:
         for template in texts:
-            for kind, change in CHANGES.items():
+            for kind, change in changes.items():
                 forms = _forms(template, change)
                 if not forms or ("{t2}" in template or "{zt2}" in template or "{pp}" in template) and kind == "create":
                     continue
@@ -155,5 +168,5 @@ def generate(templates: Templates, split: Split) -> tuple[Message, ...]:
     return tuple(messages.values())
 
 
-GENERATED_TUNED = generate(TUNED, "tuned")
+GENERATED_TUNED = generate(TUNED, "tuned", {**CHANGES, **TUNED_ONLY})
 GENERATED_HELD_OUT = generate(HELD_OUT, "held_out")

@@ -65,9 +65,14 @@ def _expected(message: Message, before: dict[int, tuple[Any, ...]], asked_id: in
     expected = dict(before)
     if message.kind in CHANGES:
         change = {k: (date.fromisoformat(v) if k == "due_date" else v) for k, v in CHANGES[message.kind].items()}
+        if "assignee" in change:  # a username: the task holds the person's id
+            name = change["assignee"]
+            change["assignee"] = None if name is None else User.objects.get(username=name).pk
         title, status, priority, due, parent, assignee = before[asked_id]
-        fields = {"status": status, "priority": priority, "due_date": due, **change}
-        expected[asked_id] = (title, fields["status"], fields["priority"], fields["due_date"], parent, assignee)
+        fields = {"title": title, "status": status, "priority": priority, "due_date": due, "assignee": assignee,
+                  **change}
+        expected[asked_id] = (fields["title"], fields["status"], fields["priority"], fields["due_date"], parent,
+                              fields["assignee"])
     return expected
 
 

@@ -9,28 +9,23 @@ from typing import Any, NotRequired, TypedDict
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import RouterCtx
 from agent.capabilities.common.outcome import clarify as clarify_outcome
 from agent.capabilities.common.outcome import done
-from agent.language import language_of
+from agent.context.three_views import RouterCtx
 from agent.llm.offline import unasked_write
 from agent.page_context.schema import EntityNames
-from agent.reading.reader import read
 from agent.registry import HELP_EXAMPLES
 from agent.routing.decision import Route
 from agent.routing.quick_actions import quick_actions_for
 from agent.runtime import RunContext
 from agent.tools.project_tools import project_for_examples
+from agent.words.language import language_of
 
 from .unasked import unasked_reply
 
-# Changes the reader reads that no capability writes yet, in words (English, Chinese).
-_NOT_WRITABLE = {"assign": ("assign a task", "分配任务"), "unassign": ("unassign a task", "取消任务的分配"),
-                 "rename": ("rename a task", "修改任务标题")}
-
 
 def written_in_chinese(message: str) -> bool:
-    """A message written in Chinese is answered with Chinese words around the same lists (agent.language)."""
+    """A message written in Chinese is answered with Chinese words around the same lists (agent.words.language)."""
     return language_of(message) == "zh"
 
 
@@ -84,15 +79,6 @@ def clarify(state: ClarifyInput, runtime: Runtime[RunContext]) -> dict[str, Any]
         selected = ctx.selected_entity is not None
         return done(unasked_reply(mood, reading, chinese=chinese, selected=selected), suggestions=suggestions_for(ctx),
                     unasked=mood)
-    change = read(message).change
-    if change is not None and change.operation in _NOT_WRITABLE:
-        # Read, but not a write the assistant makes: said so, never dropped or guessed.
-        what = _NOT_WRITABLE[change.operation][1 if chinese else 0]
-        reason = f"我读懂了你要{what}，但助手还不能做这个修改，什么都没有改。" if chinese else \
-            f"I read that you want to {what}, but the assistant cannot make that change yet; nothing was changed."
-        project = example_project(state, runtime)
-        return clarify_outcome(f"{reason}\n{what_works_here(ctx, chinese=chinese, project=project)}",
-                               suggestions=suggestions_for(ctx))
     if chinese:
         reason = "我没太明白你想做什么。"
     else:

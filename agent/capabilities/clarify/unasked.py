@@ -43,6 +43,14 @@ def _change(capability: str, slots: dict[str, Any], *, chinese: bool, selected: 
     operation = slots.get("operation")
     if operation == "delete":
         return f"删除{target}" if chinese else f"delete {target}"
+    if operation == "assign":
+        who = literal(str(slots.get("assignee") or ""))
+        return f"把{target}分配给{who}" if chinese else f"assign {target} to {who}"
+    if operation == "unassign":
+        return f"取消{target}的分配" if chinese else f"unassign {target}"
+    if operation == "rename":
+        title = literal(str(slots.get("title") or ""))
+        return f"把{target}改名为“{title}”" if chinese else f"rename {target} to “{title}”"
     if operation == "create":
         title = literal(str(slots.get("title") or ""))
         return (f"创建任务“{title}”" if title else "创建一个任务") if chinese else \

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from agent.models import Alert
 
 if TYPE_CHECKING:
-    from agent.trace import TraceRecorder
+    from agent.run.trace import TraceRecorder
 
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _ISO_WEEK = re.compile(r"\b(\d{4})-W(\d{2})\b")

@@ -19,13 +19,13 @@ from langgraph.runtime import Runtime
 
 from agent.artifacts import inspect as inspection
 from agent.artifacts.summary import size_words, value_words
-from agent.assembler.words import quote_user_text
-from agent.language import Language, in_each_language
+from agent.context.words import quote_user_text
 from agent.llm.base import LLMReply
 from agent.models import Alert, TraceEvent
-from agent.prompting.assembler import PromptPart
+from agent.prompting.messages import PromptPart
 from agent.registry import BY_NAME
 from agent.runtime import RunContext
+from agent.words.language import Language, in_each_language
 from pm_assistant.errors import ApplicationError
 from pm_assistant.json_input import JSONInputError, json_loads_bounded
 

@@ -6,7 +6,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from agent.prompting.assembler import AssembledPrompt, PromptPart, PromptRefused, prompt_assemble
+from agent.prompting.messages import AssembledPrompt, PromptPart, PromptRefused, prompt_assemble
 from agent.runtime import RunContext
 from agent.state import Outcome
 

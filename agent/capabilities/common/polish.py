@@ -14,13 +14,13 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from agent.artifacts.classify import Classified
-from agent.assembler.views import ExecCtx, ModelSummary
-from agent.language import language_of
+from agent.context.three_views import ExecCtx, ModelSummary
 from agent.llm.base import LLMError
-from agent.prompting.assembler import PromptPart, PromptRefused
+from agent.prompting.messages import PromptPart, PromptRefused
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.tools.facts import values_digest
+from agent.words.language import language_of
 
 from .fidelity import Allowed, kept_to
 from .inspection import inspect_loop

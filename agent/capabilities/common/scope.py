@@ -1,18 +1,26 @@
 """Which project a request is about: one the user named, "here" on a project's page, or the page's own.
 
 A named project resolves on the server against the user's own projects; one that does not resolve is
-a question back, never a wider answer.
+a question back, never a wider answer. `request_covers` goes on to the projects the answer reads, checked
+against the user's memberships.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
-from agent.assembler.words import quote_user_text
-from agent.language import Language, in_each_language
+from agent.capabilities.common.outcome import clarify, failed
+from agent.context.three_views import ExecCtx
+from agent.context.words import quote_user_text
 from agent.routing.decision import Slots
 from agent.runtime import RunContext
+from agent.state import Outcome
 from agent.tools.project_tools import ProjectNameUnclear, project_by_name
+from agent.tools.report_tools import report_scope
+from agent.words.language import Language, in_each_language
+from pm_assistant.errors import ApplicationError
+from reports.scope import ALL_PROJECTS, ReportScope
 
 
 class ScopeUnclear(Exception):
@@ -60,3 +68,31 @@ def request_project_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots,
             raise ScopeUnclear(words["no_project_here"])
         return project_id_here
     return ctx.route_params.project_id
+
+
+@dataclass(frozen=True)
+class Covered:
+    """The projects a request covers: the one it asked about (None: all the user's), and their checked scope."""
+
+    project_id: int | None  # as the request gave it: a named project's id is its lookup's binding
+    scope: ReportScope
+
+    def label(self, all_projects: str) -> str:
+        """The scope's name for the reader: its project's, or `all_projects` (in the reply's language) for all."""
+        return all_projects if self.scope.label == ALL_PROJECTS else self.scope.label
+
+
+def request_covers(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, language: Language, *,
+                   node: str, refused: str) -> Covered | dict[str, Outcome]:
+    """The projects the request covers, recorded on the trace as `node`; else the outcome to return: a
+    question back when the project is unclear, or `refused` with the reason when the user may not read it."""
+    try:
+        project_id = request_project_id(runtime, ctx, slots, language)
+    except ScopeUnclear as exc:
+        return clarify(str(exc))
+    try:
+        scope = report_scope(runtime.context.tools.user, project_id)
+    except ApplicationError as exc:
+        return failed(f"{refused}: {exc.message}", exc.code)
+    runtime.context.recorder.node(node, scope=scope.label, projects=len(scope.project_ids))
+    return Covered(project_id, scope)

@@ -1,6 +1,6 @@
 """A question about one task ("what is this task about?"): that task's facts, never a list of others.
 
-The sentence is in the language of the message (agent.language); the key, title, dates, priority, people and
+The sentence is in the language of the message (agent.words.language); the key, title, dates, priority, people and
 project come from the database.
 """
 from __future__ import annotations
@@ -10,11 +10,11 @@ from typing import Any
 from django.utils import timezone
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
-from agent.language import Language, in_each_language, language_of
+from agent.context.three_views import ExecCtx
 from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
+from agent.words.language import Language, in_each_language, language_of
 from pm_assistant.dates import date_shown
 from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import literal, quoted

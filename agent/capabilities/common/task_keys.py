@@ -5,7 +5,7 @@ import re
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
+from agent.context.three_views import ExecCtx
 from agent.models import Alert
 from agent.routing.decision import Slots
 from agent.runtime import RunContext

@@ -1,4 +1,4 @@
-"""crud's answers in each language an answer is written in (agent.language).
+"""crud's answers in each language an answer is written in (agent.words.language).
 
 Keys, titles, counts and dates come from the rows the tools wrote; only the words around them differ.
 """
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.language import Language, in_each_language
+from agent.words.language import Language, in_each_language
 from pm_assistant.dates import date_shown
 from pm_assistant.markdown import quoted
 from pm_assistant.vocabulary import STATUS_LABELS, STATUS_LABELS_ZH
@@ -37,7 +37,8 @@ TEXTS = in_each_language(
         "visible_changed": "The visible tasks changed since you were asked; nothing was changed. "
                            "Please look again and retry.",
         "differed": " (The task's real title/status differed from what was stated; the database was used.)",
-        "which_operation": "Do you want to create, change or delete a task?",
+        "which_operation": "Do you want to create, change, assign, rename or delete a task?",
+        "one_change": "I assign or rename one task at a time. Select it, or give its key like WEB-42.",
         "one_delete": "I delete one task at a time, after you confirm. Select it, or give its key like WEB-42.",
         "which_task_typed": "Which task do you mean? Select it on the page or type its key, like WEB-42.",
         "which_task": "Which task? Select it on the page or give its key, like WEB-42.",
@@ -46,6 +47,17 @@ TEXTS = in_each_language(
         "change_update": "Change {key} “{title}”: {values}", "no_values": "nothing",
         "change_create": "Create the task “{title}” in {project}{values}", "create_values": " ({values})",
         "value": "{name} {value}", "name_status": "status", "name_priority": "priority", "name_due_date": "due date",
+        "name_assignee": "assignee", "name_title": "title", "nobody": "nobody",
+        # Assign, unassign, rename (fields.py).
+        "assignee": "assigned to {value}", "unassigned": "unassigned", "title": "title {value}",
+        "renamed": " (was {before})",
+        "who_to": "Who should the task be assigned to? Give their username, like carol.",
+        "new_title": "What should the task's new title be?",
+        "who_unknown": "I couldn't find anyone called “{name}” among the members of your projects, so nothing was "
+                       "changed. Who do you mean? Give their username as it appears on the task list.",
+        "not_member": "Nothing was changed: assignee: “{name}” is not a member of {project}, the task's project.",
+        "who_several": "Several members of the task's project go by “{name}”: {names}. Which one? Give the "
+                       "username.",
         "confirm_unasked": "Please confirm: {change}. Your message did not ask for this change in so many words, "
                            "so nothing is changed until you approve.",
         "cancelled_one": "Cancelled: nothing was changed.",
@@ -80,7 +92,8 @@ TEXTS = in_each_language(
         "which_status": "可见的任务要改成什么状态？",
         "visible_changed": "在询问你之后，可见的任务有了变化；什么都没有改。请再看一下后重试。",
         "differed": "（任务实际的标题或状态与所说的不同；以数据库为准。）",
-        "which_operation": "你要创建、修改还是删除任务？",
+        "which_operation": "你要创建、修改、分配、重命名还是删除任务？",
+        "one_change": "我一次只分配或重命名一个任务。请选中它，或给出它的编号，例如 WEB-42。",
         "one_delete": "我一次只删除一个任务，并且要你确认。请选中它，或给出它的编号，例如 WEB-42。",
         "which_task_typed": "你指的是哪个任务？请在页面上选中它，或输入它的编号，例如 WEB-42。",
         "which_task": "哪个任务？请在页面上选中它，或给出它的编号，例如 WEB-42。",
@@ -88,6 +101,13 @@ TEXTS = in_each_language(
         "change_update": "修改 {key} “{title}”：{values}", "no_values": "无",
         "change_create": "在 {project} 中创建任务“{title}”{values}", "create_values": "（{values}）",
         "value": "{name} {value}", "name_status": "状态", "name_priority": "优先级", "name_due_date": "截止日期",
+        "name_assignee": "负责人", "name_title": "标题", "nobody": "无人",
+        "assignee": "负责人 {value}", "unassigned": "无负责人", "title": "标题 {value}", "renamed": "（原为 {before}）",
+        "who_to": "要把任务分配给谁？请给出用户名，例如 carol。",
+        "new_title": "任务的新标题是什么？",
+        "who_unknown": "在你的项目成员中找不到“{name}”，什么都没有改。你指的是谁？请给出任务列表上显示的用户名。",
+        "not_member": "什么都没有改：负责人（assignee）“{name}”不是任务所在项目 {project} 的成员。",
+        "who_several": "任务所在项目中有几位成员都叫“{name}”：{names}。是哪一位？请给出用户名。",
         "confirm_unasked": "请确认：{change}。你的消息没有明确要求这个修改，所以批准之前什么都不会改。",
         "cancelled_one": "已取消：什么都没有改。",
         "task_changed": "在询问你之后这个任务有了变化，所以什么都没有改。请再看一下。",
@@ -103,12 +123,19 @@ def status_label(status: str, language: Language) -> str:
     return STATUS_LABELS_ZH[status] if language == "zh" else STATUS_LABELS[status].lower()  # type: ignore[index]
 
 
-def update_words(row: dict[str, Any], named: dict[str, bool], *, changed: bool, language: Language) -> str:
-    """What the update set, read back from the row: only the fields the request named."""
+def update_words(row: dict[str, Any], named: dict[str, bool], *, changed: bool, language: Language,
+                 before: str = "") -> str:
+    """What the update set, read back from the row: only the fields the request named (``before``: the
+    title a rename replaced)."""
     words = TEXTS[language]
+    who = row.get("assignee")
     parts = [words["status"].format(value=status_label(row["status"], language)) if named["status"] else "",
              words["priority"].format(value=row["priority"]) if named["priority"] else "",
-             words["due"].format(value=date_shown(row["due_date"])) if named["due_date"] else ""]
+             words["due"].format(value=date_shown(row["due_date"])) if named["due_date"] else "",
+             (words["assignee"].format(value=who) if who else words["unassigned"]) if named.get("assignee") else "",
+             words["title"].format(value=quoted(row["title"])) + (words["renamed"].format(before=before)
+                                                                 if before and changed else "")
+             if named.get("title") else ""]
     said = words["join"].join(part for part in parts if part) or \
         words["status"].format(value=status_label(row["status"], language))
     task = f"{row['key']} {quoted(row['title'])}"

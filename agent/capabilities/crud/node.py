@@ -1,4 +1,4 @@
-"""crud: create, update or delete tasks from slots; deletes and big bulk updates wait for approval."""
+"""crud: create, update, assign, rename or delete tasks from slots; deletes and big bulk updates wait for approval."""
 from __future__ import annotations
 
 from typing import Any, TypedDict
@@ -7,20 +7,21 @@ from django.conf import settings
 from django.utils import timezone
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
 from agent.capabilities.common.outcome import ask_approval, clarify, done, failed
 from agent.capabilities.common.task_keys import UntypedId, target_task_id, wrong_typed_key
-from agent.language import Language, language_of
+from agent.context.three_views import ExecCtx
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.tools import project_tools, task_tools
 from agent.tools.binding import Binding
 from agent.tools.facts import fact, values_digest
+from agent.words.language import Language, language_of
 from pm_assistant.errors import ApplicationError
 from pm_assistant.markdown import quoted
 
 from . import tools
 from .answers import TEXTS, created_words, status_label, update_words
+from .fields import FIELD_OPERATIONS, change_fields
 from .write_approval import approve_unasked_create, approve_unasked_update, mismatch_words, mismatches_noted
 
 # A task number the user typed: "42", "#42", "task 42", "任务42" or the number of a key such as "WEB-42".
@@ -164,10 +165,10 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
             return stop if stop is not None else _create(runtime, ctx, slots, language)
         if slots.operation == "update" and slots.scope == "visible":
             return _update_visible(runtime, ctx, slots, unasked=route.write_unasked, language=language)
-        if slots.operation not in ("update", "delete"):
+        if slots.operation not in ("update", "delete", *FIELD_OPERATIONS):
             return clarify(TEXTS[language]["which_operation"])
-        if slots.operation == "delete" and slots.scope == "visible":
-            return clarify(TEXTS[language]["one_delete"])
+        if slots.operation != "update" and slots.scope == "visible":
+            return clarify(TEXTS[language]["one_delete" if slots.operation == "delete" else "one_change"])
         try:
             task_id = target_task_id(runtime, ctx, slots, state.get("message", ""))
         except UntypedId:
@@ -180,6 +181,8 @@ def crud(state: CrudInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         if slots.operation == "update":
             stop = approve_unasked_update(runtime, route, task_id, language)
             return stop if stop is not None else _update_one(runtime, slots, task_id, language)
+        if slots.operation in FIELD_OPERATIONS:
+            return change_fields(runtime, route, task_id, language)
         return _delete(runtime, slots, task_id, language)
     except ApplicationError as exc:
         if exc.code == "not_found":

@@ -1,4 +1,4 @@
-"""crud: create, update or delete tasks from the router's slots; deletes and bulk changes ask first."""
+"""crud: create, update, assign, rename or delete tasks from the router's slots; deletes and bulk changes ask first."""
 from __future__ import annotations
 
 from typing import Any
@@ -27,7 +27,7 @@ def _kind(slots: Any) -> str | None:
     changes = [f"{name} {value}" for name, value in values.items() if value is not None]
     if slots.operation == "create":
         return "create a task" + (f": {', '.join(changes)}" if changes else "")
-    if slots.operation not in ("update", "delete"):
+    if slots.operation not in ("update", "delete", "assign", "unassign", "rename"):
         return None
     if slots.scope == "visible":
         target = "the visible tasks"
@@ -35,11 +35,19 @@ def _kind(slots: Any) -> str | None:
         target = f"task {slots.task_id}" if slots.task_id is not None else "the selected task"
     if slots.operation == "delete":
         return f"delete {target}"
+    # A person and a title as the user wrote them, compared whole: a model cannot pick another.
+    if slots.operation == "assign":
+        return f"assign {target} to {' '.join((slots.assignee or '').split()).casefold() or 'nobody named'}"
+    if slots.operation == "unassign":
+        return f"unassign {target}"
+    if slots.operation == "rename":
+        return f"rename {target} to {' '.join((slots.title or '').split())!r}"
     return f"update {target}: " + (", ".join(changes) or "nothing")
 
 
 SPEC = CapabilitySpec(
-    "crud", "create, update or delete tasks (set operation; for updates the new status/priority/due date).",
+    "crud", "create, update or delete tasks (set operation; for updates the new status/priority/due date); "
+    "assign (assignee), unassign or rename (title) one task.",
     "Changing tasks", writes=True, order=10, example='create task "Write release notes" due 2026-12-15 P1',
     example_zh="创建任务‘写发布说明’，2026-12-15 截止，P1", label_zh="修改任务",
     may_interrupt=_asks, kind_of_write=_kind,

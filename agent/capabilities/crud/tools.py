@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.db.models import OuterRef
 from django.utils import timezone
 
-from agent.assembler.views import ExecCtx
+from agent.context.three_views import ExecCtx
 from agent.tools.task_tools import filters_from_ctx, task_row
 from pm_assistant.errors import InvalidInput, NotFound
 from projects.selectors import project_get_for_user, project_writable_by
@@ -54,6 +54,33 @@ def update_task(*, user: User, task_id: int, run_id: UUID, status: str | None = 
     except (Task.DoesNotExist, NotFound):
         raise NotFound(f"Task {task_id} was not found.", field="task") from None
     # Only a changed value puts rows for this run in the log, and gives Undo something to undo.
+    return {**task_row(task), "changed": bool(task.changed_fields)}
+
+
+def assign_task(*, user: User, task_id: int, run_id: UUID, assignee_id: int | None) -> dict[str, Any]:
+    """Give one task to a member of its project (None: to nobody); the run's id goes on the activity, for undo.
+
+    The service checks the user's role and that the assignee is a member of the task's project
+    (``assignee: is not a member of this project``), under the task's lock.
+    """
+    person = None
+    if assignee_id is not None:
+        person = User.objects.filter(pk=assignee_id).first()
+        if person is None:
+            raise InvalidInput("assignee: no such person.", field="assignee")
+    try:
+        task = task_update(actor=user, task=Task(pk=task_id), run_id=run_id, assignee=person)
+    except (Task.DoesNotExist, NotFound):
+        raise NotFound(f"Task {task_id} was not found.", field="task") from None
+    return {**task_row(task), "changed": bool(task.changed_fields)}
+
+
+def rename_task(*, user: User, task_id: int, run_id: UUID, title: str) -> dict[str, Any]:
+    """Give one task a new title (the service refuses a blank or too long one, naming the field)."""
+    try:
+        task = task_update(actor=user, task=Task(pk=task_id), run_id=run_id, title=title)
+    except (Task.DoesNotExist, NotFound):
+        raise NotFound(f"Task {task_id} was not found.", field="task") from None
     return {**task_row(task), "changed": bool(task.changed_fields)}
 
 

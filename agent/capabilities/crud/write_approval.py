@@ -17,12 +17,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.capabilities.common.outcome import ask_approval, done, failed
-from agent.language import Language
 from agent.models import Alert
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.state import Outcome
 from agent.tools import project_tools, task_tools
+from agent.words.language import Language
 from pm_assistant.markdown import literal, quoted
 
 from .answers import TEXTS, status_label
@@ -82,9 +82,12 @@ def _ask(runtime: Runtime[RunContext], route: Route, facts: dict[str, Any], chan
 
 
 def approve_unasked_update(runtime: Runtime[RunContext], route: Route, task_id: int,
-                           language: Language = "en") -> dict[str, Outcome] | None:
+                           language: Language = "en", *, changes: dict[str, Any] | None = None
+                           ) -> dict[str, Outcome] | None:
     """Before an unasked update of one task, or a model-routed one whose stated facts disagree with the
-    database: a card with the change (and the mismatch) and the task's facts from the database."""
+    database: a card with the change (and the mismatch) and the task's facts from the database.
+    ``changes`` are the values the card states (an assign's person, a rename's title), by default the
+    slots' status, priority and due date."""
     slots = route.slots
     stated = route.via == "llm_router" and (slots.expected_title is not None or slots.expected_status is not None)
     if not route.write_unasked and not stated:
@@ -99,7 +102,9 @@ def approve_unasked_update(runtime: Runtime[RunContext], route: Route, task_id: 
         return None
     if not facts["can_write"]:
         return failed(words["cannot_change"].format(title=quoted(facts["title"])), "forbidden")
-    values = _values({"status": slots.status, "priority": slots.priority, "due_date": slots.due_date}, language)
+    if changes is None:
+        changes = {"status": slots.status, "priority": slots.priority, "due_date": slots.due_date}
+    values = _values(changes, language)
     change = words["change_update"].format(key=facts["key"], title=facts["title"], values=values or words["no_values"])
     return _ask(runtime, route, {**facts, "mismatches": mismatches}, change, undoable=True, language=language,
                 mismatch=mismatch_words(mismatches, language))

@@ -1,4 +1,4 @@
-"""The breakdown's words for the user, in each language an answer is written in (agent.language): the steps
+"""The breakdown's words for the user, in each language an answer is written in (agent.words.language): the steps
 as the card lists them, the question, and what happened after the decision.
 
 Titles, dates, priorities and people come from the plan and the database; only the words around them differ.
@@ -6,7 +6,7 @@ The planner's own prompt stays in English (words.py).
 """
 from __future__ import annotations
 
-from agent.language import in_each_language
+from agent.words.language import in_each_language
 
 TEXTS = in_each_language(
     en={

@@ -4,11 +4,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agent.language import Language
+from agent.capabilities.decompose.plan_tools import PLAN_TOOLS
 from agent.tools.task_tools import compare_expected
+from agent.words.language import Language
 
 from .plan import SELECTED, Plan
-from .registry import PLAN_TOOLS
 from .words import step_words
 
 # The parent's facts the card shows and the re-check after approval compares.

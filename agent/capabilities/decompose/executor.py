@@ -12,19 +12,19 @@ from typing import Any
 from django.utils import timezone
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
-from agent.assembler.words import quote_user_text
-from agent.language import Language
+from agent.capabilities.decompose.plan_tools import PLAN_TOOLS
+from agent.context.three_views import ExecCtx
+from agent.context.words import quote_user_text
 from agent.models import Alert, TraceEvent
 from agent.runtime import RunContext
 from agent.tools import task_tools
 from agent.tools.binding import BindingUnresolved, StepResult
 from agent.tools.facts import fact, values_digest
+from agent.words.language import Language
 from pm_assistant.errors import ApplicationError
 
 from .answers import TEXTS
 from .plan import SELECTED, Plan, PlanStep
-from .registry import PLAN_TOOLS
 from .words import step_words
 
 STEP_EVENT = "decompose.step"

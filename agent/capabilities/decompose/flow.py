@@ -12,14 +12,14 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx, ModelSummary
-from agent.assembler.words import quote_user_text
 from agent.capabilities.common.outcome import ask_approval, clarify, done, failed
 from agent.capabilities.common.task_keys import UntypedId, target_task_id
-from agent.language import language_of
+from agent.context.three_views import ExecCtx, ModelSummary
+from agent.context.words import quote_user_text
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.state import Outcome
+from agent.words.language import language_of
 from pm_assistant.markdown import quoted
 
 from . import tools as subtask_tools

@@ -5,11 +5,11 @@ from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx, ModelSummary
 from agent.capabilities.common.outcome import failed
-from agent.language import language_of
+from agent.context.three_views import ExecCtx, ModelSummary
 from agent.routing.decision import Route
 from agent.runtime import RunContext
+from agent.words.language import language_of
 from pm_assistant.errors import ApplicationError
 
 from .answers import TEXTS

@@ -14,16 +14,16 @@ from django.conf import settings
 from django.utils import timezone
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ModelSummary
 from agent.capabilities.common.outcome import assemble_checked
+from agent.capabilities.decompose.plan_tools import plan_schema
+from agent.context.three_views import ModelSummary
 from agent.llm.base import LLMError
-from agent.prompting.assembler import PromptPart, PromptRefused
+from agent.prompting.messages import PromptPart, PromptRefused
 from agent.runtime import RunContext
 
 from .offline import offline_plan
 from .plan import Plan
 from .prompts import planner_instructions, replanner_instructions
-from .registry import plan_schema
 from .validate import Problem, plan_validate
 from .words import brief_words
 

@@ -1,7 +1,7 @@
 """The planner's and the replanner's instructions. Data never goes here; it enters as tagged parts."""
 from __future__ import annotations
 
-from .registry import PLAN_TOOLS
+from agent.capabilities.decompose.plan_tools import PLAN_TOOLS
 
 _RULES = """\
 Rules:

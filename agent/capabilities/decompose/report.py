@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from agent.assembler.words import quote_user_text
-from agent.language import Language
+from agent.context.words import quote_user_text
 from agent.state import Outcome
+from agent.words.language import Language
 
 from .answers import TEXTS, steps_word
 from .planner import OFFLINE

@@ -10,11 +10,11 @@ from jsonpath_ng import parse as jsonpath_parse
 from jsonpath_ng.exceptions import JSONPathError
 from pydantic import ValidationError
 
+from agent.capabilities.decompose.plan_tools import PLAN_TOOLS, RESULT_FIELDS, TASK_ID_FIELDS, PlanTool
 from agent.models import Alert
 from agent.tools.binding import Binding
 
 from .plan import SELECTED, STEP_ID_PATTERN, Plan, PlanStep
-from .registry import PLAN_TOOLS, RESULT_FIELDS, TASK_ID_FIELDS, PlanTool
 
 _ID_NAME = re.compile(r"(^|_)(ids?|task|parent)$")
 _STEP_ID = re.compile(STEP_ID_PATTERN)

@@ -5,12 +5,12 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from agent.assembler.words import STATUS_WORDS, quote_user_text
-from agent.language import Language
+from agent.capabilities.decompose.plan_tools import PLAN_TOOLS
+from agent.context.words import STATUS_WORDS, quote_user_text
+from agent.words.language import Language
 
 from .answers import TEXTS
 from .plan import SELECTED, PlanStep
-from .registry import PLAN_TOOLS
 
 DESCRIPTION_MAX = 600
 SUBTASKS_SHOWN = 10

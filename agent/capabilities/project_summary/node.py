@@ -12,38 +12,32 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from agent.capabilities.common.fidelity import Allowed
-from agent.capabilities.common.outcome import clarify, done, failed
+from agent.capabilities.common.outcome import done, failed
 from agent.capabilities.common.polish import ReportInput, polish
-from agent.capabilities.common.scope import ScopeUnclear, request_project_id
+from agent.capabilities.common.scope import Covered, request_covers
 from agent.capabilities.common.task_links import open_tasks_url, report_url
-from agent.language import language_of
 from agent.models import Alert
 from agent.runtime import RunContext
-from agent.tools.report_tools import report_scope
+from agent.words.language import language_of
 from pm_assistant.dates import date_shown
-from pm_assistant.errors import ApplicationError
 from reports.pipeline import FiguresDisagree
 
-from .prompts import WORDS, scope_words, summary_figures, summary_text
+from .prompts import WORDS, summary_figures, summary_text
 from .tools import summary_read
 
 
 def project_summary(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Sum up the page's project (or the one named): counts, this week, the top risks and who is overloaded."""
-    ctx, steps, recorder = state["exec_ctx"], runtime.context.tools, runtime.context.recorder
+    steps, recorder = runtime.context.tools, runtime.context.recorder
     language = language_of(state.get("message"))
-    try:
-        project_id = request_project_id(runtime, ctx, state["route"].slots, language)
-    except ScopeUnclear as exc:
-        return clarify(str(exc))
-    try:
-        scope = report_scope(steps.user, project_id)
-    except ApplicationError as exc:
-        return failed(f"The summary could not start: {exc.message}", exc.code)
-    recorder.node("summary_collect", scope=scope.label, projects=len(scope.project_ids))
+    covered = request_covers(runtime, state["exec_ctx"], state["route"].slots, language, node="summary_collect",
+                             refused="The summary could not start")
+    if not isinstance(covered, Covered):
+        return covered
+    scope = covered.scope
     try:
         steps.read("s1", "project_summary", summary_read, scope=lambda _: list(scope.project_ids),
-                   project_id=project_id, language=language)
+                   project_id=covered.project_id, language=language)
     except FiguresDisagree as exc:
         recorder.alert(Alert.Kind.FIGURES_MISMATCH, exc.message, key=f"summary:{scope.label}",
                        disagreements=[vars(d) for d in exc.disagreements])
@@ -55,7 +49,7 @@ def project_summary(state: ReportInput, runtime: Runtime[RunContext]) -> dict[st
     figures = summary_figures(r, scope=scope.label)
     reply = polish(runtime, state, what="project summary", template=template, figures=figures,
                    allowed=Allowed.stated_in(figures))
-    label = scope_words(scope.label, language)
+    label = covered.label(words["all"])
     moves = [{"label": words["report"], "url": report_url(project_id=scope.project_id)}]
     moves += [{"label": words["open_list"].format(name=p["name"]),
                "url": open_tasks_url(assignee=p["id"], project_id=scope.project_id)} for p in r["overloaded"]]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.assembler.words import quote_user_text
-from agent.language import in_each_language
+from agent.context.words import quote_user_text
+from agent.words.language import in_each_language
 from pm_assistant.dates import date_shown
 from pm_assistant.markdown import quoted
 from reports.scope import ALL_PROJECTS

@@ -9,26 +9,27 @@ from django.urls import reverse
 from langgraph.runtime import Runtime
 
 from agent.artifacts.classify import Classified
-from agent.assembler.views import ExecCtx, ModelSummary
-from agent.assembler.words import quote_user_text
 from agent.capabilities.common.fidelity import Allowed, kept_to
 from agent.capabilities.common.inspection import Inspected, inspect_loop
 from agent.capabilities.common.outcome import assemble_checked, clarify, done, failed
 from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.capabilities.common.task_brief import task_brief
-from agent.language import language_of
+from agent.context.three_views import ExecCtx, ModelSummary
+from agent.context.words import quote_user_text
 from agent.llm.base import LLMError
 from agent.models import Artifact
-from agent.prompting.assembler import PromptPart, PromptRefused
+from agent.prompting.messages import PromptPart, PromptRefused
 from agent.reading.reader import read
 from agent.routing.decision import Route, Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
+from agent.words.language import language_of
 from pm_assistant.errors import ApplicationError
 from tasks.filters import TaskFilters
 
 from . import tools as query_tools
-from .answers import template_reply, unusable_words
+from .answers import filter_words, template_reply, unread_filters, unusable_words
+from .person import assignee_filter
 from .prompts import EXPLAIN_INSTRUCTIONS
 
 SHOWN = 10
@@ -41,21 +42,27 @@ class QueryInput(TypedDict):
     route: Route
 
 
-def query_filters(ctx: ExecCtx, slots: Slots, *, project_id: int | None = None) -> TaskFilters:
-    """The page's filters, narrowed by what the request asked for (and to the project it names)."""
+def query_filters(ctx: ExecCtx, slots: Slots, *, project_id: int | None = None,
+                  assignee: int | str | None = None) -> TaskFilters:
+    """The page's filters, narrowed by what the request asked for (and to the project it names).
+
+    ``assignee`` is the person the request named, found by the server (a user id, "me" or "none").
+    """
     if slots.preset in ("my_overdue", "overdue"):
         # "My overdue" spans all the user's projects unless the request named one or said "here";
-        # "overdue" is everyone's.
+        # "overdue" is everyone's, or the named person's.
         named = slots.project_name is not None or slots.scope == "project"
         overdue = replace(query_tools.my_overdue_filters(), project_id=project_id if named else None)
-        return overdue if slots.preset == "my_overdue" else replace(overdue, assignee=None)
+        return overdue if slots.preset == "my_overdue" else replace(overdue, assignee=assignee)
     overrides: dict[str, Any] = {"project_id": project_id} if project_id is not None else {}
     if slots.status_filter:
         overrides["status"] = slots.status_filter
     if slots.priority_filter:
         overrides["priority"] = slots.priority_filter
-    if slots.assignee_me:
-        overrides["assignee"] = "me"
+    if assignee is not None:
+        overrides["assignee"] = assignee
+    if slots.due_after is not None or slots.due_before is not None:
+        overrides.update(due_after=slots.due_after, due_before=slots.due_before)
     return tools.filters_from_ctx(ctx, **overrides)
 
 
@@ -157,7 +164,10 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
         project_id = request_project_id(runtime, ctx, route.slots, language_of(state.get("message")))
     except ScopeUnclear as exc:
         return clarify(str(exc))
-    filters = query_filters(ctx, route.slots, project_id=project_id)
+    person = assignee_filter(runtime, route.slots, language_of(state.get("message")))
+    if isinstance(person, dict):
+        return person
+    filters = query_filters(ctx, route.slots, project_id=project_id, assignee=person.value)
     try:
         classified = steps.read("s1", "query_tasks", tools.query_tasks, scope=tools.rows_project_ids,
                                 filters=filters, limit=limit)
@@ -166,16 +176,18 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     rows = steps.shown["s1"]
     count = classified.data["count"] if not classified.externalized else _artifact_count(classified)
     language = language_of(state.get("message"))
-    fallback = template_reply({"count": count, "items": rows}, route.slots, language)
-    # A filter the request held but the query cannot use is named, never dropped (agent/reading/reads.py).
-    unusable = read(state.get("message") or "").unusable if route.via == "llm_router" else ()
-    if unusable:
-        fallback = f"{unusable_words(unusable, language)}\n{fallback}"
+    fallback = template_reply({"count": count, "items": rows}, route.slots, language,
+                              said=filter_words(route.slots, person.name, language))
+    # A filter the request held but the query cannot use (or the router dropped) is named, never dropped
+    # (agent/reading/reads.py), above the template's answer or the model's alike.
+    unusable = unread_filters(read(state.get("message") or ""), route.slots) if route.via == "llm_router" else ()
     try:
         reply, inspected = explain(runtime, state, result_part(classified, rows, count), fallback,
                                    artifact_ref=classified.ref if classified.externalized else None)
     except PromptRefused as exc:
         return failed(str(exc), exc.code)
+    if unusable:
+        reply = f"{unusable_words(unusable, language)}\n{reply}"
     artifact = classified.artifact.as_dict() if classified.artifact else None
     extra = {"inspection": inspected.as_data()} if inspected else {}
     return done(reply, count=count, items=rows, artifact=artifact, list_url=task_list_url(filters), **extra)

@@ -5,8 +5,8 @@ from agent.registry import CapabilitySpec, QuickActionSpec, never
 
 SPEC = CapabilitySpec(
     "query",
-    "find or list tasks (status_filter, priority_filter, assignee_me, or preset my_overdue / overdue for "
-    "everyone's), or describe "
+    "find or list tasks (status_filter, priority_filter, assignee_me, assignee, unassigned, due_after/due_before, "
+    "or preset my_overdue / overdue for everyone's), or describe "
     'one task (scope "selected"); project_name or scope "project" narrows to one project.',
     "Finding tasks", writes=False, order=20, example="what is overdue in {project}?",
     example_zh="{project} 有哪些逾期任务？", label_zh="查找任务", may_interrupt=never,

@@ -14,10 +14,10 @@ from agent.capabilities.common.fidelity import Allowed
 from agent.capabilities.common.outcome import clarify, done, failed
 from agent.capabilities.common.polish import ReportInput, polish
 from agent.capabilities.common.scope import ScopeUnclear, request_project_id
-from agent.language import language_of
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
 from agent.tools.report_tools import report_scope, risk_tasks_for
+from agent.words.language import language_of
 from pm_assistant.errors import ApplicationError
 from reports.risk.assess import risk_data
 from reports.risk.score import risk_explain, risk_rows

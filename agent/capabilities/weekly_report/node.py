@@ -15,17 +15,17 @@ from django.utils import timezone
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from agent.assembler.words import quote_user_text
 from agent.capabilities.common.fidelity import Allowed
 from agent.capabilities.common.outcome import clarify, done, failed
 from agent.capabilities.common.polish import ReportInput, polish
 from agent.capabilities.common.scope import ScopeUnclear, request_project_id
-from agent.language import Language, language_of
+from agent.context.words import quote_user_text
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
 from agent.tools.report_tools import REPORT_PARTS, report_part, report_scope, report_size, weekly_report_read
 from agent.tools.runner import ToolRunner
+from agent.words.language import Language, language_of
 from pm_assistant.errors import ApplicationError
 from reports.figures import WeeklyReport, report_project
 from reports.narrative import REPORT_TEXTS, figures_words, report_headline, report_week_words

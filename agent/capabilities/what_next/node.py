@@ -10,17 +10,14 @@ from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
-from agent.capabilities.common.outcome import clarify, done, failed
-from agent.capabilities.common.scope import ScopeUnclear, request_project_id
+from agent.capabilities.common.outcome import done
+from agent.capabilities.common.scope import Covered, request_covers
 from agent.capabilities.common.task_links import open_tasks_url, reassign_url
-from agent.language import language_of
+from agent.context.three_views import ExecCtx
 from agent.routing.decision import Route
 from agent.runtime import RunContext
-from agent.tools.report_tools import report_scope
+from agent.words.language import language_of
 from pm_assistant.dates import date_shown
-from pm_assistant.errors import ApplicationError
-from reports.scope import ALL_PROJECTS
 
 from .prompts import WORDS, next_up_text, reason
 from .tools import next_up_read
@@ -36,25 +33,20 @@ class WhatNextInput(TypedDict):
 
 def what_next(state: WhatNextInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Rank the user's open tasks in the page's project (or all their projects) and name the first five."""
-    ctx, steps = state["exec_ctx"], runtime.context.tools
-    language = language_of(state.get("message"))
-    try:
-        project_id = request_project_id(runtime, ctx, state["route"].slots, language)
-    except ScopeUnclear as exc:
-        return clarify(str(exc))
-    try:
-        scope = report_scope(steps.user, project_id)
-    except ApplicationError as exc:
-        return failed(f"The ranking could not start: {exc.message}", exc.code)
-    runtime.context.recorder.node("what_next_rank", scope=scope.label, projects=len(scope.project_ids))
-    steps.read("s1", "next_up", next_up_read, scope=lambda _: list(scope.project_ids), project_id=project_id)
+    steps, language = runtime.context.tools, language_of(state.get("message"))
+    covered = request_covers(runtime, state["exec_ctx"], state["route"].slots, language, node="what_next_rank",
+                             refused="The ranking could not start")
+    if not isinstance(covered, Covered):
+        return covered
+    scope = covered.scope
+    steps.read("s1", "next_up", next_up_read, scope=lambda _: list(scope.project_ids), project_id=covered.project_id)
     result = steps.data("s1")
     rows, words = result["items"], WORDS[language]
     # The day in answers as the pages write dates; the data keeps the ISO day.
     shown_today = date_shown(result["today"])
     reply = next_up_text(rows, open_tasks=result["open_tasks"], today=shown_today, scope=scope.label,
                          language=language)
-    label = words["all"] if scope.label == ALL_PROJECTS else scope.label
+    label = covered.label(words["all"])
     moves = [{"label": words["open_list"], "url": open_tasks_url(assignee="me", project_id=scope.project_id)}]
     if rows:
         moves.append({"label": words["reassign"].format(key=rows[0]["key"]),

@@ -13,17 +13,14 @@ from typing import Any, TypedDict
 from django.conf import settings
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
-from agent.capabilities.common.outcome import clarify, done, failed
-from agent.capabilities.common.scope import ScopeUnclear, request_project_id
+from agent.capabilities.common.outcome import done
+from agent.capabilities.common.scope import Covered, request_covers
 from agent.capabilities.common.task_links import open_tasks_url, report_url
-from agent.language import language_of
+from agent.context.three_views import ExecCtx
 from agent.routing.decision import Route
 from agent.runtime import RunContext
-from agent.tools.report_tools import report_scope
+from agent.words.language import language_of
 from pm_assistant.dates import date_shown
-from pm_assistant.errors import ApplicationError
-from reports.scope import ALL_PROJECTS
 
 from .prompts import WORDS, person_name, workload_text
 from .tools import workload_read
@@ -70,25 +67,20 @@ class WorkloadInput(TypedDict):
 
 def workload(state: WorkloadInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Count the open and overdue tasks per person in the page's project (or all the user's projects)."""
-    ctx, steps = state["exec_ctx"], runtime.context.tools
-    message = state.get("message") or ""
+    steps, message = runtime.context.tools, state.get("message") or ""
     language = language_of(message)
-    try:
-        project_id = request_project_id(runtime, ctx, state["route"].slots, language)
-    except ScopeUnclear as exc:
-        return clarify(str(exc))
-    try:
-        scope = report_scope(steps.user, project_id)
-    except ApplicationError as exc:
-        return failed(f"The workload could not be counted: {exc.message}", exc.code)
-    runtime.context.recorder.node("workload_count", scope=scope.label, projects=len(scope.project_ids))
-    steps.read("s1", "workload", workload_read, scope=lambda _: list(scope.project_ids), project_id=project_id)
+    covered = request_covers(runtime, state["exec_ctx"], state["route"].slots, language, node="workload_count",
+                             refused="The workload could not be counted")
+    if not isinstance(covered, Covered):
+        return covered
+    scope = covered.scope
+    steps.read("s1", "workload", workload_read, scope=lambda _: list(scope.project_ids), project_id=covered.project_id)
     result = steps.data("s1")
     rows, words = result["items"], WORDS[language]
     found, unknown = named_people(message, rows)
     focus = found[0] if len(found) == 1 else None
     runtime.context.recorder.node("workload_person", named=[r["name"] for r in found], unknown=unknown)
-    label = words["all"] if scope.label == ALL_PROJECTS else scope.label
+    label = covered.label(words["all"])
     reply = workload_text(rows, result=result, scope=scope.label, language=language, person=focus, unknown=unknown,
                           ratio=settings.RISK_LOAD_RATIO)
     first = focus or next((r for r in rows if r["id"] is not None and r["open"]), None)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.language import in_each_language
+from agent.words.language import in_each_language
 from pm_assistant.dates import date_shown
 from pm_assistant.markdown import quoted
 from reports.scope import ALL_PROJECTS

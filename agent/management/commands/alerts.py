@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from agent.alerts import alerts_grouped, run_trace_url, since_parse
+from agent.run.alerts import alerts_grouped, run_trace_url, since_parse
 from pm_assistant.errors import InvalidInput
 
 

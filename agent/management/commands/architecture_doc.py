@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from pydantic import BaseModel
 
-from agent.assembler.views import ALLOCATION
+from agent.context.three_views import ALLOCATION
 from agent.graph.graph import build_graph, input_schema
 from agent.management.design_tables import render_page_context, render_views
 from agent.page_context.schema import PageContext

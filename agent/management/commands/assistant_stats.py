@@ -1,4 +1,4 @@
-"""Print how the assistant was used since a moment (agent/usage.py computes the figures)."""
+"""Print how the assistant was used since a moment (agent/run/usage.py computes the figures)."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from agent.usage import since_moment, usage_since
+from agent.run.usage import since_moment, usage_since
 from pm_assistant.errors import InvalidInput
 
 
@@ -49,7 +49,7 @@ class Command(BaseCommand):
         out(f"Feedback: {feedback['given']} answers rated ({_pct(feedback['runs_share'])} of runs), "
             f"{_pct(feedback['up_share'])} up, {feedback['with_reason']} with a reason")
         out("Alerts: " + (", ".join(f"{kind} {count}" for kind, count in figures["alerts"].items()) or "none"))
-        clean = figures["runs_without_alert"]
-        out(f"Runs without an alert: {clean['runs']} ({_pct(clean['share'])})")
+        audit = figures["audit"]
+        out(f"Audit: {audit['passed']} of {audit['audited']} audited runs passed ({_pct(audit['share'])})")
         took = figures["run_time_ms"]
         out(f"Run time over {took['runs']} finished runs: p50 {took['p50']} ms, p95 {took['p95']} ms")

@@ -7,8 +7,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from agent.audit import run_audit
 from agent.models import Run
+from agent.run.audit import run_audit
 
 
 class Command(BaseCommand):

@@ -8,10 +8,10 @@ from typing import IO, Any
 import pytest
 from django.contrib.auth.models import User
 
-from agent import audit
 from agent.artifacts.lifecycle import artifact_archive
 from agent.artifacts.store import artifact_open, artifact_storage
 from agent.models import Artifact
+from agent.run import audit
 from projects.models import Project
 from tests.agent.artifacts.conftest import classify_rows, task_rows
 

@@ -17,7 +17,7 @@ from agent.artifacts.store import artifact_storage
 from agent.artifacts.summary import SUMMARY_MAX_CHARS
 from agent.capabilities.common.inspection import INSPECT_TOOLS
 from agent.models import Artifact, Run
-from agent.prompting.assembler import PromptPart, PromptRefused, prompt_assemble
+from agent.prompting.messages import PromptPart, PromptRefused, prompt_assemble
 from pm_assistant.errors import NotFound
 from projects.models import Project
 from tasks.filters import TaskFilters

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 
 from agent.graph.checkpointer import checkpointer
-from agent.service import run_request
+from agent.run.service import run_request
 from tasks.services import task_create
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from agent.artifacts.store import artifact_open
 from agent.models import Alert, Artifact, Run, TraceEvent
+from agent.run.trace import TraceRecorder
 from agent.tools.binding import Binding, BindingUnresolved
 from agent.tools.facts import values_digest
 from agent.tools.runner import ToolRunner
-from agent.trace import TraceRecorder
 from pm_assistant.errors import NotFound
 from projects.models import Project
 from tasks.models import Task

@@ -172,18 +172,20 @@ def test_a_negated_create_creates_nothing(alice: Any, website: Any) -> None:
 
 
 @pytest.mark.parametrize(("message", "said"), [
-    ("assign task {id} to carol", "I read that you want to assign a task, but the assistant cannot make that change"),
-    ("把任务{id}分配给carol", "我读懂了你要分配任务，但助手还不能做这个修改"),
+    ("don't assign task {id} to carol", "Understood: I won't assign task {id} to carol. Nothing was changed."),
+    ("不要把任务{id}分配给carol", "好的，我不会把任务{id}分配给carol。什么都没有改。"),
+    ("should I rename task {id} to Launch plan?", "If you asked me to rename task {id} to “Launch plan”,"),
 ])
-def test_a_change_no_capability_makes_is_named_not_guessed(alice: Any, task: Task, message: str, said: str) -> None:
+def test_an_assign_or_rename_not_asked_for_is_answered(alice: Any, task: Task, message: str, said: str) -> None:
     body = ask(alice, message.format(id=task.pk), selected_page(task))
-    assert body["status"] == "needs_clarification" and body["reply"].startswith(said), body
-    assert _unchanged(task)
+    assert body["status"] == "done" and body["reply"].startswith(said.format(id=task.pk)), body
+    assert _unchanged(task) and task.title == "Fix login page" and task.assignee == alice
 
 
-def test_a_query_names_the_filter_it_could_not_use(alice: Any, task: Task) -> None:
-    body = ask(alice, "show tasks assigned to carol", {"page": "home", "origin": "sidebar"})
-    assert body["reply"].startswith("I couldn't use 'assigned to carol', so the list is not narrowed by it."), body
+def test_a_query_names_the_filter_it_could_not_use(alice: Any, carol: Any, task: Task) -> None:
+    body = ask(alice, "show tasks assigned to carol and assigned to dave", {"page": "home", "origin": "sidebar"})
+    assert body["reply"].startswith("I couldn't use 'assigned to dave', so the list is not narrowed by it.\n"
+                                    "No matching tasks (assigned to carol)."), body
     # A question the reader knows a capability for is that capability, never a project named "next".
     nextup = ask(alice, "what should I work on next?", {"page": "home", "origin": "sidebar"})
     assert nextup["route"]["capability"] == "what_next" and "None of your projects" not in nextup["reply"]

@@ -44,7 +44,7 @@ def test_the_sidebar_renders_the_picker_as_buttons_that_send_the_message_again(a
     html = client.post("/assistant/request/", {"message": MESSAGE, "page_context": '{"page": "home", '
                                                '"origin": "sidebar"}'}).content.decode()
     assert 'class="assistant-quick project-picker"' in html
-    assert f'data-entity-type="project" data-entity-id="{website.pk}"' in html
+    assert f"""data-selected-entity='{{"type":"project","id":{website.pk}}}'""" in html
     assert "hx-vals='{&quot;message&quot;: &quot;create task &#x27;Write release notes&#x27; P1&quot;}'" in html
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from agent.audit import run_audit
 from agent.models import Run
+from agent.run.audit import run_audit
 
 
 @pytest.fixture(autouse=True)

@@ -7,8 +7,8 @@ from typing import Any
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from agent.audit import run_audit
 from agent.models import Run
+from agent.run.audit import run_audit
 from tasks.models import Task
 
 URL = "/api/assistant/requests/"

@@ -7,14 +7,14 @@ import pytest
 from django.contrib.auth.models import User
 from langgraph.runtime import Runtime
 
-from agent.assembler.views import ExecCtx
 from agent.capabilities.decompose import flow
+from agent.context.three_views import ExecCtx
 from agent.llm.client import LLMClient
 from agent.llm.offline import OfflineProvider
 from agent.models import Alert, Confirmation, Run, TraceEvent
+from agent.run.trace import TraceRecorder
 from agent.runtime import RunContext
 from agent.tools.runner import ToolRunner
-from agent.trace import TraceRecorder
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create

@@ -7,10 +7,10 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from agent.language import language_of
 from agent.llm.offline import rules_read
 from agent.registry import HELP_EXAMPLES
 from agent.routing.quick_actions import quick_actions_for
+from agent.words.language import language_of
 from pm_assistant.vocabulary import PAGES
 from projects.services import project_create
 from tasks.models import Task

@@ -3,7 +3,9 @@
 The reference below is how risk was read and ranked before it moved into one statement: the ORM with
 a correlated subquery per fact and per task, every open task scored in Python, sorted by score, due
 date (none last) and id. On seeded random data (two projects, subtasks, slips, history near midnight
-in a non-UTC zone, ties) the statement must give the same scores, order and totals, page by page.
+in a non-UTC zone, ties) the statement must give the same scores, order and totals, page by page; and
+what next's statement (reports.next_up_facts) the same facts, scores and order for each assignee's open
+tasks as reports.next_up ranks the reference's.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from django.db.models.functions import Coalesce
 
 from pm_assistant.vocabulary import STATUSES
 from projects.models import Membership, Project
+from reports.next_up import NEXT_UP_WEIGHTS, next_up_rank
+from reports.next_up_facts import next_up_page
 from reports.risk.assess import risk_assess, risk_ranking
 from reports.risk.facts import RiskFacts
 from reports.risk.score import policy_now, task_points
@@ -145,3 +149,21 @@ def test_the_report_explains_the_top_tasks_with_their_factors(random_board: None
     assert [(t.id, t.score) for t in report.tasks] == expected[:10]
     assert all(sum(f.points for f in t.factors) == t.score for t in report.tasks if t.score < 100)
     assert (report.open_tasks, report.levels()) == (open_tasks, levels)
+
+
+@pytest.mark.parametrize("one_project", [True, False])
+def test_what_nexts_statement_ranks_each_assignees_tasks_as_the_reference(
+        random_board: None, alice: User, carol: User, dave: User, website: Project, one_project: bool) -> None:
+    scope = scope_for_user(user=alice, project_id=website.pk if one_project else None)
+    priorities = dict(Task.objects.values_list("id", "priority"))
+    reference = reference_facts(scope)
+    assert sum(f.open_subtasks > 0 for f in reference) > 5 and sum(f.due_slips > 0 for f in reference) > 5
+
+    for person in (alice, carol, dave):
+        mine = [f._replace(priority=priorities[f.id]) for f in reference if f.assignee_id == person.pk]
+        expected = next_up_rank(mine, today=TODAY, top=1000)
+        page = next_up_page(scope=scope, assignee_id=person.pk, today=TODAY, weights=NEXT_UP_WEIGHTS, limit=1000)
+        assert [(f.id, score) for f, score in page.rows] == [(t.id, t.score) for t in expected.tasks]
+        assert [f for f, _ in page.rows] == [next(f for f in mine if f.id == t.id) for t in expected.tasks]
+        assert page.open_tasks == len(mine)
+    assert len({t.score for t in expected.tasks}) > 5  # the data exercises the ranking
