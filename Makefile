@@ -19,13 +19,14 @@ PY_OK := -c 'import sys; sys.exit(sys.version_info < (3, 12))'
 PY_CANDIDATES = python3.14 python3.13 python3.12 \
 	$(shell ls -d "$${PYENV_ROOT:-$$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -rV) python3
 
-.PHONY: help venv install demo serve test lint bench check-deploy clean
+.PHONY: help venv install demo serve test lint bench audit-runs check-deploy clean
 
 help:
 	@echo "make demo          install, migrate, load demo data and serve on http://$(HOST):$(PORT)/"
 	@echo "make test          run the whole test suite (SQLite unless DATABASE_URL is set) on PYTEST_WORKERS processes"
 	@echo "make lint          ruff check, mypy, import contracts, architecture rules (archcheck)"
 	@echo "make bench         ReAct, Plan-Execute, Router and Router + trimming on one suite; writes docs/EVOLUTION.md"
+	@echo "make audit-runs    serve the bench's scenario suite through the app, keep its runs, audit_run --all on them"
 	@echo "make check-deploy  Django's deploy checks in production mode (must report 0 issues)"
 	@echo "make install       create .venv and install requirements.lock (only when it changed)"
 	@echo "make clean         remove .venv, caches, the demo database and collected files"
@@ -86,6 +87,11 @@ lint: $(STAMP)
 	echo "== lint-imports"; $(VENV)/bin/lint-imports || status=1; \
 	echo "== archcheck"; $(PY) -m archcheck || status=1; \
 	exit $$status
+
+# The app serves the bench's scenarios (scripted models, its own SQLite database); every run it stores
+# is kept and `manage.py audit_run --all` audits them in a new process: non-zero when any run fails.
+audit-runs: $(STAMP)
+	$(PY) -m bench.audited_runs
 
 check-deploy: $(STAMP)
 	DJANGO_PRODUCTION=1 \

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -22,6 +22,33 @@ UNAVAILABLE = "The model is unavailable right now."
 WRITING = "Writing the answer"
 
 
+def reply_json(text: str) -> Any:
+    """A reply's text read as the JSON its schema asked for; bad or unstorable JSON raises LLMError."""
+    try:
+        value = json_loads_bounded(text)
+    except JSONInputError as exc:
+        raise LLMError("The model's answer was not valid JSON.") from exc
+    # An escaped "\u0000" is clean text until decoded; a slot holding it would break every write of it.
+    if has_unstorable(value):
+        raise LLMError("The model's answer held characters that cannot be stored (NUL or a lone surrogate).")
+    return value
+
+
+@dataclass
+class Usage:
+    """Model calls and tokens, as the run's counters (Run.llm_calls, prompt_tokens, completion_tokens) hold them."""
+
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, reply: LLMReply | None) -> None:
+        """Count one call; a failed call (no reply) used no tokens that were reported."""
+        self.llm_calls += 1
+        self.prompt_tokens += reply.prompt_tokens if reply else 0
+        self.completion_tokens += reply.completion_tokens if reply else 0
+
+
 def _run_deadline() -> Deadline:
     return Deadline(settings.AGENT_RUN_DEADLINE_SECONDS)
 
@@ -32,8 +59,10 @@ class LLMClient:
     recorder: TraceRecorder
     # The run's whole budget: every call gets what is left of it, at most LLM_CALL_DEADLINE_SECONDS.
     deadline: Deadline = field(default_factory=_run_deadline)
-    # Calls recorded on the run so far: none means the run's usage counters are still zero.
+    # Calls made through this client, and the usage not yet added to the run's counters: the service
+    # writes it with the run's outcome (or its failure or stop), in the statement that ends the run.
     calls: int = 0
+    unwritten: Usage = field(default_factory=Usage)
     # Who follows the run as it happens (the sidebar's live channel); prose streams to it. None: nobody.
     listener: RunListener | None = None
 
@@ -82,24 +111,21 @@ class LLMClient:
     def complete_json(self, *, purpose: str, role: Role, prompt: AssembledPrompt,
                       json_schema: dict[str, Any]) -> Any:
         """Send the prompt with a JSON schema and parse the answer; bad or unstorable JSON raises LLMError."""
-        reply = self.complete(purpose=purpose, role=role, prompt=prompt, json_schema=json_schema)
-        try:
-            value = json_loads_bounded(reply.text)
-        except JSONInputError as exc:
-            raise LLMError("The model's answer was not valid JSON.") from exc
-        # An escaped "\u0000" is clean text until decoded; a slot holding it would break every write of it.
-        if has_unstorable(value):
-            raise LLMError("The model's answer held characters that cannot be stored (NUL or a lone surrogate).")
-        return value
+        return reply_json(self.complete(purpose=purpose, role=role, prompt=prompt, json_schema=json_schema).text)
+
+    def usage_write(self, run: Run) -> dict[str, Any]:
+        """The run's counters plus the unwritten usage, as fields for the UPDATE that stores the run's end;
+        `run` is brought up to date and the usage counts as written."""
+        pending, self.unwritten = self.unwritten, Usage()
+        added = asdict(pending)
+        for name, count in added.items():
+            setattr(run, name, getattr(run, name) + count)
+        return {name: F(name) + count for name, count in added.items() if count}
 
     def _record(self, purpose: str, role: Role, prompt: AssembledPrompt, reply: LLMReply | None,
                 error: str = "", seconds: float = 0.0, streamed: bool = False) -> None:
         self.calls += 1
-        Run.objects.filter(pk=self.recorder.run_id).update(
-            llm_calls=F("llm_calls") + 1,
-            prompt_tokens=F("prompt_tokens") + (reply.prompt_tokens if reply else 0),
-            completion_tokens=F("completion_tokens") + (reply.completion_tokens if reply else 0),
-        )
+        self.unwritten.add(reply)
         self.recorder.event(
             TraceEvent.Kind.LLM_CALL, purpose, provider=self.provider.name, role=role,
             model=reply.model if reply else "", messages=prompt.messages, parts=prompt.manifest(),

@@ -10,12 +10,12 @@ from tasks.selectors import TaskName, task_list_for_user
 from .schema import EntityNames, PageContext
 
 
-def entity_names_for(*, context: PageContext, user: AnyUser, task_names: Mapping[int, TaskName] | None = None
-                     ) -> EntityNames:
+def entity_names_for(*, context: PageContext, user: AnyUser, task_names: Mapping[int, TaskName] | None = None,
+                     project_names: Mapping[int, str] | None = None) -> EntityNames:
     """Return the project name, selected task's title and key, and filtered assignee's name.
 
-    ``task_names`` are tasks already read for this user (the page context's check): a selected task
-    among them is not read again.
+    ``task_names`` and ``project_names`` are tasks and projects already read for this user (the page
+    context's check): a selected task or named project among them is not read again.
     """
     project_id = context.route_params.project_id
     if context.selected_entity and context.selected_entity.type == "project":
@@ -33,7 +33,7 @@ def entity_names_for(*, context: PageContext, user: AnyUser, task_names: Mapping
             if project_id == task_project_id:
                 project_name = task_project_name
     if project_id and project_name is None:
-        project_name = (project_list_for_user(user=user, include_archived=True)
+        project_name = (project_names or {}).get(project_id) or (project_list_for_user(user=user, include_archived=True)
                         .filter(pk=project_id).values_list("name", flat=True).first())
     assignee_name = None
     if isinstance(context.filters.assignee, int):

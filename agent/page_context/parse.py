@@ -31,8 +31,10 @@ class ReadPageContext:
 
     context: PageContext
     dropped_task_ids: tuple[int, ...] = ()
-    # The visible tasks' titles and projects, read with the check: the summary's names come from here.
+    # The visible tasks' titles and projects, and the named projects' names, read with the check: the
+    # summary's names come from here.
     task_names: Mapping[int, TaskName] = dataclasses.field(default_factory=dict)
+    project_names: Mapping[int, str] = dataclasses.field(default_factory=dict)
 
 
 def page_context_read(*, data: Any, user: AnyUser) -> ReadPageContext:
@@ -46,8 +48,8 @@ def page_context_read(*, data: Any, user: AnyUser) -> ReadPageContext:
     context = _parse_shape(data=data)
     visible, deleted = task_ids_visible_and_deleted(user=user, ids=sorted(_task_ids(context)))
     context, dropped = _drop_deleted_tasks(context, deleted)
-    _check_visible(context=context, user=user, visible=visible.keys())
-    return ReadPageContext(context, dropped, visible)
+    project_names = _check_visible(context=context, user=user, visible=visible.keys())
+    return ReadPageContext(context, dropped, visible, project_names)
 
 
 def _task_ids(context: PageContext) -> set[int]:
@@ -90,7 +92,8 @@ def _drop_deleted_tasks(context: PageContext, deleted: set[int]) -> tuple[PageCo
     return context.model_copy(update=update), tuple(sorted(gone))
 
 
-def _check_visible(*, context: PageContext, user: AnyUser, visible: Collection[int]) -> None:
+def _check_visible(*, context: PageContext, user: AnyUser, visible: Collection[int]) -> dict[int, str]:
+    """Refuse an id the user cannot see; return the names of the projects the page names."""
     task_ids: dict[int, str] = {}
     project_ids: dict[int, str] = {}
     if context.selected_entity:
@@ -105,9 +108,10 @@ def _check_visible(*, context: PageContext, user: AnyUser, visible: Collection[i
     for task_id, field in task_ids.items():
         if task_id not in visible:
             raise InvalidInput(f"{field}: task {task_id} is not visible to you.", field=field)
+    mine: dict[int, str] = {}
     if project_ids:
-        mine = set(project_list_for_user(user=user, include_archived=True)
-                   .filter(pk__in=list(project_ids)).values_list("pk", flat=True))
+        mine = dict(project_list_for_user(user=user, include_archived=True)
+                    .filter(pk__in=list(project_ids)).values_list("pk", "name"))
         for project_id, field in project_ids.items():
             if project_id not in mine:
                 raise InvalidInput(f"{field}: project {project_id} is not visible to you.", field=field)
@@ -115,3 +119,4 @@ def _check_visible(*, context: PageContext, user: AnyUser, visible: Collection[i
     if isinstance(assignee, int) and not user_list_sharing_a_project_with(user=user).filter(pk=assignee).exists():
         field = "page_context.filters.assignee"
         raise InvalidInput(f"{field}: user {assignee} shares no project with you.", field=field)
+    return mine

@@ -15,11 +15,11 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
 from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import graph_for
+from agent.graph.pause_saver import PauseOnlySaver
 from agent.llm.client import LLMClient
 from agent.llm.providers import llm_provider_from_settings
 from agent.models import Alert, Confirmation, Conversation, Run, TraceEvent
@@ -43,13 +43,13 @@ logger = logging.getLogger(__name__)
 
 
 @contextmanager
-def _saver_for(may_interrupt: bool) -> Iterator[BaseCheckpointSaver[Any] | None]:
+def _saver_for(may_interrupt: bool, *, resuming: bool) -> Iterator[PauseOnlySaver | None]:
     """The run's checkpointer; a run that cannot pause is never resumed, so it needs none."""
     if not may_interrupt:
         yield None
         return
-    with checkpointer() as saver:
-        yield saver
+    with checkpointer() as store:
+        yield PauseOnlySaver(store, resuming=resuming)
 
 
 def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: bool = True) -> Run:
@@ -64,20 +64,23 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
     finished = crashed = False
     try:
         # A run that cannot pause commits once: what its tools wrote, its trace and its outcome together.
-        with _saver_for(may_interrupt) as saver, nullcontext() if may_interrupt else transaction.atomic():
+        with _saver_for(may_interrupt, resuming=context.resuming) as saver, \
+                nullcontext() if may_interrupt else transaction.atomic():
             graph = graph_for(saver)
             config: RunnableConfig = {"configurable": {"thread_id": str(run.pk)}}
             # Checkpoints are written when the run pauses or ends, not after every step: a run is only
             # ever resumed from its pause (an approval card), so the steps between are not worth a write each.
             result = graph.invoke(graph_input, config=config, context=context,
                                   durability="exit" if saver is not None else None)
+            if saver is not None and isinstance(result, dict) and result.get("__interrupt__"):
+                saver.keep()  # it paused: resumed from here; a run that ended needs no checkpoint
             stored, background = _store_outcome(run, result, context)
         finished = True
     except RunStopped as stop:
         # Between two nodes: what ran before the stop is kept, nothing after it runs.
         finished = True
         recorder.node("stopped", before=str(stop))
-        return _store_stopped(run, recorder)
+        return _store_stopped(run, context)
     except (ApplicationError, FrozenViewWrite):
         raise  # a request the app refuses (a 4xx, the caller words it), or a node breaking the views' contract
     except Exception:
@@ -93,10 +96,13 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
             # The run keeps the trace it had and is not left looking as if it were still going.
             with transaction.atomic():
                 recorder.flush()
-                # A run its owner stopped meanwhile stays stopped.
-                Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
+                usage = context.llm.usage_write(run)
+                # A run its owner stopped meanwhile stays stopped (and still counts its model calls).
+                failed = Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
                     status=Run.Status.ERROR, error_code="internal", audit=run_audit_at_end(run, recorder),
-                    reply="Something went wrong; nothing more was done.", updated_at=timezone.now())
+                    reply="Something went wrong; nothing more was done.", updated_at=timezone.now(), **usage)
+                if not failed and usage:
+                    Run.objects.filter(pk=run.pk).update(**usage)
     if crashed or not stored:
         run.refresh_from_db()
         return run
@@ -110,10 +116,10 @@ def _execute(run: Run, graph_input: Any, context: RunContext, *, may_interrupt: 
 def _store_outcome(run: Run, result: Any, context: RunContext) -> tuple[bool, bool]:
     """Store what the graph ended with on the run; return whether it was stored (not stopped meanwhile)
     and whether it goes on in the background."""
-    # Only what the graph may have changed behind this object: the usage counters (a model call) and
-    # the progress (a background stage); a part of a run that did neither has nothing to read back.
-    if context.llm.calls or context.recorder.progressed:
-        run.refresh_from_db(fields=["llm_calls", "prompt_tokens", "completion_tokens", "progress"])
+    # Only what the graph may have changed behind this object: the progress (a background stage). The
+    # model calls' usage is added to the run's counters here, in the statement that stores the outcome.
+    if context.recorder.progressed:
+        run.refresh_from_db(fields=["progress"])
     # The graph worded everything: an approval request (capabilities.outcome.ask_approval) or the
     # final outcome (the respond node). The service only stores it.
     interrupts = result.get("__interrupt__") if isinstance(result, dict) else None
@@ -147,20 +153,24 @@ def _store_outcome(run: Run, result: Any, context: RunContext) -> tuple[bool, bo
         run.audit = run_audit_at_end(run, context.recorder)
         fields.append("audit")
         run.updated_at = timezone.now()
+        usage = context.llm.usage_write(run)
         stored = Run.objects.filter(pk=run.pk).exclude(status=Run.Status.STOPPED).update(
-            **{name: getattr(run, name) for name in fields})
+            **{name: getattr(run, name) for name in fields}, **usage)
+        if not stored and usage:
+            Run.objects.filter(pk=run.pk).update(**usage)
         if stored and interrupts and not background:
             Confirmation.objects.create(run=run, action=request["action"], facts=request["facts"])
     return bool(stored), background
 
 
-def _store_stopped(run: Run, recorder: TraceRecorder) -> Run:
-    """Keep the stopped run's trace and end it as stopped (run_stop has usually said so already)."""
+def _store_stopped(run: Run, context: RunContext) -> Run:
+    """Keep the stopped run's trace and usage and end it as stopped (run_stop has usually said so already)."""
+    recorder = context.recorder
     with transaction.atomic():
         recorder.flush()
         Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(
             status=Run.Status.STOPPED, error_code="stopped", reply=STOPPED_REPLY, updated_at=timezone.now())
-        Run.objects.filter(pk=run.pk).update(audit=run_audit_at_end(run, recorder))
+        Run.objects.filter(pk=run.pk).update(audit=run_audit_at_end(run, recorder), **context.llm.usage_write(run))
     run.refresh_from_db()
     return run
 
@@ -229,7 +239,7 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
     # An unknown quick action is refused before anything is written; whether its run can pause decides
     # the checkpointer. The graph assembles the views and routes (its assemble and route nodes).
     may_interrupt = fast_path_may_pause(origin=context.origin, action=action) if action else True
-    names = entity_names_for(context=context, user=user, task_names=read.task_names)
+    names = entity_names_for(context=context, user=user, task_names=read.task_names, project_names=read.project_names)
     graph_input = {"message": message or "", "action": action or "", "page_context": context, "names": names}
     failure: Exception | None = None
     # A run that cannot pause commits once: the run, what its tools wrote, its trace and its outcome.

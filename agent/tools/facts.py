@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any, Literal
 
 FactSource = Literal["database", "server_clock", "model"]
@@ -16,3 +17,14 @@ def values_digest(value: Any) -> str:
 def fact(value: Any, source: FactSource) -> dict[str, Any]:
     """A fact a tool relies on, with where it came from."""
     return {"value": value, "source": source}
+
+
+def one_record[T: Callable[..., Any]](tool: T) -> T:
+    """Mark a reading tool whose result is one record's facts, never rows: stored apart it has no rows to
+    index (agent/artifacts/index.py), so its read needs no task-log revision (ToolRunner.read)."""
+    tool.one_record = True  # type: ignore[attr-defined]
+    return tool
+
+
+def is_one_record(tool: Callable[..., Any]) -> bool:
+    return getattr(tool, "one_record", False) is True

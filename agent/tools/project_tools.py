@@ -5,10 +5,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from agent.tools.facts import one_record
 from pm_assistant.errors import NotFound
 from projects.selectors import project_ids_writable_for_user, project_list_for_user
 
 
+@one_record
 def project_facts(*, user: User, project_id: int) -> dict[str, Any]:
     """Return what a card shows about one of the user's projects (NotFound for any other), from the database."""
     project = project_list_for_user(user=user, include_archived=True).filter(pk=project_id).first()

@@ -30,7 +30,7 @@ from pm_assistant.errors import ApplicationError
 from tasks.revision import task_revision
 
 from .binding import Binding, BindingUnresolved, StepResult, binding_resolve
-from .facts import values_digest
+from .facts import is_one_record, values_digest
 
 # Rows a step keeps for showing the user (never for a prompt): the first page of a result.
 SHOWN_ROWS = 10
@@ -63,8 +63,8 @@ class ToolRunner:
     # resolved each and its value's digest. A later call passing that value under that name is bound.
     _lookups: dict[str, tuple[str, str]] = field(default_factory=dict)
 
-    def read(self, step: str, tool: str, fn: Callable[..., dict[str, Any]], /, *,
-             scope: Callable[[dict[str, Any]], list[int]], bound: Mapping[str, str] | None = None,
+    def read(self, step: str, tool: str, fn: Callable[..., Any], /, *,
+             scope: Callable[[Any], list[int]], bound: Mapping[str, str] | None = None,
              reuse: bool = True, **arguments: Any) -> Classified:
         """Run a reading tool for a step, classify its result (inline or artifact) and keep it.
 
@@ -85,7 +85,8 @@ class ToolRunner:
             return self.classified[step]
         binding_info = self._binding_info(bound, arguments)
         # The task log's revision before the read: a change after it makes the stored result's index stale.
-        revision = task_revision()
+        # One record's facts are never indexed, so their read needs none.
+        revision = None if is_one_record(fn) else task_revision()
         try:
             result = fn(user=self.user, **arguments)
         except ApplicationError as exc:
@@ -93,7 +94,7 @@ class ToolRunner:
             raise
         classified = result_classify(owner=self.user, tool=tool, arguments=jsonable(shown), result=result,
                                      project_ids=scope(result), run_id=self.run_id, source_version=revision)
-        self.shown[step] = list(result.get("items", []))[:SHOWN_ROWS]
+        self.shown[step] = list(result.get("items", []))[:SHOWN_ROWS] if isinstance(result, dict) else []
         if classified.externalized:
             assert classified.artifact is not None
             self.recorder.tool_call(tool, arguments=shown, result={"artifact": classified.artifact.as_dict(),
@@ -172,6 +173,15 @@ class ToolRunner:
         classified = self.classified[step]
         assert classified.artifact is None and isinstance(classified.data, dict), f"{step} is stored apart"
         return classified.data
+
+    def text(self, step: str, *, limit: int) -> str:
+        """Return the start (``limit`` characters) of a step's text result, stored apart or not: for code that
+        reads it (a rule-based planner), never for a prompt."""
+        classified = self.classified[step]
+        if classified.artifact is None:
+            return str(classified.data or "")[:limit]
+        with artifact_open(self._live(classified.ref)) as handle:
+            return handle.read(4 * limit).decode("utf-8", errors="ignore")[:limit]
 
     def count(self, step: str) -> int:
         """Return how many items a step's result holds, without reading an artifact's rows."""

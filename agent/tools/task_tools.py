@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db.models import OuterRef, QuerySet
 
 from agent.context.three_views import ExecCtx
-from agent.tools.facts import values_digest
+from agent.tools.facts import one_record, values_digest
 from projects.selectors import project_writable_by
 from tasks.counts import task_list_count
 from tasks.filters import TaskFilters
@@ -79,6 +79,7 @@ def query_tasks(*, user: User, filters: TaskFilters, limit: int = QUERY_MAX_ROWS
             "next": str(page.next) if page.next else None}
 
 
+@one_record
 def task_facts(*, user: User, task_id: int, subtasks: bool = True) -> dict[str, Any]:
     """Read what a confirmation card shows about a task, all from the database.
 

@@ -116,8 +116,13 @@ def audit_scenario(where: str) -> None:
 
 
 def record_serve(make: Callable[[], Architecture], scenario: Scenario, user: User, *, driver: str,
-                 stub_calls: Callable[[], int] | None = None) -> Record:
-    """Serve the scenario (its writes rolled back afterwards) and measure it."""
+                 stub_calls: Callable[[], int] | None = None,
+                 before_rollback: Callable[[], None] | None = None) -> Record:
+    """Serve the scenario (its writes rolled back afterwards) and measure it.
+
+    The runs it stored are audited before the rollback; ``before_rollback``, when given, is called
+    instead (bench/audited_runs.py keeps the runs to audit them all at the end).
+    """
     arch = make()
     CURRENT.begin(architecture=arch.name, driver=driver, scenario=scenario)
     meter = CURRENT.meter = Meter()
@@ -142,7 +147,10 @@ def record_serve(make: Callable[[], Architecture], scenario: Scenario, user: Use
             reply, actual = turn.reply, effect_between(before, after)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
-        audit_scenario(f"{arch.name} / {driver} / {scenario.name}")
+        if before_rollback is not None:
+            before_rollback()
+        else:
+            audit_scenario(f"{arch.name} / {driver} / {scenario.name}")
         transaction.set_rollback(True)
     seconds = time.perf_counter() - started
     if stub_calls is not None:

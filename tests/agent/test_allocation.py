@@ -10,8 +10,6 @@ from pydantic import BaseModel, ValidationError
 from agent.context.assemble import AssembledContext, context_assemble
 from agent.context.three_views import ALLOCATION as VIEW_ALLOCATION
 from agent.context.three_views import EXEC_VISIBLE_IDS_MAX, ExecCtx, ModelSummary, RouterCtx
-from agent.graph.checkpointer import checkpointer
-from agent.graph.graph import build_graph
 from agent.management.design_tables import allocation_cell
 from agent.models import Run
 from agent.page_context.names import EntityNames
@@ -19,6 +17,7 @@ from agent.page_context.schema import KeyFilters, PageContext
 from tasks.models import Task
 from tasks.services import task_create
 from tests.clients import api_client
+from tests.run_states import final_states
 
 SELECTED = 100_101
 ROUTE_TASK = 100_102
@@ -199,20 +198,16 @@ def test_key_filters_refuse_the_other_filters() -> None:
 
 
 
-def _exec_ctx_of(run_id: str) -> ExecCtx:
-    with checkpointer() as saver:
-        values = build_graph(saver).get_state({"configurable": {"thread_id": run_id}}).values
-    return values["exec_ctx"]
-
-
-def test_exec_ctx_user_comes_from_the_authenticated_user(alice: Any, carol: Any, website: Any) -> None:
+def test_exec_ctx_user_comes_from_the_authenticated_user(monkeypatch: pytest.MonkeyPatch, alice: Any, carol: Any,
+                                                         website: Any) -> None:
     task = task_create(actor=alice, project=website, title="Write copy", assignee=alice)
     ctx = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk}}
-    # Typed, not the button: a run the router routes is checkpointed, so its final state can be read.
+    states = final_states(monkeypatch)
     body = api_client(carol).post("/api/assistant/requests/",
                                {"message": f"mark task #{task.pk} done", "page_context": ctx}, format="json").json()
     assert body["status"] == "done", body
-    assert _exec_ctx_of(body["run_id"]).user_id == carol.pk
+    exec_ctx = states[body["run_id"]]["exec_ctx"]
+    assert isinstance(exec_ctx, ExecCtx) and exec_ctx.user_id == carol.pk
     assert Task.objects.get(pk=task.pk).activities.filter(kind="status").get().actor == carol
 
 

@@ -9,7 +9,6 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from agent.context.three_views import ExecCtx, ModelSummary, RouterCtx
-from agent.graph.checkpointer import checkpointer
 from agent.graph.graph import CAPABILITY_NODES, build_graph
 from agent.models import Alert, Run
 from agent.run.service import run_request
@@ -18,6 +17,7 @@ from agent.state import AgentState, FrozenViewWrite, view_alert_sink
 from tasks.models import Task
 from tasks.services import task_create
 from tests.clients import api_client
+from tests.run_states import final_states
 
 VIEWS = ("router_ctx", "exec_ctx", "model_summary")
 FIRST = {"router_ctx": RouterCtx(page="task_list", origin="task_row"), "exec_ctx": ExecCtx(user_id=1),
@@ -63,11 +63,6 @@ def test_without_a_sink_the_write_is_still_dropped(settings: Any) -> None:
 
 
 
-def _state_of(run_id: str) -> dict[str, Any]:
-    with checkpointer() as saver:
-        return build_graph(saver).get_state({"configurable": {"thread_id": run_id}}).values
-
-
 def _tampering_crud(monkeypatch: pytest.MonkeyPatch, bob: Any) -> None:
     """Serve runs with a crud node that also widens ExecCtx to another user."""
     original = CAPABILITY_NODES["crud"]
@@ -98,12 +93,12 @@ def test_a_capability_overwriting_a_view_is_alerted_on_the_run(monkeypatch: pyte
     page = {"page": "task_list", "origin": "task_row", "selectedEntity": {"type": "task", "id": task.pk},
             "visibleEntityIds": [task.pk]}
     client = api_client(alice)
-    # Typed, not the button: a run the router routes is checkpointed, so its final state can be read.
+    states = final_states(monkeypatch)
     body = client.post("/api/assistant/requests/", {"message": f"mark task #{task.pk} done", "page_context": page},
                        format="json").json()
     assert body["status"] == "done", body
     assert Task.objects.get(pk=task.pk).status == "done"
-    exec_ctx = _state_of(body["run_id"])["exec_ctx"]
+    exec_ctx = states[body["run_id"]]["exec_ctx"]
     assert exec_ctx.user_id == alice.pk and exec_ctx.visible_entity_ids == (task.pk,)
     alert = Alert.objects.get(run_id=body["run_id"], kind=Alert.Kind.VIEW_OVERWRITE)
     assert alert.details == {"view": "exec_ctx"}

@@ -161,6 +161,13 @@ def test_route_query_then_explain_with_the_generation_model(
     assert body["route"] == {"capability": "query", "via": "llm_router"}
     assert body["data"]["count"] == 1 and body["data"]["items"][0]["title"] == "Fix login page"
     assert body["usage"]["llm_calls"] == 2 and openai_settings.calls == 2
+    calls = trace(alice, body["run_id"])["llm_calls"]
+    stored = Run.objects.get(pk=body["run_id"])
+    # The calls' usage reaches the run's counters with its outcome, as the trace recorded each call.
+    assert {name: getattr(stored, name) for name in body["usage"]} == body["usage"] == {
+        "llm_calls": len(calls), **{name: sum(c["usage"][name] for c in calls)
+                                    for name in ("prompt_tokens", "completion_tokens")}}
+    assert body["usage"]["prompt_tokens"] > 0
     explain = openai_settings.requests[1].body
     assert explain["model"] == settings.LLM_GENERATION_MODEL
     assert "response_format" not in explain
@@ -205,7 +212,9 @@ def test_timeout_is_a_clear_error_and_changes_nothing(openai_settings: LLMStub, 
     body = ask(alice, "delete this", selected_page(task))
     assert time.monotonic() - started < 2.5
     assert body["status"] == "error"
-    assert Run.objects.get(pk=body["run_id"]).error_code == "llm_unavailable"
+    failed = Run.objects.get(pk=body["run_id"])
+    assert failed.error_code == "llm_unavailable"
+    assert failed.llm_calls == body["usage"]["llm_calls"] == 1, "a call that failed is counted"
     assert body["reply"].strip() and body["confirmation"] is None
     assert openai_settings.calls == 1
     assert writes() == before

@@ -1,7 +1,8 @@
-"""The SQL a run costs: a trace in at most two INSERTs, no checkpoint for runs that cannot pause,
-and quick actions whose statement count does not grow with the data."""
+"""The SQL a run costs: a trace in at most two INSERTs, a checkpoint only for a run that paused, quick
+actions whose statement count does not grow with the data, and typed questions that cost their buttons'."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -17,7 +18,7 @@ from agent.graph.graph import CAPABILITY_NODES, build_graph
 from agent.models import Run, TraceEvent
 from agent.run.service import run_request
 from agent.runtime import RunContext
-from tasks.models import Task
+from tasks.models import Task, TaskActivity
 from tasks.services import task_create
 
 TRACE_INSERT = f'INSERT INTO "{TraceEvent._meta.db_table}"'
@@ -51,6 +52,8 @@ def _checkpoint_values(run_id: str) -> dict[str, Any]:
 
 
 OVERDUE = {"action": "my_overdue", "page_context": {"page": "home", "origin": "workbench"}}
+# The same question typed; the tests run on the offline provider, whose router reads it as OVERDUE.
+TYPED_OVERDUE = {"message": "show my overdue tasks", "page_context": {"page": "home", "origin": "sidebar"}}
 
 
 def _row(task: Task, action: str) -> dict[str, Any]:
@@ -145,16 +148,20 @@ def _data_statements(statements: list[str]) -> list[str]:
 
 def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any) -> None:
     """The row's Done button: one read that checks the page's ids and reads the summary's names, the
-    conversation and the run, the task log's revision (what a stored result's index is tied to), the facts (the
-    task with its write permission; an update reads no subtasks), the run marked as writing unless stopped (one
-    UPDATE, the stop's guard), the update (the project's lock, the locked read with project and assignee, the
-    role, both activities in one INSERT, the row), the trace and the outcome (with its audit, in the same
+    conversation and the run, the facts (the task with its write permission; an update reads no subtasks; one
+    record, so no task-log revision for an index), the run marked as writing unless stopped (one UPDATE, the
+    stop's guard), the update (the project's lock, the locked read with project and assignee, the role, both
+    activities in one INSERT, the row), the trace and the outcome (with its audit and the usage, in the same
     UPDATE)."""
     client = _client(alice)
     first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))
     _post(client, _row(first, "mark_done"))  # warm
     statements = _data_statements(_statements(client, _row(second, "mark_done")))
-    assert len(statements) == 13, "\n".join(statements)
+    assert len(statements) == 12, "\n".join(statements)
+    assert not any(sql.startswith(f'SELECT MAX("{TaskActivity._meta.db_table}"."id")') for sql in statements), \
+        "a task's facts are one record: nothing to index, so no revision read"
+    assert sum(sql.startswith(f'UPDATE "{Run._meta.db_table}"') for sql in statements) == 2, \
+        "the run: the stop's guard before the write, then the outcome"
     assert sum(sql.startswith('SELECT "tasks_task"."id" AS "pk"') for sql in statements) == 1, \
         "the page's ids are checked and named in one read"
     locks = [sql for sql in statements if sql.startswith('SELECT "projects_project"."id" AS "pk"')]
@@ -167,3 +174,55 @@ def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any)
     assert sum(sql.startswith('INSERT INTO "tasks_taskactivity"') for sql in statements) == 1
     assert sum(sql.startswith('SELECT "tasks_task"."id", "tasks_task"."project_id"') for sql in statements) == 2, \
         "the task is read twice: the facts, then under the update's lock"
+
+
+_KIND = re.compile(r'^(?:(UPDATE|INSERT INTO|DELETE FROM) |(SELECT)\b.*?\bFROM )"(\w+)"', re.DOTALL)
+
+
+def _kinds(statements: list[str]) -> list[tuple[str, str]]:
+    """Each statement as its verb and its (first) table, in order; a statement of its own SQL (WITH ...) as
+    its first word."""
+    kinds = []
+    for sql in statements:
+        match = _KIND.match(sql)
+        if match is None:
+            kinds.append((sql.split(None, 1)[0], ""))
+            continue
+        writes, select, table = match.groups()
+        kinds.append((writes or select, table))
+    return kinds
+
+
+def test_a_typed_question_costs_the_statements_of_its_quick_button(alice: Any, website: Any) -> None:
+    """Once routed, a typed question reads and writes what its quick button does: the routing call's usage
+    reaches the run's counters with the outcome, in no statement (or commit) of its own."""
+    _overdue(alice, website, 3)
+    client = _client(alice)
+    for body in (OVERDUE, TYPED_OVERDUE):  # warm
+        _post(client, body)
+    quick = _data_statements(_statements(client, OVERDUE))
+    with CaptureQueriesContext(connection) as captured:
+        typed = _post(client, TYPED_OVERDUE)
+    assert typed["route"]["via"] == "llm_router" and typed["usage"]["llm_calls"] == 1
+    assert Run.objects.get(pk=typed["run_id"]).llm_calls == 1
+    assert _checkpoint_values(typed["run_id"]) == {}, "a run that could have paused but ended keeps no checkpoint"
+    assert _kinds(_data_statements([q["sql"] for q in captured.captured_queries])) == _kinds(quick)
+    assert ("SELECT", TaskActivity._meta.db_table) in _kinds(quick), \
+        "a read of task rows takes the task log's revision first (a stored copy's index is tied to it)"
+
+
+def test_a_project_page_is_checked_and_named_in_one_read(alice: Any, website: Any) -> None:
+    """The page context's check of the project it names also reads the name the summary and the title use;
+    in the run, the Tasks at risk button's tool checks its scope (and names it) once."""
+    risk = {"action": "risk_analysis", "page_context": {
+        "page": "project_detail", "origin": "quick_button", "routeParams": {"projectId": website.pk},
+        "selectedEntity": {"type": "project", "id": website.pk}}}
+    client = _client(alice)
+    _post(client, risk)  # warm
+    statements = _data_statements(_statements(client, risk))
+    start = statements.index(next(s for s in statements if s.startswith("INSERT")))
+    before_the_run, in_the_run = _kinds(statements[:start]), _kinds(statements[start:])
+    assert before_the_run.count(("SELECT", website._meta.db_table)) == 1, before_the_run
+    assert in_the_run.count(("SELECT", website._meta.db_table)) == 1, in_the_run
+    run = Run.objects.order_by("-created_at").first()
+    assert run is not None and run.conversation is not None and website.name in run.conversation.title

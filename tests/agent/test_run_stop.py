@@ -133,6 +133,7 @@ def test_stop_cuts_the_streaming_answer_off(openai_settings: LLMStub, settings: 
     wait_for(lambda: openai_settings.cut_streams == 1)
     explain = api_client(alice).get(f"/api/assistant/runs/{run.pk}/trace/").json()["llm_calls"][1]
     assert explain["streamed"] is True and explain["error"].startswith("Stopped")
+    assert run.llm_calls == 2, "a stopped run keeps the usage of the calls it made"
     assert live_read(token)["finished"] is True
 
 

@@ -263,3 +263,18 @@ def test_a_preview_whose_content_was_lost_is_a_finding_not_a_crash(base: Run, al
     assert [p["passed"] for p in audit["points"]] == [True, True, False, True]
     assert len(audit["points"][2]["findings"]) == len(previews)
     assert all("could not be checked" in f for f in audit["points"][2]["findings"])
+
+
+def test_audit_run_all_with_failures_prints_only_the_failing_runs_and_exits_non_zero(
+        base: Run, alice: User, website: Project) -> None:
+    clean = post_request(alice, {"page": "home", "origin": "quick_button"}, action="my_overdue")["run_id"]
+    plant_model_fact(base)
+    out = StringIO()
+    with pytest.raises(CommandError, match="audit failed"):
+        call_command("audit_run", "--all", "--failures", stdout=out)
+    text = out.getvalue()
+    assert f"Run {base.pk}: FAIL" in text and "fact 'status' came from model" in text
+    # The module's other runs may be there too (its suite, planted ones): only failing runs are printed.
+    printed = [line for line in text.splitlines() if line.startswith("Run ")]
+    assert f"Run {clean}" not in text and printed and all(line.endswith(": FAIL") for line in printed)
+    assert f"{Run.objects.count()} runs audited:" in text

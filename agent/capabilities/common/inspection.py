@@ -1,16 +1,14 @@
 """Let the model look into an externalized result through the bounded inspection tools.
 
 The model chooses the operation (outline, search, head, tail, context) and its small arguments;
-the runtime binds the artifact ref, so the model never types it. ``inspect_loop`` offers the tools
-for up to the capability's declared ``inspection_rounds``; each excerpt enters the next prompt in
-place of the ref's previous form (its summary, or the excerpt before): one source, one form per call.
-A request past the budget, or one that cannot be run, is dropped with an ``inspection_dropped``
-alert, and the answer says it was made from the summary.
+the runtime binds the artifact ref, so the model never types it. This module holds the tools, one
+inspection (``inspect_once``) and its excerpt as words; the loop that offers them within a
+capability's budget is common/looking.py.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from inspect import Parameter, signature
 from typing import Any
 
@@ -20,12 +18,10 @@ from langgraph.runtime import Runtime
 from agent.artifacts import inspect as inspection
 from agent.artifacts.summary import size_words, value_words
 from agent.context.words import quote_user_text
-from agent.llm.base import LLMReply
-from agent.models import Alert, TraceEvent
+from agent.models import TraceEvent
 from agent.prompting.messages import PromptPart
-from agent.registry import BY_NAME
 from agent.runtime import RunContext
-from agent.words.language import Language, in_each_language
+from agent.words.language import in_each_language
 from pm_assistant.errors import ApplicationError
 from pm_assistant.json_input import JSONInputError, json_loads_bounded
 
@@ -47,6 +43,20 @@ INSPECT_TOOLS: list[dict[str, Any]] = [
     _tool("tail", "The last rows of the stored result.", {"lines": _COUNT}),
     _tool("context", "The rows around a line number.", {"line": {"type": "integer"}, "radius": _COUNT}),
 ]
+# Offered when a read is paged by a keyset cursor: the runtime reads the page after the one shown, passing the
+# cursor that page holds, so the model never types a position.
+NEXT_PAGE_TOOL = _tool("next_page", "The next page of the ranking: the tasks after those shown so far.", {})
+
+
+def offered_tools(sources: Sequence[str], *, paging: bool) -> list[dict[str, Any]]:
+    """The tools a call offers: the inspection tools (naming the source when there are several), and the next page."""
+    tools = [] if not sources else INSPECT_TOOLS if len(sources) == 1 else [
+        _tool(t["function"]["name"], t["function"]["description"] + " Name which stored result to look into.",
+              {"source": {"type": "string", "enum": list(sources)}, **t["function"]["parameters"]["properties"]})
+        for t in INSPECT_TOOLS]
+    return [*tools, NEXT_PAGE_TOOL] if paging else list(tools)
+
+
 _RUN: dict[str, Callable[..., dict[str, Any]]] = {
     "outline": inspection.artifact_outline, "search": inspection.artifact_search,
     "head": inspection.artifact_head, "tail": inspection.artifact_tail, "context": inspection.artifact_context,
@@ -128,12 +138,18 @@ class Excerpt:
 
 
 def inspect_once(runtime: Runtime[RunContext], *, user: User, ref: str, name: str,
-                 arguments_json: str) -> Excerpt | None:
-    """Run one inspection the model asked for; None when the request is not usable."""
+                 arguments_json: str, source: str | None = None) -> Excerpt | None:
+    """Run one inspection the model asked for; None when the request is not usable.
+
+    ``source`` is the name of the stored result the call must name in its "source" argument (when the
+    model was offered several; the loop picked the ref by it), not passed on to the tool.
+    """
     recorder = runtime.context.recorder
     try:
         arguments = json_loads_bounded(arguments_json or "{}")
     except JSONInputError:
+        return None
+    if source is not None and (not isinstance(arguments, dict) or arguments.pop("source", None) != source):
         return None
     if name not in _RUN or not isinstance(arguments, dict) or set(arguments) - _ALLOWED_ARGS[name] \
             or _REQUIRED_ARGS[name] - set(arguments):
@@ -154,76 +170,3 @@ def inspect_once(runtime: Runtime[RunContext], *, user: User, ref: str, name: st
         recorder.event(TraceEvent.Kind.ARTIFACT, f"inspect_{name}", previews=previews)
     return Excerpt(PromptPart(ref=ref, form="preview", role="user", text=_excerpt_text(answer),
                               heading="An excerpt of the stored result:"), answer)
-
-
-@dataclass
-class Inspected:
-    """How an inspected answer came about: the model's last reply (None when an inspection was dropped)."""
-
-    reply: LLMReply | None
-    shown: list[PromptPart]
-    rounds: list[dict[str, Any]] = field(default_factory=list)
-    dropped: str | None = None
-
-    @property
-    def live(self) -> bool:
-        return any(r.get("live") for r in self.rounds)
-
-    def note(self, language: Language) -> str:
-        """What the answer must say about how it was made: from the summary, or from a live read."""
-        words = WORDS[language]
-        if self.dropped:
-            return words["dropped"].format(why=words[self.dropped])
-        return words["stale"] if self.live else ""
-
-    def as_data(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "dropped": self.dropped, "stale": self.live, "live": self.live}
-
-
-def _asked_words(rounds: list[dict[str, Any]]) -> str:
-    asked = [r["tool"] + (f" {quote_user_text(str(r['arguments']['pattern']), 60)}" if "pattern" in r["arguments"]
-                          else "") for r in rounds]
-    return "You looked at the stored result with: " + "; ".join(asked) + "."
-
-
-def inspect_loop(runtime: Runtime[RunContext], *, capability: str, ref: str, first: PromptPart,
-                 parts_with: Callable[[PromptPart, list[PromptPart]], list[PromptPart]],
-                 assemble: Callable[[list[PromptPart]], Any], purpose: str) -> Inspected:
-    """Ask the model, offering the inspection tools for up to the capability's declared rounds.
-
-    ``parts_with(form, notes)`` builds a call's parts with the ref in the given form; ``notes`` tells
-    the model what it already looked at. The loop ends at a text answer, or drops the first request
-    past the budget (or one that cannot run) with an alert: then ``reply`` is None.
-    """
-    llm, recorder, user = runtime.context.llm, runtime.context.recorder, runtime.context.tools.user
-    budget = BY_NAME[capability].inspection_rounds
-    form, done = first, Inspected(reply=None, shown=[])
-    while True:
-        notes = [PromptPart(ref="inspections_made", form="summary", role="user",
-                            text=_asked_words(done.rounds))] if done.rounds else []
-        done.shown = parts_with(form, notes)
-        reply = llm.complete(purpose=purpose if not done.rounds else f"{purpose}_after_inspection",
-                             role="generation", prompt=assemble(done.shown), tools=INSPECT_TOOLS, prose=True)
-        if not reply.tool_calls:
-            done.reply = reply
-            return done
-        call = reply.tool_calls[0]
-        excerpt = None if len(done.rounds) >= budget else inspect_once(
-            runtime, user=user, ref=ref, name=call.name, arguments_json=call.arguments)
-        if excerpt is None:
-            done.dropped = "budget" if len(done.rounds) >= budget else "unusable"
-            message = (f"The model asked for inspection {call.name!r} after {len(done.rounds)} of {budget} rounds"
-                       if done.dropped == "budget" else f"The model's inspection request {call.name!r} could not run")
-            recorder.event(TraceEvent.Kind.NODE, "inspection_dropped", ref=ref, tool=call.name, why=done.dropped,
-                           rounds=len(done.rounds), budget=budget)
-            recorder.alert(Alert.Kind.INSPECTION_DROPPED, message + "; the answer used the summary.",
-                           key=f"{purpose}:{len(done.rounds)}", ref=ref, tool=call.name, why=done.dropped)
-            return done
-        answer = excerpt.answer
-        done.rounds.append({"tool": call.name, "arguments": {k: v for k, v in answer.items() if k == "pattern"},
-                            "stale": bool(answer.get("stale")), "live": bool(answer.get("live")),
-                            "partial": bool(answer.get("partial"))})
-        recorder.event(TraceEvent.Kind.NODE, "inspection", ref=ref, round=len(done.rounds), budget=budget,
-                       tool=call.name, stale=bool(answer.get("stale")), live=bool(answer.get("live")),
-                       index=answer.get("index"))
-        form = excerpt.part

@@ -20,12 +20,14 @@ from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.state import Outcome
 from agent.words.language import language_of
+from pm_assistant.errors import InvalidInput
 from pm_assistant.markdown import quoted
 
 from . import tools as subtask_tools
 from .answers import TEXTS, steps_word
 from .card import card_facts, member_names
 from .executor import plan_execute
+from .material import material_read
 from .plan import Plan
 from .planner import MODEL, OFFLINE, ask_budget, plan_ask, plan_offline
 from .report import dropped_entries, finish_outcome, parent_row
@@ -50,13 +52,19 @@ class DecomposeState(TypedDict, total=False):
     log: list[dict[str, Any]]
     # Whether a step of the latest pass did not run: the replanner's cue.
     pass_failed: bool
+    # How the plan on the card was made, when the card must say it (a look into the description was dropped).
+    note: str
     outcome: Outcome
 
 
 def _brief(runtime: Runtime[RunContext], state: DecomposeState) -> dict[str, Any]:
+    """The parent's facts, people and subtask count: bounded, so inline (the description and subtasks are read
+    apart, material.py). Facts too large for a prompt end the breakdown with an error that says so."""
     runner = runtime.context.tools
-    runner.read("parent", "parent_brief", subtask_tools.parent_brief, scope=lambda brief: [brief["project_id"]],
-                reuse=False, task_id=state["parent_id"])
+    read = runner.read("parent", "parent_brief", subtask_tools.parent_brief, scope=lambda brief: [brief["project_id"]],
+                       reuse=False, task_id=state["parent_id"])
+    if read.externalized:
+        raise InvalidInput("task_id: the task's facts and people are too many to plan from here.", field="task_id")
     return runner.data("parent")
 
 
@@ -73,11 +81,12 @@ def plan(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     brief = _brief(runtime, state)
     if not brief["can_write"]:
         return failed(words["read_only"].format(title=quote_user_text(brief["title"])), "forbidden")
+    material = material_read(runtime, brief)
     if runtime.context.llm.offline:
         proposal, planner = plan_offline(runtime, brief), OFFLINE
     else:
-        proposal = plan_ask(runtime, summary=state["model_summary"], brief=brief, message=state.get("message", ""),
-                            asked=0)
+        proposal = plan_ask(runtime, summary=state["model_summary"], brief=brief, material=material,
+                            message=state.get("message", ""), asked=0)
         planner = MODEL
     runtime.context.recorder.node("decompose.plan", planner=planner, asked=proposal.asked,
                                   steps=len(proposal.plan.steps) if proposal.plan else 0,
@@ -87,7 +96,7 @@ def plan(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         return {**failed(words["no_plan"].format(why=why), "plan_refused",
                          refused=[p.kind for p in proposal.problems]), "asked": proposal.asked}
     return {"parent_id": parent_id, "planner": planner, "asked": proposal.asked, "plan": proposal.plan.as_data(),
-            "revision": 0, "results": {}, "log": []}
+            "revision": 0, "results": {}, "log": [], "note": proposal.note}
 
 
 def review(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -100,6 +109,8 @@ def review(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any
                        done=[entry["words"] for entry in state["log"] if entry["status"] == "done"], language=language)
     count = len(pending.steps)
     question = words["question"].format(count=count, steps=steps_word(count, words), title=quoted(brief["title"]))
+    if state.get("note"):
+        question = f"{question} {state['note']}"
     # Nothing above this line writes: the node runs again when the user decides.
     decision = ask_approval(action="decompose", facts=facts, question=question)
     if decision.get("decision") != "approve":
@@ -132,14 +143,15 @@ def execute(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, An
 def replan(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Ask once for a revised remainder, told what was done and what failed."""
     brief = _brief(runtime, state)
-    proposal = plan_ask(runtime, summary=state["model_summary"], brief=brief, message=state.get("message", ""),
-                        asked=state["asked"], report=report_words(state["log"]),
+    proposal = plan_ask(runtime, summary=state["model_summary"], brief=brief, material=material_read(runtime, brief),
+                        message=state.get("message", ""), asked=state["asked"], report=report_words(state["log"]),
                         taken=[entry["step"] for entry in state["log"]], done=list(state["results"]))
     runtime.context.recorder.node("decompose.replan", asked=proposal.asked,
                                   steps=len(proposal.plan.steps) if proposal.plan else 0,
                                   refused=[p.kind for p in proposal.problems])
     steps = proposal.plan.as_data() if proposal.plan else []
-    return {"asked": proposal.asked, "plan": steps, "revision": state["revision"] + (1 if steps else 0)}
+    return {"asked": proposal.asked, "plan": steps, "revision": state["revision"] + (1 if steps else 0),
+            "note": proposal.note}
 
 
 def finish(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -15,4 +15,6 @@ SPEC = CapabilitySpec(
         QuickActionSpec("decompose_task", "Break down", TASK_TABLE_PAGES, _SELECTED, rows=True,
                         hidden_for_status="done", row_name="Break down '{title}'"),
         QuickActionSpec("decompose_task", "Break down", ("task_detail",), _SELECTED, hidden_for_status="done"),
-    ))
+    ),
+    # A long description or many subtasks are stored apart; the planner may look into them this many times.
+    inspection_rounds=3)

@@ -1,4 +1,5 @@
-"""Tools a task breakdown runs: read the parent's brief, create subtasks, set a due date, assignee or priority.
+"""Tools a task breakdown runs: read the parent's brief, description and subtasks; create subtasks; set a due
+date, assignee or priority.
 
 Ids arrive already resolved from bindings; names of people are usernames, resolved here among
 the members of the task's project. Every write goes through the tasks services, which check
@@ -39,19 +40,37 @@ def _not_past(due_date: date) -> date:
     return due_date
 
 
-EXISTING_TITLES_MAX = 50
+# The subtasks a breakdown reads to propose none of them again; more than the inline limit are stored
+# apart (indexed by key and title) and the planner searches them on demand.
+SUBTASKS_READ_MAX = 500
 
 
 def parent_brief(*, user: User, task_id: int) -> dict[str, Any]:
-    """Read what a planner and the plan card need about a task: its facts, description, priority and people."""
+    """Read what a planner and the plan card need about a task: its facts, priority and people (bounded).
+
+    The description and the subtasks, which can be long, are read apart (parent_description,
+    parent_subtasks) so each is stored apart on its own when large and looked into on demand.
+    """
     task = task_get_for_user(user=user, task_id=task_id)
     members = [{"username": m.user.get_username(), "name": _display(m.user), "role": m.role}
                for m in project_members(project=task.project)]
-    # Every subtask's title (the facts name the first few): a breakdown proposes none of them again.
-    existing = list(task.subtasks.order_by("pk").values_list("title", flat=True)[:EXISTING_TITLES_MAX])
-    return {**task_facts(user=user, task_id=task_id), "description": task.description, "priority": task.priority,
-            "assignee_name": _display(task.assignee) if task.assignee else None, "members": members,
-            "existing_titles": existing}
+    return {**task_facts(user=user, task_id=task_id), "priority": task.priority,
+            "assignee_name": _display(task.assignee) if task.assignee else None, "members": members}
+
+
+def parent_description(*, user: User, task_id: int) -> str:
+    """Read a task's description as its author wrote it (stored apart as text when long)."""
+    return task_get_for_user(user=user, task_id=task_id).description
+
+
+def parent_subtasks(*, user: User, task_id: int) -> dict[str, Any]:
+    """Read a task's subtasks (the first SUBTASKS_READ_MAX): key, title, status, assignee and due date of each."""
+    task = task_get_for_user(user=user, task_id=task_id)
+    below = task.subtasks.select_related("assignee", "project").order_by("pk")
+    rows = [{"key": t.key, "title": t.title, "status": t.status,
+             "assignee": t.assignee.get_username() if t.assignee else None,
+             "due_date": t.due_date.isoformat() if t.due_date else None} for t in below[:SUBTASKS_READ_MAX]]
+    return {"count": below.count() if len(rows) == SUBTASKS_READ_MAX else len(rows), "items": rows}
 
 
 def subtask_row(task: Task) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """The task, the plan's steps and what happened, said in words (for the planner and the card)."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import date
 from typing import Any
+
+from django.conf import settings
 
 from agent.capabilities.decompose.plan_tools import PLAN_TOOLS
 from agent.context.words import STATUS_WORDS, quote_user_text
@@ -12,7 +14,6 @@ from agent.words.language import Language
 from .answers import TEXTS
 from .plan import SELECTED, PlanStep
 
-DESCRIPTION_MAX = 600
 SUBTASKS_SHOWN = 10
 
 
@@ -23,16 +24,28 @@ def _day(value: str | date | None) -> str:
     return f"{day:%B %-d, %Y}"
 
 
-def brief_words(brief: Mapping[str, Any], *, today: date) -> str:
-    """The parent task's facts as sentences: no ids, user text quoted and cleaned."""
+def brief_words(brief: Mapping[str, Any], *, today: date, description: str = "",
+                stored_apart: Collection[str] = ()) -> str:
+    """The parent task's facts as sentences: no ids, user text quoted and cleaned.
+
+    An inline description is said whole (it is within the inline limit); a description or subtasks
+    ``stored_apart`` are named here and stand in the prompt as their summaries (material.py).
+    """
     who = f"assigned to {quote_user_text(brief['assignee_name'], 40)}" if brief["assignee_name"] else "unassigned"
     due = f"due {_day(brief['due_date'])}" if brief["due_date"] else "no due date"
     lines = [f"Task {quote_user_text(brief['title'], 120)}: {STATUS_WORDS[brief['status']]}, priority "
              f"{brief['priority']}, {due}, {who}."]
-    if brief["description"].strip():
-        lines.append(f"Description: {quote_user_text(brief['description'], DESCRIPTION_MAX)}")
-    titles = brief["subtask_titles"][:SUBTASKS_SHOWN]
-    lines.append("Existing subtasks: " + (", ".join(quote_user_text(t) for t in titles) if titles else "none") + ".")
+    if "description" in stored_apart:
+        lines.append("Description: long, so it is stored apart: its summary follows; look into it with the tools.")
+    elif description.strip():
+        lines.append(f"Description: {quote_user_text(description, settings.ARTIFACT_INLINE_MAX_CHARS)}")
+    if "subtasks" in stored_apart:
+        lines.append(f"Existing subtasks: {brief['subtask_count']} in all, stored apart: their summary follows; "
+                     "search them with the tools before proposing one.")
+    else:
+        titles = brief["subtask_titles"][:SUBTASKS_SHOWN]
+        lines.append("Existing subtasks: " + (", ".join(quote_user_text(t) for t in titles) if titles else "none")
+                     + ".")
     people = ", ".join(f"{m['username']} ({quote_user_text(m['name'], 40)})" for m in brief["members"])
     lines.append(f"Project members: {people}.")
     lines.append(f"Today is {_day(today)}.")

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 
 from agent.artifacts.classify import Classified
 from agent.capabilities.common.fidelity import Allowed, kept_to
-from agent.capabilities.common.inspection import Inspected, inspect_loop
+from agent.capabilities.common.looking import Inspected, Source, inspect_loop
 from agent.capabilities.common.outcome import assemble_checked, clarify, done, failed
 from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.capabilities.common.task_brief import task_brief
@@ -114,12 +114,12 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
         return fallback, None
     language = language_of(state.get("message"))
 
-    def parts_with(result: PromptPart, notes: list[PromptPart] = []) -> list[PromptPart]:  # noqa: B006
+    def parts_with(result: list[PromptPart], notes: list[PromptPart]) -> list[PromptPart]:
         parts = [
             PromptPart(ref="prompt:explain", form="instruction", role="system", text=EXPLAIN_INSTRUCTIONS),
             PromptPart(ref="model_summary", form="summary", role="system", text=summary.text,
                        heading="The page:"),
-            result, *notes,
+            *result, *notes,
         ]
         if state.get("message"):
             parts.append(PromptPart(ref="user_message", form="full", role="user", text=state["message"],
@@ -128,14 +128,15 @@ def explain(runtime: Runtime[RunContext], state: QueryInput, part: PromptPart, f
 
     try:
         if artifact_ref is None:
-            shown = parts_with(part)
+            shown = parts_with([part], [])
             # Prose for the user streams to the sidebar as a preview.
             reply = llm.complete(purpose="explain", role="generation", prompt=assemble_checked(runtime, shown),
                                  prose=True)
             inspected = None
         else:
-            inspected = inspect_loop(runtime, capability="query", ref=artifact_ref, first=part, parts_with=parts_with,
-                                     assemble=lambda parts: assemble_checked(runtime, parts), purpose="explain")
+            inspected = inspect_loop(runtime, capability="query", sources=[Source("result", artifact_ref, part)],
+                                     parts_with=parts_with, assemble=lambda parts: assemble_checked(runtime, parts),
+                                     purpose="explain")
             if inspected.reply is None:
                 return f"{fallback} {inspected.note(language)}", inspected
             reply, shown = inspected.reply, inspected.shown

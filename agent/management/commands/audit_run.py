@@ -1,4 +1,4 @@
-"""Run the seed's four-point checklist on stored runs."""
+"""Run the seed's four-point checklist on stored runs; exit non-zero when any run fails (CI: make audit-runs)."""
 from __future__ import annotations
 
 import json
@@ -18,6 +18,8 @@ class Command(BaseCommand):
         parser.add_argument("run_ids", nargs="*", help="Run ids to audit.")
         parser.add_argument("--all", action="store_true", help="Audit every stored run.")
         parser.add_argument("--json", action="store_true", help="Print the reports as JSON.")
+        parser.add_argument("--failures", action="store_true",
+                            help="Print only the runs that fail (and the count of all); for CI over many runs.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["all"]:
@@ -36,7 +38,8 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps([r.as_dict() for r in reports], indent=2))
         else:
             for report in reports:
-                self._print(report.as_dict())
+                if not (options["failures"] and report.passed):
+                    self._print(report.as_dict())
             failed = sum(not r.passed for r in reports)
             self.stdout.write(f"{len(reports)} runs audited: {len(reports) - failed} passed, {failed} failed")
         if any(not r.passed for r in reports):
