@@ -11,6 +11,7 @@ from django.utils.timesince import timesince
 
 from agent.context.words import PAGE_WORDS
 from agent.routing.quick_actions import READING_ACTIONS, QuickAction, quick_action_label, quick_actions_for
+from agent.tools.runner import SHOWN_ROWS
 from agent.web.sidebar_conversation import transcript
 from pm_assistant.vocabulary import PAGES, Page
 
@@ -124,3 +125,15 @@ def words(value: str) -> str:
 def retryable(action: str) -> bool:
     """Tell whether an answer of this quick action offers Retry: only a button that reads (READING_ACTIONS)."""
     return action in READING_ACTIONS
+
+
+@register.filter
+def rows_head(rows: list[Any]) -> list[Any]:
+    """The rows a card shows at once (as many as a step keeps for showing)."""
+    return list(rows or [])[:SHOWN_ROWS]
+
+
+@register.filter
+def rows_rest(rows: list[Any]) -> list[Any]:
+    """The rows a card shows behind its "and N more"."""
+    return list(rows or [])[SHOWN_ROWS:]

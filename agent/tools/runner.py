@@ -190,6 +190,13 @@ class ToolRunner:
             return classified.artifact.item_count
         return len(classified.data.get("items", [])) if isinstance(classified.data, dict) else 0
 
+    def rows(self, step: str) -> list[dict[str, Any]]:
+        """Return every row of a step's result, an artifact's read back: for a card the user decides on."""
+        classified = self.classified[step]
+        if classified.artifact is not None:
+            return list(self._items(classified.ref))
+        return list(classified.data.get("items", [])) if isinstance(classified.data, dict) else []
+
     def meta(self, step: str) -> Mapping[str, Any]:
         """Return a step result's keys besides its rows (counts, flags), without reading the rows."""
         classified = self.classified[step]

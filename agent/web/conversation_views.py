@@ -46,17 +46,22 @@ def sidebar_conversation_open(request: HttpRequest, conversation_id: str) -> Htt
 
 
 def _history(request: HttpRequest, *, search: str = "", offset: int = 0, notice: str = "", error: str = "",
-             status: int = 200) -> HttpResponse:
+             error_for: UUID | str | None = None, status: int = 200) -> HttpResponse:
     """The recent conversations (those matching ``search``), the current one marked, under a notice and
-    their count; past the first page (``offset``), only the next rows and the button for the ones after."""
+    their count; past the first page (``offset``), only the next rows and the button for the ones after.
+
+    An ``error`` about one conversation (``error_for``, a refused rename) is said in its row, its menu left
+    open; one about no row shown is said above the list.
+    """
     current = current_conversation(request)
     conversations, total = conversation_page_for_user(user=request.user, search=search,  # type: ignore[arg-type]
                                                       offset=offset)
     shown = offset + len(conversations)
+    error_row = str(error_for) if any(str(c.pk) == str(error_for) for c in conversations) else None
     return render(request, "agent/_history_rows.html" if offset else "agent/_history.html", {
         "conversations": conversations, "total": total, "next_offset": shown if shown < total else None,
         "older": total - shown, "current_id": current.pk if current else None, "search": search,
-        "notice": notice, "error": error, "title_max": TITLE_FIELD_MAX},
+        "notice": notice, "error": error, "error_row": error_row, "title_max": TITLE_FIELD_MAX},
         status=status)
 
 
@@ -84,12 +89,12 @@ def sidebar_conversation_rename(request: HttpRequest, conversation_id: str) -> H
     """Rename one of the user's conversations and list them again."""
     data = ConversationRenameSerializer(data={"title": request.POST.get("title", "")})
     if not data.is_valid():
-        return _history(request, error=_first_reason(data.errors), status=400)
+        return _history(request, error=_first_reason(data.errors), error_for=conversation_id, status=400)
     try:
         conversation = conversation_rename(user=request.user, conversation_id=conversation_id,  # type: ignore[arg-type]
                                            title=data.validated_data["title"])
     except ApplicationError as exc:
-        return _history(request, error=exc.message, status=exc.http_status)
+        return _history(request, error=exc.message, error_for=conversation_id, status=exc.http_status)
     return _history(request, notice=f"Renamed to \u201c{conversation_label(conversation)}\u201d.")
 
 

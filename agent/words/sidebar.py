@@ -59,7 +59,7 @@ WORDS = in_each_language(
         "chart_label": "What makes up each task's risk score, {count} tasks, highest first",
         "chart_caption": "Risk score by task on {today}, highest first, and the points of each factor in it",
         "score": "Score", "level": "Level", "made_of": "Made of",
-        "axis_short": "Risk score: points per factor", "axis_long": "Risk score (0–100): points from each factor",
+        "axis": "Risk score (0–100): points from each factor",
         # The chrome under an answer, and the quick actions it offers next.
         "next": "Next:", "follow_ups": "Suggested follow-ups", "copy": "Copy", "copy_more": " the answer",
         "edit": "Edit", "edit_more": " and send again", "retry": "Retry", "retry_more": " this message",
@@ -106,7 +106,7 @@ WORDS = in_each_language(
         "chart_label": "每个任务的风险分数由什么构成，共 {count} 个任务，从高到低",
         "chart_caption": "{today} 各任务的风险分数（从高到低）及其中每个因素的分数",
         "score": "分数", "level": "等级", "made_of": "构成",
-        "axis_short": "风险分数：各因素的分数", "axis_long": "风险分数（0–100）：各因素的分数",
+        "axis": "风险分数（0–100）：各因素的分数",
         "next": "下一步：", "follow_ups": "建议的后续操作", "copy": "复制", "copy_more": "这个回答",
         "edit": "编辑", "edit_more": "并重新发送", "retry": "重试", "retry_more": "这条消息",
         "retry_action_more": "这个快捷操作", "details": "详情",

@@ -5,6 +5,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 
+from pm_assistant.dates import date_shown
 from pm_assistant.markdown import quoted
 from reports.scope import ALL_PROJECTS
 
@@ -20,14 +21,15 @@ def risk_text(report: RiskReport) -> str:
     levels = report.levels()
     if not report.tasks:
         return (f"{report.scope_label}: no open task shows a delay risk today "
-                f"({report.open_tasks} open tasks checked on {report.today}).")
+                f"({report.open_tasks} open tasks checked on {date_shown(report.today)}).")
     top = report.tasks[0]
     verb = "is" if levels["high"] == 1 else "are"
     # The levels and the tasks with no risk add up to the open tasks.
     calm = report.open_tasks - sum(levels.values())
     levels_words = f"{levels['high']} {verb} at high risk, {levels['medium']} at medium risk"
     levels_words += f", {levels['low']} at low risk and {calm} at none" if calm else f" and {levels['low']} at low risk"
-    return (f"{report.scope_label}: of {report.open_tasks} open tasks, {levels_words} (checked on {report.today}). "
+    day = date_shown(report.today)
+    return (f"{report.scope_label}: of {report.open_tasks} open tasks, {levels_words} (checked on {day}). "
             f"The riskiest is {top.key} {quoted(top.title)}, scored {top.score}: {_why(top)}.")
 
 
@@ -53,13 +55,14 @@ def risk_text_zh(report: RiskReport) -> str:
     levels = report.levels()
     scope = "我的全部项目" if report.scope_label == ALL_PROJECTS else report.scope_label
     if not report.tasks:
-        return f"{scope}：今天没有未完成的任务有延期风险（{report.today} 检查了 {report.open_tasks} 个未完成的任务）。"
+        day = date_shown(report.today)
+        return f"{scope}：今天没有未完成的任务有延期风险（{day} 检查了 {report.open_tasks} 个未完成的任务）。"
     top = report.tasks[0]
     calm = report.open_tasks - sum(levels.values())
     levels_words = f"{levels['high']} 个高风险，{levels['medium']} 个中风险，{levels['low']} 个低风险"
     levels_words += f"，{calm} 个无风险" if calm else ""
     why = "，".join(factor_words(f, "zh") for f in top.factors)
-    return (f"{scope}：{report.open_tasks} 个未完成的任务中，{levels_words}（{report.today} 检查）。"
+    return (f"{scope}：{report.open_tasks} 个未完成的任务中，{levels_words}（{date_shown(report.today)} 检查）。"
             f"风险最高的是 {top.key} {quoted(top.title)}，{top.score} 分：{why}。")
 
 
@@ -70,7 +73,7 @@ RISK_TEXTS: dict[str, Callable[[RiskReport], str]] = {"en": risk_text, "zh": ris
 def risk_figures(report: RiskReport) -> list[str]:
     """The figures as lines of words for the polish prompt: counts and each top task's reasons, by rank."""
     levels = report.levels()
-    lines = [f"checked on {report.today}", f"open tasks: {report.open_tasks}",
+    lines = [f"checked on {date_shown(report.today)}", f"open tasks: {report.open_tasks}",
              *(f"{level} risk: {count}" for level, count in levels.items()),
              f"no risk: {report.open_tasks - sum(levels.values())}"]
     lines += [f"rank {rank}: score {t.score} ({t.level}): {_why(t)}" for rank, t in enumerate(report.top(), 1)]

@@ -38,6 +38,18 @@ function scoreLabels(data, canvas) {
   };
 }
 
+// Words into lines of at most `width` characters; past `most` lines the last one ends with an ellipsis.
+function lines(text, width, most) {
+  var out = [""];
+  text.split(" ").forEach(function (word) {
+    var line = out[out.length - 1];
+    if (line && (line + " " + word).length > width) out.push(word);
+    else out[out.length - 1] = line ? line + " " + word : word;
+  });
+  if (out.length > most) out = out.slice(0, most - 1).concat([out.slice(most - 1).join(" ").slice(0, width - 1) + "\u2026"]);
+  return out.length === 1 ? out[0] : out;
+}
+
 function draw(canvas) {
   if (canvas.dataset.drawn) return;
   canvas.dataset.drawn = "1";
@@ -56,15 +68,13 @@ function draw(canvas) {
         // Room at the right of the longest bar for its score.
         layout: {padding: {left: 4, right: 64}},
         scales: {
-          x: {stacked: true, min: 0, max: Math.max(100, longest), ticks: {stepSize: 25},
-              // The axis title in the words of the answer (the template writes both lengths).
-              title: {display: true, color: "#344054", text: canvas.clientWidth < 500
-                ? canvas.dataset.axisShort : canvas.dataset.axisLong}},
-          // A label fits the room the chart has: a phone shows the key and the title's start.
+          // The axis title is the figure's caption (templates/reports/_risk.html).
+          x: {stacked: true, min: 0, max: Math.max(100, longest), ticks: {stepSize: 25}},
+          // A label is never cut: a narrow chart names each task by its key (the list above gives the
+          // title), a wide one by key and title over at most two lines.
           y: {stacked: true, ticks: {autoSkip: false, color: "#344054", callback: function (value) {
             var label = this.getLabelForValue(value);
-            var room = this.chart.width < 500 ? 14 : 30;
-            return label.length > room ? label.slice(0, room - 1) + "\u2026" : label;
+            return this.chart.width < 500 ? label.split(" ")[0] : lines(label, 30, 2);
           }}},
         },
         plugins: {

@@ -254,6 +254,8 @@ def test_bulk_update_with_many_visible_ids_requeries_by_the_page_filters(alice: 
     assert body["status"] == "needs_confirmation"
     facts = body["confirmation"]["facts"]
     assert facts["count"] == 25
+    # The card lists all 25 by key and title, read back from the stored selection.
+    assert sorted((r["key"], r["title"]) for r in facts["rows"]) == sorted((t.key, t.title) for t in shown)
     # 25 rows exceed the inline limit: the selection is an artifact and the update's ids are bound to it.
     select = TraceEvent.objects.get(run_id=body["run_id"], kind="tool_call", name="select_for_bulk")
     artifact = Artifact.objects.get(ref=select.payload["result"]["artifact"]["ref"])

@@ -153,7 +153,7 @@ def test_the_risk_list_of_a_chinese_question_is_labelled_in_chinese(alice: User,
     text = _text(html)
     assert "逾期 5 天" in text and "构成" in text and "分数" in text and "已逾期 +" in text
     assert 'title="高风险"' in html or 'title="中风险"' in html or 'title="低风险"' in html
-    assert 'data-axis-long="风险分数（0–100）：各因素的分数"' in html
+    assert '<figcaption class="risk-axis">风险分数（0–100）：各因素的分数</figcaption>' in html
     assert 'title="+' in html and "分，来自数据库和服务器时钟" in html
     assert "Made of" not in text and "5 days overdue" not in text
     chart = json.loads(re.search(r'<script id="risk-[^"]+-data" type="application/json">(.*?)</script>', html,

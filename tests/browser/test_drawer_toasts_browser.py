@@ -57,3 +57,45 @@ def test_a_toast_does_not_cover_the_open_drawer(page: Page, live_server: Any, al
     expect(toast).to_have_count(0)
     page.wait_for_function(
         "() => document.querySelector('#assistant .assistant-panel').getBoundingClientRect().top === 0")
+
+
+def test_a_row_toast_stays_in_view_above_the_open_drawer_without_offering_to_open_it(
+        page: Page, live_server: Any, width: str, alice: User, website: Project) -> None:
+    """At 390 px a row's toast covered the rows, then stayed over the opened drawer offering "Open assistant"."""
+    tasks = [task_create(actor=alice, project=website, title=f"Renew certificate {n}") for n in range(12)]
+    log_in(page, live_server.url, "alice", "/tasks/")
+    page.locator(f"tr[data-entity-id='{tasks[3].pk}'] [data-assistant-action=mark_done]").click()
+    narrow = width == "phone"
+    toast = page.locator("#toasts .toast-reply")
+    if narrow:  # the drawer stayed closed: the reply comes as a toast
+        expect(toast).to_be_visible()
+        expect(toast).to_be_in_viewport(ratio=1)
+        expect(toast.get_by_role("link", name="Open assistant")).to_be_visible()
+        # The last row scrolls clear of the toast: nothing on the page is reachable only under it.
+        page.mouse.wheel(0, 10_000)
+        page.wait_for_function("() => window.scrollY + innerHeight >= document.documentElement.scrollHeight - 2")
+        last, box = page.locator("tr[data-entity-id]").last.bounding_box(), toast.bounding_box()
+        assert last is not None and box is not None
+        assert last["y"] + last["height"] <= box["y"], (last, box)
+        shot(page, f"row-toast-{width}")
+        # No axe run here: the toast goes after ten seconds, and the drawer's checks below need it.
+        page.click("#assistant-toggle")
+    else:  # the sidebar is open at the desktop size: the answer is there, not in a toast
+        expect(page.locator("#assistant-transcript .run-done .run-reply").last).to_contain_text("done")
+        expect(toast).to_have_count(0)
+    expect(page.locator("#assistant")).to_be_visible()
+    if narrow:
+        # Over the open drawer the toast stays whole and uncovered, covers none of the drawer's controls,
+        # and no longer offers to open what is open.
+        expect(toast).to_be_in_viewport(ratio=1)
+        page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))")
+        assert page.evaluate(UNCOVERED, ["#toasts .toast-reply"]) == [["#toasts .toast-reply", True]]
+        expect(toast.get_by_role("link", name="Open assistant")).to_be_hidden()
+    controls = ["#assistant-message", "#assistant .assistant-form button[type=submit]"]
+    if narrow:
+        controls.append("#assistant [data-close-assistant]")
+    assert all(ok for _, ok in page.evaluate(UNCOVERED, controls)), page.evaluate(UNCOVERED, controls)
+    for control in controls:
+        expect(page.locator(control)).to_be_in_viewport(ratio=1)
+    shot(page, f"row-toast-drawer-{width}")
+    assert_accessible(page)

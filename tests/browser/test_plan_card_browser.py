@@ -63,7 +63,9 @@ def test_a_dropped_step_is_struck_through_counted_and_kept_after_a_reload(
     expect(card.locator("[data-confirm-run]")).to_have_text("Approve and run 2 of 3 steps")
 
     card.locator("[data-confirm-run]").click()
-    expect(page.locator("#assistant-transcript .run-done .run-reply").last).to_contain_text("Done 2 of 2 steps")
+    reply = page.locator("#assistant-transcript .run-done .run-reply").last
+    expect(reply).to_contain_text("Done 2 of 2 steps")
+    expect(reply).to_contain_text("Left out, as you unchecked it: Create subtask “Copy-edit the text”")
     assert sorted(task.subtasks.values_list("title", flat=True)) == ["Collect the chapters", "Print the first run"]
     assert_accessible(page)
     shot(page, f"plan-card-approved-{width}")

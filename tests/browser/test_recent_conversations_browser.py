@@ -78,7 +78,15 @@ def test_a_conversation_is_renamed_searched_and_deleted_from_the_recent_list(pag
     page.evaluate(f"() => document.getElementById('rename-{older.pk}').removeAttribute('required')")
     page.fill(f"#rename-{older.pk}", "   ")
     page.click(f"#assistant-history-results .history-more:has(#rename-{older.pk}) button[type=submit]")
-    expect(page.locator(".history-error")).to_contain_text("title:")
+    # Said in the row it was typed in, its menu left open, not above the list.
+    row = page.locator(f"#assistant-history-results .history-row:has(#rename-{older.pk})")
+    expect(row.locator(".history-more")).to_have_attribute("open", "")
+    expect(row.locator(".history-error")).to_contain_text("title: This field may not be blank.")
+    expect(page.locator(f"#rename-{older.pk}")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator(".history-error")).to_have_count(1)
+    expect(page.locator("#assistant-history-results > .history-error")).to_have_count(0)
+    shot(page, f"recent-rename-refused-{width}")
+    assert_accessible(page)
     older.refresh_from_db()
     assert older.title == "Launch week overdue"
 

@@ -126,7 +126,8 @@ def test_the_risk_chart_explains_its_colours_axis_and_values_and_adds_the_factor
         stacked: ch.options.scales.x.stacked, series: ch.data.datasets.map(d => d.label),
         plugins: ch.config.plugins.map(p => p.id), labels: ch.data.labels}; }""")
     assert chart["legend"] is True
-    assert chart["title"].startswith("Risk score")
+    assert chart["title"] == ""  # the axis title is the figure's caption, not drawn in the canvas
+    expect(run.locator("figure.risk-chart figcaption")).to_have_text("Risk score (0–100): points from each factor")
     assert chart["stacked"] is True and "scoreLabels" in chart["plugins"]
     assert set(chart["series"]) >= {"Overdue", "Blocked"}  # one series per factor, named in the legend
     assert any("Waiting on legal" in label for label in chart["labels"])  # not the key alone
@@ -154,4 +155,47 @@ def test_the_sidebar_report_tiles_keep_each_label_whole(page: Page, live_server:
         return {text: dt.textContent, lines: tops.size, fits: dt.scrollWidth <= dt.clientWidth + 1}; })""")
     assert all(tile["lines"] == 1 and tile["fits"] for tile in lines), lines
     shot(page, f"sidebar-report-tiles-{width}")
+    assert_accessible(page)
+
+
+# Each drawn chart: its tick labels as drawn (a label may be several lines), the widest line's width in the
+# tick font, the room left of the plot for them, and whether the canvas draws an axis title.
+CHART_LABELS = """c => { const ch = Chart.getChart(c), y = ch.scales.y, ctx = ch.ctx;
+    ctx.save(); ctx.font = Chart.helpers.toFont(y.options.ticks.font).string;
+    const drawn = y.ticks.map(t => [].concat(t.label));
+    const widest = Math.max(...drawn.flat().map(line => ctx.measureText(line).width));
+    ctx.restore();
+    return {drawn, widest, room: y.width - y.options.ticks.padding, left: y.left, narrow: ch.width < 500,
+            data: ch.data.labels, title: ch.options.scales.x.title.display}; }"""
+
+# A caption whose text needs more room than it has is cut or squashed.
+WHOLE = "el => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().height > 0"
+
+
+def test_the_risk_charts_labels_and_caption_are_whole_on_the_page_and_in_the_sidebar(
+        page: Page, live_server: Any, width: str, alice: User, website: Project, last_week: list[Task]) -> None:
+    """At 1440 the sidebar's chart cut its labels and squashed its axis title into the plot's width."""
+    task_create(actor=alice, project=website, title="Waiting on legal", status="blocked",
+                due_date=timezone.localdate() - timedelta(days=3))
+    log_in(page, live_server.url, "alice", f"/projects/{website.pk}/")
+    open_assistant(page)
+    page.click("#assistant [data-assistant-action=risk_analysis]")
+    charts = page.locator("figure.risk-chart:has(canvas[data-rendered='1'])")
+    expect(charts).to_have_count(2)  # the project page's panel and the sidebar's answer
+    for chart in charts.all():
+        chart.scroll_into_view_if_needed()
+        caption = chart.locator("figcaption")
+        expect(caption).to_have_text("Risk score (0–100): points from each factor")
+        assert caption.evaluate(WHOLE)
+        shown = chart.locator("canvas").evaluate(CHART_LABELS)
+        assert shown["title"] is False
+        assert shown["left"] >= 0 and shown["widest"] <= shown["room"] + 0.5, shown
+        keys = [label.split(" ")[0] for label in shown["data"]]
+        # Every label names its task's whole key; a narrow chart the key alone (the list above has the title).
+        assert [lines[0].split(" ")[0] for lines in shown["drawn"]] == keys, shown
+        if shown["narrow"]:
+            assert shown["drawn"] == [[key] for key in keys], shown
+        else:
+            assert any(" ".join(lines).endswith("Waiting on legal") for lines in shown["drawn"]), shown
+    shot(page, f"risk-charts-whole-{width}")
     assert_accessible(page)

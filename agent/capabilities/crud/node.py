@@ -110,8 +110,9 @@ def _update_visible(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, *,
         return done(TEXTS[language]["none_to_change"], count=0)
     ids_binding = Binding(from_step="select", path="$.items[*].id")
     task_ids = steps.bind("update", {"task_ids": ids_binding})["task_ids"]
-    facts = {"count": count, "status": slots.status, "titles": [r["title"] for r in steps.shown["select"]],
-             "selection": values_digest(sorted(task_ids))}
+    # Every task the change would touch, by key and title: the card shows the first few, the rest on request.
+    rows = [{"key": row["key"], "title": row["title"]} for row in steps.rows("select")]
+    facts = {"count": count, "status": slots.status, "rows": rows, "selection": values_digest(sorted(task_ids))}
     # A resumed run always meets its interrupt again, even if the selection shrank below the threshold,
     # so an approval is checked against what the user actually saw. A change the user's words did not
     # ask for (the intent check) waits on the same card, whatever the count.

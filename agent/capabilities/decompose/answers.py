@@ -29,6 +29,8 @@ TEXTS = in_each_language(
         "no_plan": "No plan could be made that keeps the rules, so nothing was changed ({why}).",
         "done_of": "Done {done} of {count} {steps}.", "created": "Created {titles}.", "join": ", ", "between": " ",
         "not_done": "Not done: {words} ({status}: {reason}).", "offline": "The plan came from the offline planner.",
+        "dropped_one": "Left out, as you unchecked it: {steps}.",
+        "dropped_many": "Left out, as you unchecked them: {steps}.",
         "nothing_more": "Nothing more was changed: {why}",
         "not_found": "I couldn't find that task among your projects, so nothing more was changed.",
         # Why a step did not run (the trace and the alerts keep the English reason).
@@ -57,6 +59,8 @@ TEXTS = in_each_language(
         "no_plan": "无法做出符合规则的计划，所以什么都没有改（{why}）。",
         "done_of": "已完成 {done}/{count} {steps}。", "created": "已创建 {titles}。", "join": "、", "between": "",
         "not_done": "未完成：{words}（{status}：{reason}）。", "offline": "计划来自离线规划器。",
+        "dropped_one": "因你取消了勾选而未运行：{steps}。",
+        "dropped_many": "因你取消了勾选而未运行：{steps}。",
         "nothing_more": "没有再做任何修改：{why}",
         "not_found": "在你的项目中找不到这个任务，所以没有再做任何修改。",
         "status_failed": "失败", "status_skipped": "跳过",

@@ -30,7 +30,7 @@ from .executor import plan_execute
 from .material import material_read
 from .plan import Plan
 from .planner import MODEL, OFFLINE, ask_budget, plan_ask, plan_offline
-from .report import finish_outcome, parent_row
+from .report import dropped_entries, finish_outcome, parent_row
 from .words import report_words
 
 
@@ -118,11 +118,12 @@ def review(state: DecomposeState, runtime: Runtime[RunContext]) -> dict[str, Any
     if decision.get("facts") != facts:
         return failed(words["changed"].format(title=quoted(brief["title"])), "target_changed")
     approved = pending.without(set(decision.get("drop_steps") or []))
-    runtime.context.recorder.node("decompose.review", approved=approved.ids(),
-                                  dropped=sorted(set(pending.ids()) - set(approved.ids())))
+    dropped = sorted(set(pending.ids()) - set(approved.ids()))
+    runtime.context.recorder.node("decompose.review", approved=approved.ids(), dropped=dropped)
     if not approved.steps:
         return done(words["unchecked"], **_so_far(state))
-    return {"approved": approved.as_data()}
+    # The unchecked steps stay in the log: the answer names them and a revised plan may not reuse their ids.
+    return {"approved": approved.as_data(), "log": [*state["log"], *dropped_entries(facts["steps"], dropped)]}
 
 
 def _so_far(state: DecomposeState) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from agent.capabilities.common.task_links import open_tasks_url, report_url
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.words.language import language_of
+from pm_assistant.dates import date_shown
 from reports.pipeline import FiguresDisagree
 
 from .prompts import WORDS, summary_figures, summary_text
@@ -61,5 +62,6 @@ def project_summary(state: ReportInput, runtime: Runtime[RunContext]) -> dict[st
         "risks_label": words["risks_label"], "overloaded_label": words["overloaded_label"],
         "overloaded": [{**p, "url": open_tasks_url(assignee=p["id"], project_id=scope.project_id)}
                        for p in r["overloaded"]],
-        "looked_at": words["looked_at"].format(scope=label, week=r["week"], open=r["open"], today=r["today"]),
+        "looked_at": words["looked_at"].format(scope=label, week=r["week"], open=r["open"],
+                                               today=date_shown(r["today"])),
         "moves": moves, "moves_label": words["moves"]})

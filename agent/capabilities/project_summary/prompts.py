@@ -6,6 +6,7 @@ from typing import Any
 
 from agent.context.words import quote_user_text
 from agent.words.language import in_each_language
+from pm_assistant.dates import date_shown
 from pm_assistant.markdown import quoted
 from reports.scope import ALL_PROJECTS
 
@@ -61,7 +62,8 @@ def summary_text(r: dict[str, Any], *, scope: str, language: str) -> str:
     risks = [words["risk"].format(key=t["key"], title=quoted(t["title"]), score=t["score"],
                                   why=why_join.join(t["why"])) for t in r["items"]]
     people = [words["person"].format(**p) for p in r["overloaded"]]
-    parts = [words["head"].format(scope=scope_words(scope, language), **r),
+    days = {"monday": date_shown(r["monday"]), "today": date_shown(r["today"])}  # as the pages write dates
+    parts = [words["head"].format(scope=scope_words(scope, language), **{**r, **days}),
              words["finished"].format(n=r["completed"], lines=_tasks(r["finished"], r["completed"], words)),
              words["slipped"].format(n=r["slipped"], lines=_tasks(r["moved"], r["slipped"], words)),
              words["risks"].format(lines=risk_join.join(risks)) if risks else words["no_risks"],
@@ -73,7 +75,7 @@ def summary_figures(r: dict[str, Any], *, scope: str) -> list[str]:
     """The figures as lines for the polish prompt: counts, the risks' scores and reasons, the overloaded people
     (no task titles, no ids)."""
     lines = [f"scope: {quote_user_text(scope_words(scope, 'en'), 80)}",
-             f"this week so far: {r['week']}, from {r['monday']}", f"as of {r['today']}",
+             f"this week so far: {r['week']}, from {date_shown(r['monday'])}", f"as of {date_shown(r['today'])}",
              f"open tasks: {r['open']}", f"done tasks: {r['done']}", f"overdue now: {r['overdue']}",
              f"blocked now: {r['blocked']}",
              f"finished this week: {r['completed']}", f"due dates slipped this week: {r['slipped']}"]

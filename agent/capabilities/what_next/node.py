@@ -17,6 +17,7 @@ from agent.context.three_views import ExecCtx
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.words.language import language_of
+from pm_assistant.dates import date_shown
 
 from .prompts import WORDS, next_up_text, reason
 from .tools import next_up_read
@@ -41,7 +42,9 @@ def what_next(state: WhatNextInput, runtime: Runtime[RunContext]) -> dict[str, A
     steps.read("s1", "next_up", next_up_read, scope=lambda _: list(scope.project_ids), project_id=covered.project_id)
     result = steps.data("s1")
     rows, words = result["items"], WORDS[language]
-    reply = next_up_text(rows, open_tasks=result["open_tasks"], today=result["today"], scope=scope.label,
+    # The day in answers as the pages write dates; the data keeps the ISO day.
+    shown_today = date_shown(result["today"])
+    reply = next_up_text(rows, open_tasks=result["open_tasks"], today=shown_today, scope=scope.label,
                          language=language)
     label = covered.label(words["all"])
     moves = [{"label": words["open_list"], "url": open_tasks_url(assignee="me", project_id=scope.project_id)}]
@@ -51,5 +54,5 @@ def what_next(state: WhatNextInput, runtime: Runtime[RunContext]) -> dict[str, A
     return done(reply, what_next={
         "today": result["today"], "open_tasks": result["open_tasks"], "scope": scope.label,
         "top": [{**row, "why": reason(row["parts"], language)} for row in rows],
-        "looked_at": words["looked_at"].format(open=result["open_tasks"], scope=label, today=result["today"]),
+        "looked_at": words["looked_at"].format(open=result["open_tasks"], scope=label, today=shown_today),
         "moves": moves, "moves_label": words["moves"]})

@@ -20,6 +20,7 @@ from agent.context.three_views import ExecCtx
 from agent.routing.decision import Route
 from agent.runtime import RunContext
 from agent.words.language import language_of
+from pm_assistant.dates import date_shown
 
 from .prompts import WORDS, person_name, workload_text
 from .tools import workload_read
@@ -93,5 +94,6 @@ def workload(state: WorkloadInput, runtime: Runtime[RunContext]) -> dict[str, An
         "more": max(0, len(rows) - BARS), "chart_label": words["chart"].format(scope=label),
         "bar_hint": words["bar_hint"], "no_list": words["no_list"],
         "legend": {"open": words["legend_open"], "overdue": words["legend_overdue"]},
-        "looked_at": words["looked_at"].format(open=result["open_tasks"], scope=label, today=result["today"]),
+        "looked_at": words["looked_at"].format(open=result["open_tasks"], scope=label,
+                                               today=date_shown(result["today"])),
         "moves": moves, "moves_label": words["moves"]})

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.words.language import in_each_language
+from pm_assistant.dates import date_shown
 from pm_assistant.markdown import quoted
 from reports.scope import ALL_PROJECTS
 
@@ -50,7 +51,7 @@ def workload_text(rows: list[dict[str, Any]], *, result: dict[str, Any], scope: 
     """The answer: one person's load when the message named one, else the totals, who has most and each person."""
     words = WORDS[language]  # type: ignore[index]
     scope = words["all"] if scope == ALL_PROJECTS else scope
-    today = result["today"]
+    today = date_shown(result["today"])  # as the pages write dates
     out: list[str] = []
     if unknown:
         out.append(words["unknown"].format(scope=scope, names=words["join"].join(quoted(n) for n in unknown)))

@@ -141,3 +141,21 @@ def test_a_viewer_gets_no_card(openai_settings: LLMStub, alice: User, dave: User
     body = break_down(dave, parent)
     assert body["status"] == "error" and body["error_code"] == "forbidden"
     assert openai_settings.calls == 0 and not Alert.objects.exists()
+
+
+def test_an_approved_plan_says_which_steps_the_user_dropped(openai_settings: LLMStub, alice: User,
+                                                            parent: Task) -> None:
+    openai_settings.push_json(good_plan())
+    body = break_down(alice, parent)
+    dropped_words = next(s["words"] for s in body["confirmation"]["steps"] if s["id"] == "s2")
+    done = confirm(alice, body["run_id"], drop_steps=["s2"]).json()
+    assert done["status"] == "done", done
+    # Exactly the approved steps ran: the dropped one wrote nothing.
+    assert sorted(Task.objects.filter(parent__isnull=False).values_list("title", flat=True)) == \
+        ["Proofread the tier copy", "Write the tier copy"]
+    # The answer counts the approved steps and names the one left out, in the words of the card.
+    assert "Done 3 of 3 steps." in done["reply"], done["reply"]
+    assert f"Left out, as you unchecked it: {dropped_words}." in done["reply"], done["reply"]
+    assert {s["step"]: s["status"] for s in done["data"]["steps"]} == \
+        {"s1": "done", "s2": "dropped", "s3": "done", "s4": "done"}
+    audited(body["run_id"])

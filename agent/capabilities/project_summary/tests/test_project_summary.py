@@ -46,7 +46,7 @@ def test_the_project_button_sums_up_from_the_pipelines(team: dict[str, Task], al
     assert run["status"] == "done" and run["usage"]["llm_calls"] == 0, run
     late = team["late0"]
     assert run["reply"].startswith(
-        "Website Redesign, this week so far (2026-W49, from 2026-11-30): 9 open tasks and 3 done; 3 overdue and "
+        "Website Redesign, this week so far (2026-W49, from Nov 30, 2026): 9 open tasks and 3 done; 3 overdue and "
         "0 blocked now. Finished this week: 2 (")
     assert f"Due dates slipped this week: 1 (WEB-{team['slipper'].pk} “slipper”)." in run["reply"]
     assert f"Top risks: WEB-{late.pk} “late 0” (35: 4 days overdue, no activity for 12 days);" in run["reply"]
@@ -70,7 +70,7 @@ def test_typed_questions_are_read_offline(team: dict[str, Task], alice: User, we
     assert run["route"]["capability"] == "project_summary" and run["status"] == "done", run
     if message.startswith("这"):
         assert run["reply"].startswith(
-            "Website Redesign，本周截至目前（2026-W49，自 2026-11-30 起）：9 个未完成的任务，3 个已完成")
+            "Website Redesign，本周截至目前（2026-W49，自 Nov 30, 2026 起）：9 个未完成的任务，3 个已完成")
         assert "逾期 4 天" in run["reply"]
 
 

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from agent.models import Alert
+from pm_assistant.dates import date_shown
 from projects.models import Project
 from reports.risk.assess import risk_assess
 from reports.scope import scope_for_user
@@ -109,6 +110,8 @@ def test_the_quick_button_answers_with_the_top_tasks_and_the_chart_data(
     # Every open task is counted once: the three levels and the ones with no risk add up to 10.
     assert run["reply"].startswith("Website Redesign: of 10 open tasks, 1 is at high risk, 1 at medium risk, "
                                    "2 at low risk and 6 at none ")
+    # The day it was checked, as the pages write dates (one format in answers and pages).
+    assert f"(checked on {date_shown(TODAY)})" in run["reply"] and TODAY.isoformat() not in run["reply"]
     nodes = [n["name"] for n in trace_of(alice, run["run_id"])["nodes"]]
     assert [n for n in nodes if n.startswith("risk_")] == ["risk_collect", "risk_score", "risk_factors",
                                                            "risk_template", "risk_polish"]

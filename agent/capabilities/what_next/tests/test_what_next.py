@@ -13,6 +13,7 @@ from django.utils import timezone
 from agent.llm.offline import rules_read
 from agent.registry import BY_NAME
 from agent.routing.quick_actions import QuickAction, buttons_of
+from pm_assistant.dates import date_shown
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create, task_update
@@ -99,6 +100,8 @@ def test_on_a_project_page_the_ranking_stays_in_the_project(mine: dict[str, Task
 def test_nothing_open_says_so(alice: User, website: Project) -> None:
     run = post_request(alice, HOME, action="what_next")
     assert run["reply"].startswith("All my projects: you have no open tasks assigned to you")
+    today = timezone.localdate()
+    assert f"(checked on {date_shown(today)})" in run["reply"] and today.isoformat() not in run["reply"]
     assert run["data"]["what_next"]["moves"] == [{"label": "All my open tasks",
                                                    "url": "/tasks/?assignee=me&status=todo%2Cin_progress%2Cblocked"}]
 

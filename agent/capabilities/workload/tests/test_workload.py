@@ -16,6 +16,7 @@ from django.utils import timezone
 from agent.llm.offline import rules_read
 from agent.registry import BY_NAME
 from agent.routing.quick_actions import QuickAction, buttons_of
+from pm_assistant.dates import date_shown
 from projects.models import Project
 from tasks.models import Task
 from tasks.services import task_create
@@ -55,7 +56,8 @@ def test_the_project_button_counts_per_person_with_each_bars_list(load: None, al
     assert data["bars"][1]["url"] == \
         f"/tasks/?project={website.pk}&assignee={carol.pk}&status=todo%2Cin_progress%2Cblocked"
     assert data["bars"][2]["url"] is None
-    assert run["reply"].startswith("Website Redesign: 7 open tasks, 3 overdue (as of ")
+    today = timezone.localdate()
+    assert run["reply"].startswith(f"Website Redesign: 7 open tasks, 3 overdue (as of {date_shown(today)}).")
     assert "alice has the most: 4 open, 1 overdue. By person: alice 4 (1 overdue) · carol 2 (2 overdue) · " \
            "unassigned 1." in run["reply"]
     assert data["looked_at"].startswith("Looked at the 7 open tasks of Website Redesign")
