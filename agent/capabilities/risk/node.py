@@ -16,7 +16,6 @@ from agent.capabilities.common.polish import ReportInput, polish
 from agent.capabilities.common.scope import ScopeUnclear, request_project_id
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
-from agent.tools.report_tools import risk_tasks_for
 from agent.words.language import language_of
 from pm_assistant.errors import ApplicationError
 from reports.risk.assess import risk_data
@@ -24,6 +23,7 @@ from reports.risk.score import risk_explain, risk_rows
 from reports.risk.text import RISK_TEXTS, risk_figures
 
 from .pages import risk_pager
+from .tools import risk_tasks_for
 
 
 def risk(state: ReportInput, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from agent.capabilities.common.looking import Pager
 from agent.context.words import quote_user_text
 from agent.prompting.messages import PromptPart
 from agent.runtime import RunContext
-from agent.tools.report_tools import risk_tasks_for
+
+from .tools import risk_tasks_for
 
 
 def page_part(classified: Classified) -> PromptPart:

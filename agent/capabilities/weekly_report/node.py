@@ -23,13 +23,15 @@ from agent.context.words import quote_user_text
 from agent.models import Alert
 from agent.runtime import RunContext
 from agent.tools.binding import Binding
-from agent.tools.report_tools import REPORT_PARTS, report_part, report_scope, report_size, weekly_report_read
+from agent.tools.report_tools import report_scope
 from agent.tools.runner import ToolRunner
 from agent.words.language import Language, language_of
 from pm_assistant.errors import ApplicationError
 from reports.figures import WeeklyReport, report_project
 from reports.narrative import REPORT_TEXTS, figures_words, report_headline, report_week_words
 from reports.pipeline import FiguresDisagree, report_verify, windows_now
+
+from .tools import REPORT_PARTS, report_part, report_size, weekly_report_read
 
 
 def report_url(report: WeeklyReport) -> str:
