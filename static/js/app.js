@@ -29,6 +29,17 @@ function initAssistantToggle() {
 
 // The page's one toast: an error (role alert) by default; options.done makes a notice (role status),
 // options.flash marks one carried over from the page before, options.ms how long it stays.
+// A toast's "×" (the click handler for [data-dismiss] below removes its toast).
+export function dismissButton() {
+  var close = document.createElement("button");
+  close.type = "button";
+  close.className = "toast-close";
+  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("data-dismiss", "");
+  close.textContent = "\u00d7";
+  return close;
+}
+
 export function showToast(title, message, options) {
   var opts = options || {};
   var box = document.getElementById("toasts");
@@ -41,13 +52,7 @@ export function showToast(title, message, options) {
   strong.textContent = title;
   var span = document.createElement("span");
   span.textContent = message;
-  var close = document.createElement("button");
-  close.type = "button";
-  close.className = "toast-close";
-  close.setAttribute("aria-label", "Dismiss");
-  close.setAttribute("data-dismiss", "");
-  close.textContent = "\u00d7";
-  toast.append(strong, span, close);
+  toast.append(strong, span, dismissButton());
   box.appendChild(toast);
   scheduleDismiss(toast, opts.ms);
 }

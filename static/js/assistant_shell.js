@@ -1,6 +1,7 @@
 // The assistant's shell: opening it (a drawer on narrow screens), where replies land and where focus goes.
 // A reply that needs the user opens the assistant and takes focus; a row action's reply while the
 // assistant is closed becomes a toast that opens it; after a row action focus goes back to the row.
+import { dismissButton } from "./app.js";
 import { scrollToBottom } from "./assistant_follow.js";
 
 var NARROW = window.matchMedia("(max-width: 1180px)");
@@ -107,13 +108,7 @@ function toastReply(run) {
   link.className = "toast-link";
   link.setAttribute("data-open-assistant", "");
   link.textContent = "Open assistant";
-  var close = document.createElement("button");
-  close.type = "button";
-  close.className = "toast-close";
-  close.setAttribute("aria-label", "Dismiss");
-  close.setAttribute("data-dismiss", "");
-  close.textContent = "\u00d7";
-  toast.append(strong, span, link, close);
+  toast.append(strong, span, link, dismissButton());
   box.appendChild(toast);
   window.setTimeout(function () { toast.remove(); }, 10000);
 }
