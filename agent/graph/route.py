@@ -15,7 +15,6 @@ from agent.context.words import quote_user_text
 from agent.llm.base import LLMUnavailable
 from agent.reading.reader import read
 from agent.routing.decision import Route
-from agent.routing.fast_path import fast_path_route
 from agent.routing.intent_check import intent_check, rules_write_kind
 from agent.routing.llm_router import llm_route
 from agent.runtime import RunContext
@@ -77,13 +76,17 @@ class RouteInput(TypedDict):
     message: str
     action: str
     router_ctx: RouterCtx
+    route: Route | None
 
 
 def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    """Route a quick action by the table (no model), or ask the router model to classify the message."""
+    """Take a quick action's route (the service found it in the table, no model), or ask the router model
+    to classify the message."""
     ctx = state["router_ctx"]
     if state["action"]:
-        decision = fast_path_route(origin=ctx.origin, action=state["action"])
+        decision = state["route"]
+        if decision is None:
+            raise ValueError("a quick action reaches the graph with its route (agent.run.service.run_request)")
     else:
         try:
             decision = llm_route(ctx=ctx, message=state["message"], llm=runtime.context.llm,

@@ -37,11 +37,10 @@ def fast_path_route(*, origin: str, action: str) -> Route:
     return Route(capability=capability, via="fast_path", slots=slots)
 
 
-def fast_path_may_pause(*, origin: str, action: str) -> bool:
-    """Check a quick action before anything is written (a 400 naming it); tell whether its run may pause.
+def route_may_pause(route: Route) -> bool:
+    """Whether a run on this route may pause (a card, a hand-off to the worker) and so needs the checkpointer.
 
-    The service asks this to choose how to run the request (with a checkpointer or in one
-    transaction); the route node routes the action.
+    The service asks this of a quick action's route, found once by `fast_path_route` before anything is
+    written, to choose how to run the request (with a checkpointer or in one transaction).
     """
-    decision = fast_path_route(origin=origin, action=action)
-    return BY_NAME[decision.capability].may_interrupt(decision.slots)
+    return BY_NAME[route.capability].may_interrupt(route.slots)

@@ -25,7 +25,7 @@ from agent.llm.providers import llm_provider_from_settings
 from agent.models import Alert, Confirmation, Conversation, Run, TraceEvent
 from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_read
-from agent.routing.fast_path import fast_path_may_pause
+from agent.routing.fast_path import fast_path_route, route_may_pause
 from agent.run.audit import run_audit_at_end
 from agent.run.conversations import conversation_note_request
 from agent.run.live import RunLive, RunStopped, stop_request
@@ -236,11 +236,14 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
         raise InvalidInput(f"message: at most {MESSAGE_MAX_CHARS} characters.", field="message")
     read = page_context_read(data=page_context, user=user)
     context = read.context
-    # An unknown quick action is refused before anything is written; whether its run can pause decides
-    # the checkpointer. The graph assembles the views and routes (its assemble and route nodes).
-    may_interrupt = fast_path_may_pause(origin=context.origin, action=action) if action else True
+    # A quick action is routed by the table here, once: an unknown one is refused before anything is
+    # written, and whether its run can pause decides the checkpointer. The graph assembles the views,
+    # and its route node takes this route (or asks the router model about a message).
+    quick = fast_path_route(origin=context.origin, action=action) if action else None
+    may_interrupt = route_may_pause(quick) if quick else True
     names = entity_names_for(context=context, user=user, task_names=read.task_names, project_names=read.project_names)
-    graph_input = {"message": message or "", "action": action or "", "page_context": context, "names": names}
+    graph_input = {"message": message or "", "action": action or "", "page_context": context, "names": names,
+                   "route": quick}
     failure: Exception | None = None
     # A run that cannot pause commits once: the run, what its tools wrote, its trace and its outcome.
     with nullcontext() if may_interrupt else transaction.atomic():
