@@ -72,11 +72,17 @@ def test_a_row_toast_stays_in_view_above_the_open_drawer_without_offering_to_ope
         expect(toast).to_be_in_viewport(ratio=1)
         expect(toast.get_by_role("link", name="Open assistant")).to_be_visible()
         # The last row scrolls clear of the toast: nothing on the page is reachable only under it.
-        page.mouse.wheel(0, 10_000)
-        page.wait_for_function("() => window.scrollY + innerHeight >= document.documentElement.scrollHeight - 2")
-        last, box = page.locator("tr[data-entity-id]").last.bounding_box(), toast.bounding_box()
-        assert last is not None and box is not None
-        assert last["y"] + last["height"] <= box["y"], (last, box)
+        # The page's rows are refreshed after the change (page_context.js): scrolled to the end once the
+        # list settles, checked in one predicate that is retried until the layout holds (or times out).
+        page.wait_for_load_state("networkidle")
+        page.wait_for_function("""() => {
+            window.scrollTo(0, document.documentElement.scrollHeight);
+            const rows = document.querySelectorAll("tr[data-entity-id]");
+            const last = rows[rows.length - 1].getBoundingClientRect();
+            const toast = document.querySelector("#toasts .toast-reply").getBoundingClientRect();
+            return window.scrollY + innerHeight >= document.documentElement.scrollHeight - 2
+                && last.bottom <= toast.top;
+        }""", timeout=10_000)
         shot(page, f"row-toast-{width}")
         # No axe run here: the toast goes after ten seconds, and the drawer's checks below need it.
         page.click("#assistant-toggle")
