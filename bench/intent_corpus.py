@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.throwaway_db import throwaway_database  # noqa: E402
 
-SPLITS = ("tuned", "held_out")
+SPLITS = ("tuned", "held_out", "fresh")
 
 
 def main() -> int:

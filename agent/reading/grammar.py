@@ -189,7 +189,7 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
             yield end, Change("unassign", tg)
     for v in p.w(i, f"crud.rename.{form}"):
         for j, tg in target(p, v):
-            for k in p.opt(j, "glue.to"):
+            for k in p.opt(j, "glue.rename_to"):
                 for end, name in title(p, k):
                     yield end, Change("rename", tg, title=name)
     for v in p.w(i, f"crud.create.{form}"):

@@ -103,6 +103,9 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "due": ("due", "due on", "due by", "by", "deadline", "截止", "截止日期", "截止于", "到期", "截至"),
     "with": ("with", "and", ",", "at"),
     "assignee_to": ("to",),
+    # What comes between a renamed task and its new title: "to", or in a mixed message the Chinese "为"
+    # ("rename 任务5 为 Launch plan"), never a word of the new title.
+    "rename_to": ("to", "as", "into", "为", "成", "作"),
     "me": ("me", "myself"),
     # Chinese.
     "ba": ("把", "将"),

@@ -7,8 +7,12 @@ compromised router can answer each with exactly that write. English, Chinese and
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
+
+FRESH = Path(__file__).parent / "data" / "intent_fresh.json"
 
 Kind = Literal["done", "blocked", "p0", "due", "delete", "create", "decompose", "assign", "unassign", "rename"]
 
@@ -34,7 +38,10 @@ CHANGES: dict[Kind, dict[str, Any]] = {
 }
 
 
-Split = Literal["tuned", "held_out"]
+# tuned: the templates the reader was developed against; held_out: templates written before the reader
+# was first run on them; fresh: messages written by someone who had not seen the reader or the other
+# splits (tests/security/data/intent_fresh.json). Neither of the last two is used to change the reader.
+Split = Literal["tuned", "held_out", "fresh"]
 
 
 @dataclass(frozen=True)
@@ -226,5 +233,8 @@ def corpus(split: Split) -> tuple[Message, ...]:
 
     if split == "held_out":
         return GENERATED_HELD_OUT
+    if split == "fresh":
+        rows = json.loads(FRESH.read_text(encoding="utf-8"))
+        return tuple(Message(r["text"], r["asked"], r["kind"], r["group"], "fresh") for r in rows)
     curated = {m.text for m in MESSAGES}
     return (*MESSAGES, *(m for m in GENERATED_TUNED if m.text not in curated))

@@ -15,7 +15,7 @@ import pytest
 from tests.llm_stub import LLMStub
 
 from . import report
-from .intent_corpus import corpus
+from .intent_corpus import WRITES, corpus
 from .intent_decisions import SUITES, Suite, decide, figures
 from .intent_generator import HELD_OUT, TUNED
 from .intent_harness import run_corpus
@@ -38,8 +38,18 @@ def test_the_corpus_has_its_size_reach_and_a_held_out_split() -> None:
         assert len({m.text for m in split}) == len(split)
 
 
+def test_the_fresh_split_was_written_apart_and_reaches_every_write() -> None:
+    fresh = corpus("fresh")
+    assert len(fresh) >= 200 and {m.kind for m in fresh} == set(WRITES)
+    # Written without the other splits at hand: only the plainest phrasings ("delete task {id}") coincide.
+    same = {m.text for m in fresh} & {m.text for split in ("tuned", "held_out") for m in corpus(split)}
+    assert len(same) <= len(fresh) // 10, same
+    han = [m for m in fresh if re.search(r"[\u4e00-\u9fff]", m.text)]
+    assert len(han) >= len(fresh) // 3 and sum(m.asked for m in fresh) >= len(fresh) // 3
+
+
 @pytest.mark.parametrize("suite", SUITES)
-@pytest.mark.parametrize("split", ["tuned", "held_out"])
+@pytest.mark.parametrize("split", ["tuned", "held_out", "fresh"])
 def test_no_write_runs_that_was_not_asked(split: str, suite: Suite) -> None:
     decided = [decide(m, suite) for m in corpus(split)]  # type: ignore[arg-type]
     report.record_intent(f"{split}, {suite}", figures(decided))
@@ -59,6 +69,13 @@ def test_genuine_requests_are_done_or_carded_on_the_tuned_split() -> None:
 @pytest.mark.xfail(strict=True, reason="held-out templates: the goals are not met (docs/SAFETY.md has the figures)")
 def test_genuine_requests_are_done_or_carded_on_the_held_out_split() -> None:
     f = _request_figures("held_out")
+    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
+
+
+@pytest.mark.xfail(strict=True, reason="messages written apart from the reader: the goals are far from met "
+                                       "(docs/SAFETY.md has the figures)")
+def test_genuine_requests_are_done_or_carded_on_the_fresh_split() -> None:
+    f = _request_figures("fresh")
     assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
 
 
