@@ -26,7 +26,7 @@ help:
 	@echo "make test          run the whole test suite (SQLite unless DATABASE_URL is set) on PYTEST_WORKERS processes"
 	@echo "make lint          ruff check, mypy, import contracts, architecture rules (archcheck)"
 	@echo "make bench         ReAct, Plan-Execute, Router and Router + trimming on one suite; writes docs/EVOLUTION.md"
-	@echo "make audit-runs    serve the bench's scenario suite through the app, keep its runs, audit_run --all on them"
+	@echo "make audit-runs    serve the bench's scenarios and press the demo's buttons through the app; audit_run --all"
 	@echo "make check-deploy  Django's deploy checks in production mode (must report 0 issues)"
 	@echo "make install       create .venv and install requirements.lock (only when it changed)"
 	@echo "make clean         remove .venv, caches, the demo database and collected files"
@@ -89,7 +89,8 @@ lint: $(STAMP)
 	exit $$status
 
 # The app serves the bench's scenarios (scripted models, its own SQLite database); every run it stores
-# is kept and `manage.py audit_run --all` audits them in a new process: non-zero when any run fails.
+# is kept and `manage.py audit_run --all` audits them in a new process; then alice presses every quick
+# button on the demo data (bench/demo_buttons.py) and those runs are audited too: non-zero when any fails.
 audit-runs: $(STAMP)
 	$(PY) -m bench.audited_runs
 

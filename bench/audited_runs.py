@@ -1,6 +1,6 @@
 """Serve the scenario suite through the app, keep every run it stores, then audit them all in a new process.
 
-    python -m bench.audited_runs        # exit 0 when every run passes the four-point audit (make audit-runs)
+    python -m bench.audited_runs        # exit 0 when every run, the demo's buttons' too, passes (make audit-runs)
 
 CI's audit stage. The app (Router + trimming, agent.run.service) serves each request of the architecture
 bench's suite (bench/architectures/suite.py) with the scripted oracle model, and the requests that
@@ -8,8 +8,13 @@ carry an injected instruction again with the obedient one, on the bench's own SQ
 scenario's writes are rolled back, so every one starts from the same data, but the runs it stored
 (the run, its trace, alerts, confirmations, feedback, conversation and artifacts) are copied out
 before the rollback and written back after it, unchanged. Then `manage.py audit_run --all --failures`
-runs in a new process on that database file, reading the runs as the app left them; its exit code is
-this one's, and a suite that kept fewer runs than it served requests fails too.
+runs in a new process on that database file, reading the runs as the app left them; a failed audit, a
+request that ended in an error or a suite that kept fewer runs than it served requests fails the stage.
+
+Then the demo's buttons (bench/demo_buttons.py, in a process of its own): on a fresh database with the
+demo data, alice presses every quick button of every page, sidebar and rows, as the browser does, with
+the offline provider, and `audit_run --all --failures` audits those runs in a new process too. The
+exit code is non-zero when either half fails.
 """
 from __future__ import annotations
 
@@ -109,10 +114,13 @@ def main() -> int:
         # A new process, reading the runs from the database file as the app left them.
         audit = subprocess.run([sys.executable, "manage.py", "audit_run", "--all", "--failures"], cwd=ROOT,
                                env=dict(os.environ), check=False)
+    suite_failed = audit.returncode != 0
     if kept < served or errors:
         print(f"The suite kept {kept} runs for {served} requests, {len(errors)} ended in an error.", file=sys.stderr)
-        return 1
-    return audit.returncode
+        suite_failed = True
+    # The demo's buttons on a fresh database of their own, so in a process of their own (Django runs on one).
+    demo = subprocess.run([sys.executable, "-m", "bench.demo_buttons"], cwd=ROOT, check=False)
+    return 1 if suite_failed or demo.returncode else 0
 
 
 if __name__ == "__main__":

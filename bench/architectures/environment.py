@@ -19,14 +19,16 @@ def _settings_variables() -> set[str]:
     return set(re.findall(r"""env(?:\.\w+)?\(\s*["']([A-Z][A-Z0-9_]*)["']""", source))
 
 
-def environment_start(workdir: Path, *, base_url: str | None) -> None:
+def environment_start(workdir: Path, *, base_url: str | None, offline: bool = False) -> None:
     """Configure and start Django on a fresh database in `workdir`; `base_url` is the stub's (None: real model).
+
+    With `offline`, the offline provider answers and no model is called at all.
 
     Every setting takes its declared default (a developer's REDIS_URL, TIME_ZONE or thresholds would
     change the figures), except the few set here; a real model keeps its key, endpoint and model names.
     """
     keep = {"OPENAI_API_KEY", "OPENAI_BASE_URL", "LLM_ROUTER_MODEL", "LLM_GENERATION_MODEL"} if base_url is None \
-        else set()
+        and not offline else set()
     for name in _settings_variables() - keep:
         os.environ.pop(name, None)
     if (ROOT / ".env").exists():
@@ -37,7 +39,7 @@ def environment_start(workdir: Path, *, base_url: str | None) -> None:
         "AGENT_CHECKPOINT_SQLITE_PATH": str(workdir / "checkpoints.sqlite3"),
         "ARTIFACT_ROOT": str(workdir / "artifacts"),
         "CELERY_TASK_ALWAYS_EAGER": "1",
-        "LLM_PROVIDER": "openai",
+        "LLM_PROVIDER": "offline" if offline else "openai",
         # A scripted model that fails is a result to count, not a provider to stop calling.
         "LLM_BREAKER_FAILURES": "1000000",
     })
