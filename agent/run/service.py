@@ -175,9 +175,16 @@ def _store_stopped(run: Run, context: RunContext) -> Run:
     return run
 
 
+# A run in one of these has ended and shown its answer: a stop that reaches it is too late.
+FINISHED = frozenset({Run.Status.DONE, Run.Status.NEEDS_CLARIFICATION, Run.Status.ERROR})
+
+
 def run_stop(*, user: User, run_id: UUID | str) -> Run:
     """Stop the owner's running run: it ends as stopped at its next point between nodes, writing nothing after."""
     run = run_get(user=user, run_id=run_id)
+    if run.status in FINISHED:
+        # It ended (and said what it did) before the stop reached the server.
+        raise Conflict("This run finished before it could be stopped.", field="run_id")
     if run.status != Run.Status.RUNNING:
         raise Conflict("This run is not running: there is nothing to stop.", field="run_id")
     # The record first, in one conditional update: it waits for a write the run is making (the tool

@@ -76,7 +76,8 @@ def test_only_the_owner_stops_a_running_run(alice: User, bob: User) -> None:
 def test_a_finished_run_cannot_be_stopped(alice: User) -> None:
     run = Run.objects.create(user=alice, message="anything", status=Run.Status.DONE, reply="All done.")
 
-    assert api_client(alice).post(f"/api/assistant/runs/{run.pk}/stop/").status_code == 409
+    response = api_client(alice).post(f"/api/assistant/runs/{run.pk}/stop/")
+    assert response.status_code == 409 and "finished before it could be stopped" in response.json()["error"]["message"]
     run.refresh_from_db()
     assert (run.status, run.reply) == ("done", "All done.")
 
