@@ -25,11 +25,11 @@ from agent.llm.providers import llm_provider_from_settings
 from agent.models import Alert, Confirmation, Conversation, Run, TraceEvent
 from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_read
+from agent.routing.decision import Route
 from agent.routing.fast_path import fast_path_route, route_may_pause
 from agent.run.audit import run_audit_at_end
 from agent.run.conversations import conversation_note_request
 from agent.run.live import RunLive, RunStopped, stop_request
-from agent.routing.decision import Route
 from agent.run.trace import TraceRecorder
 from agent.runtime import RunContext
 from agent.state import FrozenViewWrite, view_alert_sink

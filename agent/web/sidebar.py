@@ -108,7 +108,7 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
 def sidebar_reassign(request: HttpRequest) -> HttpResponse:
     """Press the workload answer's "Reassign" move: the ids it carries are checked again, then crud's assign runs
     on a route the server built (no model) and stops on its confirmation card (workload/reassign.py)."""
-    language = "zh" if request.POST.get("lang") == "zh" else "en"
+    language: Language = "zh" if request.POST.get("lang") == "zh" else "en"
     try:
         text = request.POST.get("page_context", "")
         raw: Any = json_loads_bounded(text)

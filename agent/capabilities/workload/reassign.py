@@ -54,10 +54,11 @@ def reassign_proposal(*, user: User, person_id: int, project_ids: list[int], tod
     """The person's most urgent open task in a project the user may change, and who would take it (or none);
     ``today`` is the server's date the answer counted overdue tasks by (ISO)."""
     writable = Membership.objects.filter(user=user, project_id__in=project_ids, role__in=_WRITERS).values("project_id")
+    overdue_first = Case(When(due_date__lt=date.fromisoformat(today), then=Value(0)), default=Value(1),
+                         output_field=IntegerField())
     task = (Task.objects.filter(project_id__in=writable, assignee_id=person_id).exclude(status=Task.Status.DONE)
             .select_related("project", "assignee")
-            .order_by(Case(When(due_date__lt=date.fromisoformat(today), then=Value(0)), default=Value(1), output_field=IntegerField()),
-                      F("due_date").asc(nulls_last=True), "priority", "id").first())
+            .order_by(overdue_first, F("due_date").asc(nulls_last=True), "priority", "id").first())
     if task is None:
         return {"items": []}
     load = dict(TaskCount.objects.filter(project_id=task.project_id).exclude(status=Task.Status.DONE)
