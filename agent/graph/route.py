@@ -76,15 +76,18 @@ class RouteInput(TypedDict):
     message: str
     action: str
     router_ctx: RouterCtx
+    # A quick action's route (the service found it in the table), or a write the server proposed and
+    # checked before the run (an answer's move, Route.proposed); None for a typed message.
     route: Route | None
 
 
 def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    """Take a quick action's route (the service found it in the table, no model), or ask the router model
-    to classify the message."""
+    """Take a quick action's route (the service found it in the table, no model) or a route the server
+    proposed (Route.proposed, an answer's move), or ask the router model to classify the message."""
     ctx = state["router_ctx"]
-    if state["action"]:
-        decision = state["route"]
+    given = state["route"]
+    if state["action"] or (given is not None and given.proposed):
+        decision = given
         if decision is None:
             raise ValueError("a quick action reaches the graph with its route (agent.run.service.run_request)")
     else:

@@ -74,11 +74,15 @@ class Route(BaseModel):
     reason: str = ""
     # Set by the route node on every model-routed request; None for a quick action (routed by table).
     intent: IntentCheck | None = None
+    # A write the server proposed in an answer (workload's "Reassign" move), built from ids it checked:
+    # the user pressed it, but never worded it, so it always waits on the card that states it.
+    proposed: bool = False
 
     @property
     def write_unasked(self) -> bool:
-        """Whether a write on this route must wait for approval: the model chose it and the user's words did not."""
-        return self.via == "llm_router" and (self.intent is None or self.intent.verdict != "agrees")
+        """Whether a write on this route must wait for approval: the model chose it and the user's words did
+        not, or the server proposed it."""
+        return self.proposed or (self.via == "llm_router" and (self.intent is None or self.intent.verdict != "agrees"))
 
 
 # Keys a strict structured-output schema may not carry (OpenAI's subset of JSON Schema); the

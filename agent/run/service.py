@@ -25,6 +25,7 @@ from agent.llm.providers import llm_provider_from_settings
 from agent.models import Alert, Confirmation, Conversation, Run, TraceEvent
 from agent.page_context.names import entity_names_for
 from agent.page_context.parse import page_context_read
+from agent.routing.decision import Route
 from agent.routing.fast_path import fast_path_route, route_may_pause
 from agent.run.audit import run_audit_at_end
 from agent.run.conversations import conversation_note_request
@@ -232,10 +233,13 @@ def _run_context(user: User, run: Run, *, resuming: bool, stream_token: str | No
 
 
 def run_request(*, user: User, page_context: Any, message: str | None = None, action: str | None = None,
-                conversation: Conversation | None = None, stream_token: str | None = None) -> Run:
+                conversation: Conversation | None = None, stream_token: str | None = None,
+                proposed: Route | None = None) -> Run:
     """Validate a sidebar or quick-button request and run it through the graph, as part of the conversation.
 
     With a stream_token (the sidebar's), the run's stages and streamed prose are published under it.
+    ``proposed`` is a write the server built from ids it checked (an answer's move), with the message
+    that words it: the run takes that route as given (no model) and stops on its card.
     """
     if bool(message) == bool(action):
         raise InvalidInput("message: send either a message or an action, not both or neither.", field="message")
@@ -249,6 +253,8 @@ def run_request(*, user: User, page_context: Any, message: str | None = None, ac
     quick = fast_path_route(origin=context.origin, action=action) if action else None
     may_interrupt = route_may_pause(quick) if quick else True
     names = entity_names_for(context=context, user=user, task_names=read.task_names, project_names=read.project_names)
+    if proposed is not None:
+        quick = proposed.model_copy(update={"proposed": True})
     graph_input = {"message": message or "", "action": action or "", "page_context": context, "names": names,
                    "route": quick}
     failure: Exception | None = None

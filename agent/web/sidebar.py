@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
+from agent.capabilities.workload.reassign import reassign_route
 from agent.models import Run
 from agent.run.feedback import feedback_of, run_feedback_give
 from agent.run.service import run_confirm, run_get, run_request
@@ -99,6 +100,36 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
                           conversation=current_or_new_conversation(request), stream_token=_stream_token(request))
     except ApplicationError as exc:
         return render_error(request, exc, asked=asked)
+    return _render_run(request, run)
+
+
+@login_required
+@require_POST
+def sidebar_reassign(request: HttpRequest) -> HttpResponse:
+    """Press the workload answer's "Reassign" move: the ids it carries are checked again, then crud's assign runs
+    on a route the server built (no model) and stops on its confirmation card (workload/reassign.py)."""
+    language: Language = "zh" if request.POST.get("lang") == "zh" else "en"
+    try:
+        text = request.POST.get("page_context", "")
+        raw: Any = json_loads_bounded(text)
+        json_refuse_lone_surrogates(text, raw)
+    except JSONInputError as exc:
+        return render_error(request, InvalidInput(f"page_context: {exc}", field="page_context"), asked="",
+                            language=language)
+    try:
+        message, route = reassign_route(user=request.user, task=request.POST.get("task", ""),  # type: ignore[arg-type]
+                                        assignee=request.POST.get("assignee", ""), language=language)
+    except ApplicationError as exc:
+        # The move's own refusal, worded for a person and naming the field (task or assignee).
+        return render(request, "agent/_error.html", {"error": exc.as_dict(), "asked": "", "lang": language,
+                                                     "failed": ERROR_TEXTS[language]["failed"]},
+                      status=exc.http_status)
+    try:
+        run = run_request(user=request.user, page_context=raw, message=message,  # type: ignore[arg-type]
+                          conversation=current_or_new_conversation(request), stream_token=_stream_token(request),
+                          proposed=route)
+    except ApplicationError as exc:
+        return render_error(request, exc, asked="", language=language)
     return _render_run(request, run)
 
 

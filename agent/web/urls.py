@@ -10,6 +10,7 @@ urlpatterns = [
     path("alerts/", alert_views.alerts_page, name="assistant-alerts"),
     path("usage/", usage_views.usage_page, name="assistant-usage"),
     path("request/", views.sidebar_request, name="assistant-sidebar-request"),
+    path("reassign/", views.sidebar_reassign, name="assistant-sidebar-reassign"),
     path("runs/<uuid:run_id>/confirm/", views.sidebar_confirm, name="assistant-sidebar-confirm"),
     path("runs/<uuid:run_id>/undo/", views.sidebar_undo, name="assistant-sidebar-undo"),
     path("runs/<uuid:run_id>/feedback/", views.sidebar_feedback, name="assistant-sidebar-feedback"),

@@ -24,6 +24,7 @@ WORDS = in_each_language(
         # A change the message did not ask for in so many words, and a change of many tasks.
         "write_title": "Make this change?", "change": "Change", "status_now": "Status now",
         "unasked_note": "Your message did not ask for this change in so many words, so it waits for you.",
+        "proposed_note": "The assistant proposed this change from the workload, so it waits for you.",
         "bulk_title": "Change {count} tasks to “{status}”?", "and_more": "and {n} more",
         "undo_note": "Facts read from the database just now. You can undo this for {minutes} minutes afterwards.",
         # Undo under an answer that changed tasks.
@@ -81,6 +82,7 @@ WORDS = in_each_language(
         "delete_note": "以上事实刚从数据库读取。删除后无法撤销。",
         "write_title": "做这个修改？", "change": "修改", "status_now": "当前状态",
         "unasked_note": "你的消息没有明确要求这个修改，所以它在等你决定。",
+        "proposed_note": "这是助手根据工作量提出的修改，所以它在等你决定。",
         "bulk_title": "把 {count} 个任务改为“{status}”？", "and_more": "另有 {n} 个",
         "undo_note": "以上事实刚从数据库读取。之后 {minutes} 分钟内可以撤销。",
         "undo": "撤销", "undo_until": "可撤销至", "undone_one": "已撤销：{n} 个任务恢复了之前的值。",

@@ -60,6 +60,8 @@ TEXTS = in_each_language(
                        "username.",
         "confirm_unasked": "Please confirm: {change}. Your message did not ask for this change in so many words, "
                            "so nothing is changed until you approve.",
+        "confirm_proposed": "Please confirm: {change}. The assistant proposed this change; nothing is changed "
+                            "until you approve.",
         "cancelled_one": "Cancelled: nothing was changed.",
         "task_changed": "The task changed since you were asked, so nothing was changed. Please look at it again.",
         "cannot_change": "You can see {title} but not change it, so nothing was changed.",
@@ -109,6 +111,7 @@ TEXTS = in_each_language(
         "not_member": "什么都没有改：负责人（assignee）“{name}”不是任务所在项目 {project} 的成员。",
         "who_several": "任务所在项目中有几位成员都叫“{name}”：{names}。是哪一位？请给出用户名。",
         "confirm_unasked": "请确认：{change}。你的消息没有明确要求这个修改，所以批准之前什么都不会改。",
+        "confirm_proposed": "请确认：{change}。这是助手提出的修改，批准之前什么都不会改。",
         "cancelled_one": "已取消：什么都没有改。",
         "task_changed": "在询问你之后这个任务有了变化，所以什么都没有改。请再看一下。",
         "cannot_change": "你能查看 {title}，但不能修改它，所以什么都没有改。",

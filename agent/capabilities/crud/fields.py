@@ -65,7 +65,9 @@ def change_fields(runtime: Runtime[RunContext], route: Route, task_id: int, lang
     if slots.operation == "rename":
         change: dict[str, Any] = {"title": f"“{slots.title}”"}
     else:
-        change = {"assignee": person["username"] if person else words["nobody"]}
+        # From whom to whom: the card states the task's assignee now, as the database has it.
+        to = person["username"] if person else words["nobody"]
+        change = {"assignee": f"{facts['assignee']} → {to}" if facts["assignee"] else to}
     stop = approve_unasked_update(runtime, route, task_id, language, changes=change)
     if stop is not None:
         return stop

@@ -70,9 +70,11 @@ def _ask(runtime: Runtime[RunContext], route: Route, facts: dict[str, Any], chan
     """
     intent, words = route.intent, TEXTS[language]
     card = {**facts, "change": change, "undoable": undoable, "model_kind": intent.model_kind if intent else None,
-            "rules_kind": intent.rules_kind if intent else None}
+            "rules_kind": intent.rules_kind if intent else None, **({"proposed": True} if route.proposed else {})}
+    # A change the server proposed (an answer's move) says so; one the model read, that the words did not ask it.
+    asked = "confirm_proposed" if route.proposed else "confirm_unasked"
     question = words["confirm_mismatch"].format(change=literal(change), mismatch=mismatch) if mismatch \
-        else words["confirm_unasked"].format(change=literal(change))
+        else words[asked].format(change=literal(change))
     decision = ask_approval(action=ACTION, facts=card, question=question)
     if decision.get("decision") != "approve":
         return done(words["cancelled_one"], rejected=True)

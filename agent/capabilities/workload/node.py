@@ -23,6 +23,7 @@ from agent.words.language import language_of
 from pm_assistant.dates import date_shown
 
 from .prompts import WORDS, person_name, workload_text
+from .reassign import reassign_move, reassign_proposal
 from .tools import workload_read
 
 # "carol's tasks", "分配给carol的任务": the name a message gives a person, to be found among the scope's people.
@@ -87,6 +88,13 @@ def workload(state: WorkloadInput, runtime: Runtime[RunContext]) -> dict[str, An
     moves = [{"label": words["list_of"].format(name=first["name"]),
               "url": open_tasks_url(assignee=first["id"], project_id=scope.project_id)}] if first else []
     moves.append({"label": words["report"], "url": report_url(project_id=scope.project_id)})
+    heavy = next((r for r in rows if r["overloaded"] and r["id"] is not None and r["open"]), None)
+    reassign = None
+    if heavy is not None:
+        steps.read("s2", "reassign_proposal", reassign_proposal, scope=lambda r: [i["project_id"] for i in r["items"]],
+                   person_id=heavy["id"], project_ids=list(scope.project_ids), today=result["today"])
+        proposal = steps.data("s2")["items"]
+        reassign = reassign_move(proposal[0], language) if proposal else None
     return done(reply, workload={
         "today": result["today"], "scope": scope.label, "open_tasks": result["open_tasks"],
         "overdue_tasks": result["overdue_tasks"], "person": focus["name"] if focus else None,
@@ -96,4 +104,4 @@ def workload(state: WorkloadInput, runtime: Runtime[RunContext]) -> dict[str, An
         "legend": {"open": words["legend_open"], "overdue": words["legend_overdue"]},
         "looked_at": words["looked_at"].format(open=result["open_tasks"], scope=label,
                                                today=date_shown(result["today"])),
-        "moves": moves, "moves_label": words["moves"]})
+        "moves": moves, "moves_label": words["moves"], "reassign": reassign})
