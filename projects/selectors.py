@@ -123,6 +123,11 @@ def project_writable_by(*, user: User, project_id: OuterRef) -> Exists:
     return Exists(Membership.objects.filter(project_id=project_id, user_id=user.pk, role__in=_WRITER_ROLES))
 
 
+def project_writers(*, project_id: int) -> QuerySet[Membership]:
+    """Return the memberships of a project whose people may change its tasks (owners and members)."""
+    return Membership.objects.filter(project_id=project_id, role__in=_WRITER_ROLES)
+
+
 def project_ids_writable_for_user(*, user: AnyUser) -> set[int]:
     """Return the ids of the projects where the user may change tasks (owner or member)."""
     if not user.is_authenticated:

@@ -20,6 +20,7 @@ from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from agent.models import Alert, Confirmation, Run, RunFeedback
+from agent.run.service import FINISHED
 from pm_assistant.errors import InvalidInput
 
 ROUTES = {
@@ -28,7 +29,6 @@ ROUTES = {
     "clarification": Q(capability="clarify"),
     "not_routed": Q(via=""),
 }
-FINISHED = [Run.Status.DONE, Run.Status.NEEDS_CLARIFICATION, Run.Status.ERROR]
 PERCENTILES = (50, 95)
 _AGO = re.compile(r"(\d+)([dhm])")
 _UNITS = {"d": "days", "h": "hours", "m": "minutes"}

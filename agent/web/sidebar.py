@@ -75,6 +75,17 @@ def _stream_token(request: HttpRequest) -> str | None:
         return None
 
 
+def _page_context_sent(request: HttpRequest) -> Any:
+    """The page context the sidebar posted, read as bounded JSON; unreadable JSON is refused naming the field."""
+    text = request.POST.get("page_context", "")
+    try:
+        raw = json_loads_bounded(text)
+        json_refuse_lone_surrogates(text, raw)
+    except JSONInputError as exc:
+        raise InvalidInput(f"page_context: {exc}", field="page_context") from None
+    return raw
+
+
 @login_required
 @require_POST
 def sidebar_request(request: HttpRequest) -> HttpResponse:
@@ -83,11 +94,8 @@ def sidebar_request(request: HttpRequest) -> HttpResponse:
     action = request.POST.get("action", "").strip() or None
     asked = message or action or ""
     try:
-        text = request.POST.get("page_context", "")
-        raw: Any = json_loads_bounded(text)
-        json_refuse_lone_surrogates(text, raw)
-    except JSONInputError as exc:
-        error = InvalidInput(f"page_context: {exc}", field="page_context")
+        raw = _page_context_sent(request)
+    except InvalidInput as error:
         return render_error(request, error, asked=asked)
     # The API's own input check, so the sidebar refuses exactly what the API refuses (e.g. a NUL in the message).
     sent = {name: value for name, value in (("message", message), ("action", action)) if value is not None}
@@ -110,12 +118,9 @@ def sidebar_reassign(request: HttpRequest) -> HttpResponse:
     on a route the server built (no model) and stops on its confirmation card (workload/reassign.py)."""
     language: Language = "zh" if request.POST.get("lang") == "zh" else "en"
     try:
-        text = request.POST.get("page_context", "")
-        raw: Any = json_loads_bounded(text)
-        json_refuse_lone_surrogates(text, raw)
-    except JSONInputError as exc:
-        return render_error(request, InvalidInput(f"page_context: {exc}", field="page_context"), asked="",
-                            language=language)
+        raw = _page_context_sent(request)
+    except InvalidInput as error:
+        return render_error(request, error, asked="", language=language)
     try:
         message, route = reassign_route(user=request.user, task=request.POST.get("task", ""),  # type: ignore[arg-type]
                                         assignee=request.POST.get("assignee", ""), language=language)

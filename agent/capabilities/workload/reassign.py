@@ -21,7 +21,7 @@ from django.db.models import Case, F, IntegerField, Sum, Value, When
 from agent.routing.decision import Route, Slots
 from agent.words.language import Language, in_each_language
 from pm_assistant.errors import Conflict, InvalidInput, NotFound
-from projects.models import Membership
+from projects.selectors import project_ids_writable_for_user, project_writers
 from tasks.models import Task, TaskCount
 from tasks.selectors import task_get_for_user
 
@@ -43,17 +43,10 @@ WORDS = in_each_language(
         "not_member": "什么都没有改：负责人（assignee）不是任务所在项目 {project} 的成员（所有者或成员）。",
         "has_it": "什么都没有改：负责人（assignee）：{key} 已经分配给 {name}。"},
 )
-_WRITERS = (Membership.Role.OWNER, Membership.Role.MEMBER)
-
-
-def _writers(project_id: int) -> Any:
-    return Membership.objects.filter(project_id=project_id, role__in=_WRITERS)
-
-
 def reassign_proposal(*, user: User, person_id: int, project_ids: list[int], today: str) -> dict[str, Any]:
     """The person's most urgent open task in a project the user may change, and who would take it (or none);
     ``today`` is the server's date the answer counted overdue tasks by (ISO)."""
-    writable = Membership.objects.filter(user=user, project_id__in=project_ids, role__in=_WRITERS).values("project_id")
+    writable = project_ids_writable_for_user(user=user) & set(project_ids)
     overdue_first = Case(When(due_date__lt=date.fromisoformat(today), then=Value(0)), default=Value(1),
                          output_field=IntegerField())
     task = (Task.objects.filter(project_id__in=writable, assignee_id=person_id).exclude(status=Task.Status.DONE)
@@ -63,7 +56,7 @@ def reassign_proposal(*, user: User, person_id: int, project_ids: list[int], tod
         return {"items": []}
     load = dict(TaskCount.objects.filter(project_id=task.project_id).exclude(status=Task.Status.DONE)
                 .values("assignee_key").annotate(n=Sum("tasks")).order_by().values_list("assignee_key", "n"))
-    members = (_writers(task.project_id).exclude(user_id=person_id).select_related("user")
+    members = (project_writers(project_id=task.project_id).exclude(user_id=person_id).select_related("user")
                .order_by("user__username"))
     fewest = min(members, key=lambda m: load.get(m.user_id, 0), default=None)  # min keeps the first: by username
     if fewest is None:
@@ -105,7 +98,8 @@ def reassign_route(*, user: User, task: str, assignee: str, language: str) -> tu
         raise NotFound(words["task_gone"], field="task") from None
     if found.status == Task.Status.DONE:
         raise Conflict(words["task_done"].format(key=found.key), field="task")
-    member = _writers(found.project_id).filter(user_id=_id(assignee, "assignee", lang)).select_related("user").first()
+    member = (project_writers(project_id=found.project_id).filter(user_id=_id(assignee, "assignee", lang))
+              .select_related("user").first())
     if member is None:
         raise InvalidInput(words["not_member"].format(project=found.project.name), field="assignee")
     if found.assignee_id == member.user_id:
