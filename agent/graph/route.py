@@ -86,10 +86,10 @@ def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     proposed (Route.proposed, an answer's move), or ask the router model to classify the message."""
     ctx = state["router_ctx"]
     given = state["route"]
-    if state["action"] or (given is not None and given.proposed):
+    if state["action"] and given is None:
+        raise ValueError("a quick action reaches the graph with its route (agent.run.service.run_request)")
+    if given is not None:
         decision = given
-        if decision is None:
-            raise ValueError("a quick action reaches the graph with its route (agent.run.service.run_request)")
     else:
         try:
             decision = llm_route(ctx=ctx, message=state["message"], llm=runtime.context.llm,
