@@ -29,7 +29,7 @@ def project_list_for_user(*, user: AnyUser, include_archived: bool = False) -> Q
 
 def project_get_for_user(*, user: AnyUser, project_id: int) -> Project:
     """Return one project, or NotFound when it does not exist or the user is not a member."""
-    project = project_list_for_user(user=user, include_archived=True).filter(pk=project_id).first()
+    project = project_list_for_user(user=user, include_archived=True).filter(pk=project_id).order_by().first()
     if project is None:
         raise NotFound(f"Project {project_id} was not found.", field="project")
     return project

@@ -49,6 +49,8 @@ def model_summary_render(*, context: PageContext, names: EntityNames) -> ModelSu
     if second:
         sentence = "; ".join(second)
         text += " " + sentence[0].upper() + sentence[1:] + "."
-    if token_count(text) > MODEL_SUMMARY_MAX_TOKENS:
+    tokens = token_count(text)
+    if tokens > MODEL_SUMMARY_MAX_TOKENS:
         text = token_truncate(text, MODEL_SUMMARY_MAX_TOKENS - 2)
-    return ModelSummary(text=text, tokens=token_count(text))
+        tokens = token_count(text)
+    return ModelSummary(text=text, tokens=tokens)

@@ -9,6 +9,7 @@ jsonpath-ng. Over an artifact the logical document is ``{"items": [...], **meta}
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -59,9 +60,13 @@ ArtifactItems = Callable[[str], Iterable[dict[str, Any]]]
 ArtifactMeta = Callable[[str], Mapping[str, Any]]
 
 
+# A path is parsed once per process: the quick buttons bind the same few paths on every run.
+_parsed = functools.lru_cache(maxsize=256)(jsonpath_parse)
+
+
 def _from_document(document: Any, path: str, where: str) -> Any:
     try:
-        expression = jsonpath_parse(path)
+        expression = _parsed(path)
     except JSONPathError as exc:
         raise BindingUnresolved(f"binding: {path!r} is not a valid path ({exc}).", field="binding") from None
     matches = [m.value for m in expression.find(document)]
