@@ -15,9 +15,9 @@ in turn, each pair in alternating order (A B, then B A), through django.test.Cli
 Each action is timed as served (DEBUG off, no statement captured), then run again untimed with its
 statements captured. For each: the median wall time and its spread (25th-75th percentile), the SQL
 statements, the largest statement (each SELECT of the untimed run run again, every row fetched) and the
-median per-round ratio wall / largest statement; the pairs' median per-round ratios; and, in one pass after the timed rounds,
-the peak of Python memory the action allocated (tracemalloc: the rows a statement returns are
-allocated there).
+median per-round ratio wall / largest statement; the pairs' median per-round ratios; and, in one
+pass after the timed rounds, the peak of Python memory the action allocated (tracemalloc: the rows
+a statement returns are allocated there).
 
     .venv/bin/python bench/risk_typed_done.py [--sizes 400 1000 20000 100000] [--rounds 7]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pm_bench .venv/bin/python bench/risk_typed_done.py
