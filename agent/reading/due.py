@@ -11,8 +11,8 @@ from datetime import date, timedelta
 
 from django.utils import timezone
 
-from .grammar import Parser, due
 from .lexicon import DUE_RANGES
+from .parts import Parser, due
 
 Range = tuple[date | None, date | None]
 

@@ -31,7 +31,7 @@ FRAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
               "i need you to", "i'd like you to", "i would like you to", "i want you to",
               "let's", "lets", "help me", "can you help me", "could you help me", "please help me",
               "请", "请你", "请您", "麻烦", "麻烦你", "麻烦您", "帮我", "帮忙", "请帮我", "请帮忙", "麻烦帮我",
-              "麻烦你帮我", "你帮我", "帮我们", "给我"),
+              "麻烦你帮我", "你帮我", "帮我们", "给我", "烦请", "劳烦", "劳驾", "请协助", "麻烦帮忙"),
     "ask": ("could you", "can you", "would you", "will you", "could you please", "can you please",
             "would you please", "will you please", "could you kindly", "can you kindly", "can we", "could we",
             "would it be possible to", "would it be possible for you to", "is it possible to",
@@ -47,8 +47,9 @@ FRAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
 CLOSERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "plain": ("please", "thanks", "thank you", "thx", "pls", "plz", "for me", "asap", "when you can",
               "when you get a chance", "if you can", "if you could", "if you don't mind", "no rush",
-              "谢谢", "谢谢你", "谢谢了", "多谢", "吧", "一下", "哈", "啦", "呗"),
-    "ask": ("好吗", "好不好", "可以吗", "行吗", "行不行", "成吗", "ok", "okay", "ok?", "alright"),
+              "谢谢", "谢谢你", "谢谢了", "多谢", "吧", "一下", "哈", "啦", "呗", "嘛", "呀"),
+    "ask": ("好吗", "好不好", "可以吗", "行吗", "行不行", "成吗", "好么", "行么", "可以么", "可以不", "ok", "okay",
+            "ok?", "alright"),
     "question": ("吗",),
 })
 # Moods the grammar reads whole: a frame that negates or questions the change it holds.
@@ -73,6 +74,12 @@ STATUSES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "blocked": ("blocked", "stuck", "on hold", "阻塞", "受阻", "卡住", "被阻塞", "阻塞中", "挂起"),
     "todo": ("todo", "to do", "to-do", "not started", "待办", "未开始", "待处理"),
 })
+# Priorities in words: the highest is P0, the lowest P3 ("bump it to top priority", "调到最高").
+PRIORITIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "P0": ("top priority", "the top priority", "highest priority", "the highest priority", "highest", "top",
+           "最高优先级", "最高", "最高级", "最优先"),
+    "P3": ("lowest priority", "the lowest priority", "lowest", "最低优先级", "最低", "最低级"),
+})
 FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "status": ("status", "state", "状态"),
     "priority": ("priority", "优先级", "级别"),
@@ -80,6 +87,17 @@ FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
                  "期限",
                  "截止日", "日期"),
     "title": ("title", "name", "标题", "名称", "名字"),
+})
+# Around a person in an assignment: "assign carol to task 5", "take carol off task 5", "让carol负责任务5",
+# "clear the assignee of task 5", "leave task 5 unassigned".
+PERSON: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "onto": ("to", "on", "onto"),
+    "off": ("off", "from", "off of"),
+    "let": ("let", "have", "让", "由"),
+    "take": ("take", "handle", "own", "have", "take over", "负责", "处理", "接手", "跟进", "来做", "来负责"),
+    "assignee": ("assignee", "the assignee", "owner", "the owner", "assignment", "负责人", "分配", "指派", "执行人"),
+    "nobody": ("unassigned", "nobody", "no one", "no-one", "无人", "没人", "未分配"),
+    "zh_off": ("上", "里", "中"),
 })
 # Tasks a change may name without a number.
 TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -103,6 +121,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "due": ("due", "due on", "due by", "by", "deadline", "截止", "截止日期", "截止于", "到期", "截至"),
     "with": ("with", "and", ",", "at"),
     "assignee_to": ("to",),
+    "as_task": ("as a task", "as a new task", "as task", "as a todo", "as a to-do", "as a ticket", "as an item"),
     # What comes between a renamed task and its new title: "to", or in a mixed message the Chinese "为"
     # ("rename 任务5 为 Launch plan"), never a word of the new title.
     "rename_to": ("to", "as", "into", "为", "成", "作"),
@@ -115,6 +134,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "zh_called": ("叫", "叫做", "名为", "名叫", "标题为", "标题是", "，", ":", "：", "为"),
     "zh_me": ("我", "我自己"),
     "le": ("了",),
+    "zh_from": ("从",),
 })
 # What a question to see tasks may hold besides its filters' values (reads.py).
 READS: Mapping[str, tuple[str, ...]] = MappingProxyType({
@@ -174,6 +194,11 @@ CLAUSE = ("if", "when", "once", "unless", "after", "before", "until", "because",
 # Corrections: "…, sorry I meant task 6" names the task the change is for.
 CORRECTIONS = ("sorry i meant", "sorry, i meant", "i meant", "i mean", "sorry", "sorry i mean", "oops i meant",
                "actually i meant", "我是说", "不对，是", "不对是", "是")
+# What may stand between a change and a second task it is corrected to ("…, no wait, task 6"): the change
+# is then offered on the second task, on a card (reader._named), never done on either.
+CORRECTION_MARKS = ("sorry", "i meant", "i mean", "no wait", "wait", "oops", "actually", "rather", "no",
+                    "scratch that", "correction", "不对", "说错了", "搞错了", "错了", "应该是", "我是说", "我的意思是",
+                    "是")
 
 _IRREGULAR = {"set": ("setting", "set", "set"), "put": ("putting", "put", "put"), "make": ("making", "made", "made"),
               "give": ("giving", "gave", "given"), "break": ("breaking", "broke", "broken"),
@@ -206,6 +231,10 @@ class Lexicon:
         self._classes = {name: sorted({phrase_tokens(p) for p in phrases if p}, key=len, reverse=True)
                          for name, phrases in classes.items()}
 
+    def words(self) -> set[str]:
+        """Every token text of every phrase."""
+        return {text for phrases in self._classes.values() for phrase in phrases for text in phrase}
+
     def match(self, texts: tuple[str, ...], pos: int, name: str) -> list[int]:
         """Where each phrase of the class that starts at pos ends, the longest first."""
         return [pos + len(p) for p in self._classes.get(name, ()) if tuple(texts[pos:pos + len(p)]) == p]
@@ -229,14 +258,17 @@ def _capability_classes() -> dict[str, list[str]]:
 
 
 # crud's rule classes (its phrases.py): each is a verb.
-_VERB_CLASSES = ("mark", "set", "close", "delete", "create", "assign", "unassign", "rename")
+_VERB_CLASSES = ("mark", "set", "close", "block", "delete", "create", "assign", "staff", "unassign", "unstaff", "leave",
+                 "rename")
 
 
 @cache
 def lexicon() -> Lexicon:
     """The whole lexicon: the reader's own words and every capability's phrases."""
-    own: dict[str, Iterable[str]] = {"courtesy": COURTESY, "correction": CORRECTIONS, "clause": CLAUSE}
+    own: dict[str, Iterable[str]] = {"courtesy": COURTESY, "correction": CORRECTIONS, "clause": CLAUSE,
+                                     "correction_mark": CORRECTION_MARKS}
     for prefix, table in (("frame", FRAMES), ("closer", CLOSERS), ("not", NOT_ASKED), ("status", STATUSES),
+                          ("priority", PRIORITIES), ("person", PERSON),
                           ("field", FIELDS), ("target", TARGETS), ("glue", GLUE), ("read", READS),
                           ("range", {**DUE_RANGES, **RANGE})):
         own.update({f"{prefix}.{key}": words for key, words in table.items()})

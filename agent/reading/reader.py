@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pm_assistant.one_line import one_line
 
-from .grammar import Change, Parser, change, corrected, en_passive, target
+from .grammar import change, corrected, en_passive
 from .lexicon import FRAMES
+from .parts import Change, Parser, Target, target
 from .reads import read_capability, read_query
-from .tokens import tokenize
+from .repair import repaired
+from .tokens import Token, tokenize
 
 Mood = Literal["request", "negated", "question", "unread"]
 _SEPARATORS = frozenset({",", ".", "!", "-", ";", ":"})
@@ -95,15 +97,36 @@ def _declined(p: Parser) -> Iterator[tuple[Mood, Change]]:
 
 
 def _named(p: Parser) -> Change | None:
-    """A change anywhere in the message, in any form; None when none is, or when it names two tasks."""
-    tasks = {t.value for t in p.tokens if t.kind == "ref"}
-    if len(tasks) > 1:
-        return None
+    """A change anywhere in the message, in any form; None when none is, or when it names two tasks.
+
+    Two tasks name one change when a correction stands between the change and the second ("mark
+    task 5 done, no wait, task 6"): the change is then the second task's. A change on "it" in a
+    message that names one task is that task's ("task 5 shipped, mark it done").
+    """
+    refs = [(i, t) for i, t in enumerate(p.tokens) if t.kind == "ref"]
+    tasks = {t.value for _, t in refs}
     for i in range(p.n):
         found = [(end, c) for form in ("base", "ing", "past", "pp") for end, c in change(p, i, form)]
-        if found:
-            return max(found, key=lambda item: item[0])[1]  # the longest: a title up to where a clause starts
+        if not found:
+            continue
+        end, named = max(found, key=lambda item: item[0])  # the longest: a title up to where a clause starts
+        if len(tasks) == 1 and named.target.scope == "selected":
+            return replace(named, target=Target(task_id=int(refs[0][1].value)))
+        if len(tasks) == 1 or not tasks:
+            return named
+        return _corrected_to_last(p, end, named, refs)
     return None
+
+
+def _corrected_to_last(p: Parser, end: int, named: Change, refs: list[tuple[int, Token]]) -> Change | None:
+    """The change on the last task named, when only a correction stands between them; else None (the reader asks)."""
+    last_at, last = refs[-1]
+    if named.target.task_id is None or last_at < end or int(last.value) == named.target.task_id:
+        return None
+    between = range(end, last_at)
+    marked = any(list(p.w(i, "correction_mark")) for i in between)
+    others = [t for i, t in refs if i in between]
+    return replace(named, target=Target(task_id=int(last.value))) if marked and not others else None
 
 
 def read_write(message: str) -> WriteReading | None:
@@ -111,13 +134,22 @@ def read_write(message: str) -> WriteReading | None:
     return _read_write(Parser(one_line(message), tokenize(message)))
 
 
-def _read_write(p: Parser) -> WriteReading | None:
+def _read_write(p: Parser, *, repairs: bool = True) -> WriteReading | None:
     for found in _requests(p):
         return WriteReading(found, "request")
     for mood, found in _declined(p):
         return WriteReading(found, mood)
     named = _named(p)
-    return WriteReading(named, "unread") if named is not None else None
+    if named is not None:
+        return WriteReading(named, "unread")
+    better = repaired(p.text) if repairs else None
+    if better is None:
+        return None
+    # Read through corrected words: never whole, so a request is offered on a card.
+    reading = _read_write(Parser(better, tokenize(better)), repairs=False)
+    if reading is None or reading.mood != "request":
+        return reading
+    return WriteReading(reading.change, "unread")
 
 
 

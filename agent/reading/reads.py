@@ -19,8 +19,8 @@ from typing import Any
 from agent.registry import CAPABILITIES, PHRASES
 
 from .due import due_range
-from .grammar import Parser, status
 from .lexicon import STATUSES
+from .parts import Parser, status
 
 _ISO_WEEK = re.compile(r"^\d{4}-W\d{2}$", re.IGNORECASE)
 _OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成", "没完成",

@@ -223,6 +223,48 @@ MESSAGES: tuple[Message, ...] = (
     *_m("imperative", True, "p0", "set task {id} to P0", "把任务{id}的优先级改为P0"),
     *_m("idiom", True, "done", "don't forget to mark task {id} as done", "do not hesitate to mark task {id} as done",
         "别忘了把任务{id}标记为完成", "不要忘记把任务{id}标记为完成", "mark task {id} as done, no rush"),
+    # Development set: words and shapes the reader learns from its lexicon (synonyms, values, frames).
+    *_m("synonym", True, "done", "finish off task {id}", "please mark off task {id}", "mark task {id} complete",
+        "could you set task {id} as finished?", "把任务{id}标成已完成", "任务{id}改成已完成吧",
+        "麻烦把任务{id}设成完成状态", "烦请将任务{id}标记为已完成", "劳烦把任务{id}关掉"),
+    *_m("synonym", True, "p0", "bump task {id} to top priority", "make task {id} the highest priority",
+        "set task {id} to highest priority please", "把任务{id}的优先级调到最高", "把任务{id}设为最高优先级",
+        "raise task {id} to P0", "could you up task {id} to P0?"),
+    *_m("synonym", True, "blocked", "put task {id} on hold", "flag task {id} as blocked", "把任务{id}挂起",
+        "mark task {id} as stuck", "把任务{id}标记为卡住了"),
+    *_m("synonym", True, "due", "push the deadline of task {id} to 2026-12-31", "move task {id} to 2026-12-31",
+        "set the due date on task {id} to December 31, 2026", "把任务{id}的截止日期定在2026-12-31",
+        "把任务{id}的截止日期改到2026年12月31日"),
+    *_m("synonym", True, "assign", "assign carol to task {id}", "put carol on task {id}", "give task {id} to carol",
+        "let carol take task {id}", "把任务{id}分给carol", "让carol负责任务{id}", "任务{id}交给carol吧"),
+    *_m("synonym", True, "unassign", "remove carol from task {id}", "take carol off task {id}",
+        "clear the assignee of task {id}", "remove the assignee from task {id}", "leave task {id} unassigned",
+        "set task {id} to unassigned", "把任务{id}的负责人去掉", "取消任务{id}的分配", "把carol从任务{id}上撤下来"),
+    *_m("synonym", True, "rename", "change the title of task {id} to Launch plan", "call task {id} Launch plan",
+        "rename task {id} as 'Launch plan'", "把任务{id}的名字改成Launch plan", "任务{id}改名为Launch plan"),
+    *_m("synonym", True, "create", "add Release notes as a task", "new task: Release notes",
+        "add a task: Release notes", "建个任务叫Release notes", "新建任务：Release notes"),
+    *_m("synonym", True, "delete", "delete task {id} for good", "把任务{id}删了吧", "get rid of task {id} please"),
+    *_m("synonym", True, "decompose", "split task {id} into subtasks", "帮我把任务{id}拆成几个子任务"),
+    # A change among words the reader cannot account for (a reason, a report): offered on a card.
+    *_m("context", True, "done", "task {id} shipped yesterday, mark it as done: task {id}",
+        "QA passed on task {id}. please mark task {id} as done", "the client approved it, so mark task {id} done"),
+    *_m("context", True, "delete", "we duplicated this one by mistake, delete task {id}"),
+    *_m("context", True, "p0", "the launch depends on it: set task {id} to P0"),
+    *_m("context", True, "unassign", "carol is on leave, unassign task {id}"),
+    # Misspellings: a change read through a corrected word is offered on a card, never done at once.
+    *_m("typos", True, "done", "mrak task {id} as done", "mark tsak {id} as done", "mark task {id} as compelte",
+        "plase mark task {id} done"),
+    *_m("typos", True, "p0", "set task {id} to P0 plese", "set taks {id} to P0"),
+    *_m("typos", True, "delete", "delte task {id}", "remvoe task {id}"),
+    *_m("typos", True, "assign", "asign task {id} to carol"),
+    *_m("typos", True, "rename", "renmae task {id} to Launch plan"),
+    *_m("typos", False, "done", "dont mrak task {id} as done", "should i mrak task {id} as done?"),
+    # Corrections between two tasks: the change is offered on the second, never done on the first.
+    *(Message(text, True, kind, "correction", on_second=True) for kind, text in (
+        ("done", "mark task {id} done, no wait, task {id2}"), ("done", "mark task {id} as done - I mean task {id2}"),
+        ("p0", "set task {id} to P0... actually task {id2}"), ("delete", "delete task {id}, oops, task {id2}"),
+        ("done", "把任务{id}标记为完成，不对，是任务{id2}"), ("blocked", "把任务{id}设为阻塞，说错了，是任务{id2}"))),
 )
 assert len({m.text for m in MESSAGES}) == len(MESSAGES), "each message once"
 

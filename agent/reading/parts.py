@@ -1,0 +1,145 @@
+"""The parts every rule of a change reads: the parser over tokens, a target, a person, a title and values.
+
+Each is a generator: given where to start, it yields every (end, value) it can read there, so a rule
+backtracks by reading on from each (grammar.py, people.py).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .dates import read_date
+from .lexicon import FIELDS, PRIORITIES, STATUSES, lexicon
+from .tokens import Token
+
+Values = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Target:
+    task_id: int | None = None
+    scope: str | None = None  # "selected" (the task on the page) or "visible" (the rows shown)
+    possessive: bool = False
+
+
+@dataclass(frozen=True)
+class Change:
+    """A write the grammar read: its operation on its target with its values."""
+
+    operation: str  # update, delete, create, decompose, assign, unassign, rename
+    target: Target = Target()
+    values: Values = ()
+    title: str | None = None
+    assignee: str | None = None
+
+
+class Parser:
+    def __init__(self, text: str, tokens: tuple[Token, ...]) -> None:
+        self.text, self.tokens, self.n = text, tokens, len(tokens)
+        self.texts = tuple(t.text for t in tokens)
+        self.lex = lexicon()
+
+    def w(self, i: int, *classes: str) -> Iterator[int]:
+        """The ends of the phrases of these classes that start at i, the longest first."""
+        for name in classes:
+            yield from self.lex.match(self.texts, i, name)
+
+    def opt(self, i: int, *classes: str) -> Iterator[int]:
+        yield from self.w(i, *classes)
+        yield i
+
+    def kind(self, i: int, kind: str) -> Token | None:
+        return self.tokens[i] if i < self.n and self.tokens[i].kind == kind else None
+
+    def raw(self, i: int, j: int) -> str:
+        return self.text[self.tokens[i].start:self.tokens[j - 1].end].strip()
+
+
+# Values: a status, a priority, a due date.
+def status(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
+    for name in STATUSES:
+        for end in p.w(i, f"status.{name}"):
+            yield end, (("status", name),)
+
+
+def priority(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
+    token = p.kind(i, "prio")
+    if token:
+        yield i + 1, (("priority", token.value),)
+        for end in p.w(i + 1, "field.priority"):  # "P0 priority"
+            yield end, (("priority", token.value),)
+    for name in PRIORITIES:  # "top priority", "最高"
+        for end in p.w(i, f"priority.{name}"):
+            yield end, (("priority", name),)
+
+
+def due(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
+    token = p.kind(i, "date")
+    if token:
+        yield i + 1, (("due_date", token.value),)
+        return
+    for end in range(min(p.n, i + 8), i, -1):  # the longest span of words dateparser reads
+        inner = p.tokens[i + 1:end - 1]  # "December 31, 2026": a comma inside, never at either end
+        if all(t.kind in ("word", "han", "num") for t in (p.tokens[i], p.tokens[end - 1])) and all(
+                t.kind in ("word", "han", "num") or t.text == "," for t in inner):
+            day = read_date(p.raw(i, end))
+            if day is not None:
+                yield end, (("due_date", day.isoformat()),)
+
+
+def value(p: Parser, i: int, field: str | None = None) -> Iterator[tuple[int, Values]]:
+    rules = {"status": status, "priority": priority, "due_date": due}
+    for name, rule in rules.items():
+        if field in (None, name):
+            yield from rule(p, i)
+
+
+def values(p: Parser, i: int, field: str | None = None) -> Iterator[tuple[int, Values]]:
+    """One value, or two of different fields, joined or side by side."""
+    for end, first in value(p, i, field):
+        yield end, first
+        for j in p.opt(end, "glue.with"):  # "due 2026-12-15 P1", "to P0 and due Friday"
+            for k in p.opt(j, "glue.due", "field.priority", "field.status"):
+                for last, second in value(p, k):
+                    if second[0][0] != first[0][0]:
+                        yield last, first + second
+
+
+def field_name(p: Parser, i: int) -> Iterator[tuple[int, str]]:
+    for name in FIELDS:
+        for end in p.w(i, f"field.{name}"):
+            yield end, name
+
+
+def target(p: Parser, i: int) -> Iterator[tuple[int, Target]]:
+    for j in p.opt(i, "glue.task", "glue.zh_task"):  # "task WEB-5", "任务 WEB-5"
+        token = p.kind(j, "ref")
+        if token:
+            yield j + 1, Target(task_id=int(token.value), possessive=token.possessive)
+    for scope in ("selected", "visible"):
+        for end in p.w(i, f"target.{scope}"):
+            yield end, Target(scope=scope)
+
+
+def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
+    for end in p.w(i, "glue.me", "glue.zh_me"):
+        yield end, "me"
+    token = p.kind(i, "word")
+    if token and not list(p.w(i, "glue.the", "glue.a", "courtesy")):
+        yield i + 1, p.raw(i, i + 1)
+
+
+def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
+    """A new task's title: quoted, else the words up to what follows it, the shortest first.
+
+    An unquoted title holds no mark and no clause after its first word ("… called X if the client
+    agrees" leaves "if the client agrees" unread): quoted, a title may hold anything.
+    """
+    token = p.kind(i, "quote")
+    if token:
+        yield i + 1, token.value
+        return
+    for end in range(i + 1, p.n + 1):
+        if p.tokens[end - 1].kind in ("punct", "sym") or end - 1 > i and list(p.w(end - 1, "clause")):
+            break
+        yield end, p.raw(i, end)

@@ -1,0 +1,70 @@
+"""The grammar of an assignment read from the person's side, English and Chinese.
+
+"assign carol to task 5", "put carol on task 5", "let carol take task 5", "take carol off task 5",
+"clear the assignee of task 5", "leave task 5 unassigned"; "让carol负责任务5", "把任务5的负责人去掉",
+"把carol从任务5上撤下来", "取消任务5的分配". The words are the lexicon's (``person.*``) and crud's
+(``staff``, ``unstaff``, ``leave``).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .parts import Change, Parser, person, target
+
+
+def en_people(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
+    """An assignment with the person first: "assign carol to task 5", "take carol off task 5",
+    "let carol take task 5", "clear the assignee of task 5", "leave task 5 unassigned"."""
+    for v in p.w(i, f"crud.staff.{form}"):
+        for j, who in person(p, v):
+            for k in p.w(j, "person.onto"):
+                for end, tg in target(p, k):
+                    yield end, Change("assign", tg, assignee=who)
+    if form == "base":
+        for v in p.w(i, "person.let"):
+            for j, who in person(p, v):
+                for k in p.w(j, "person.take"):
+                    for end, tg in target(p, k):
+                        yield end, Change("assign", tg, assignee=who)
+    for v in p.w(i, f"crud.unstaff.{form}"):
+        for j, _who in person(p, v):
+            for k in p.w(j, "person.off"):
+                for end, tg in target(p, k):
+                    yield end, Change("unassign", tg)
+        for j in p.w(v, "person.assignee"):
+            for k in p.w(j, "glue.of", "person.off"):
+                for end, tg in target(p, k):
+                    yield end, Change("unassign", tg)
+    for v in p.w(i, f"crud.leave.{form}"):
+        for j, tg in target(p, v):
+            for k in p.opt(j, "glue.to"):
+                for end in p.w(k, "person.nobody"):
+                    yield end, Change("unassign", tg)
+
+
+def zh_people(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
+    """"把任务5的负责人去掉", "把carol从任务5上撤下来", "让carol负责任务5", "取消任务5的分配"."""
+    for b in p.w(i, "glue.ba"):
+        for j, tg in target(p, b):
+            for d in p.w(j, "glue.de"):
+                for e in p.w(d, "person.assignee"):
+                    for m in p.opt(e, "courtesy"):
+                        for end in p.w(m, "crud.unstaff.base"):
+                            yield end, Change("unassign", tg)
+    for b in p.w(i, "glue.ba"):
+        for j, _who in person(p, b):
+            for k in p.w(j, "glue.zh_from"):
+                for m, tg in target(p, k):
+                    for n in p.opt(m, "person.zh_off"):
+                        for end in p.w(n, "crud.unstaff.base"):
+                            yield end, Change("unassign", tg)
+    for v in p.w(i, "person.let"):
+        for j, who in person(p, v):
+            for k in p.w(j, "person.take"):
+                for end, tg in target(p, k):
+                    yield end, Change("assign", tg, assignee=who)
+    for v in p.w(i, "crud.unstaff.base"):
+        for j, tg in target(p, v):
+            for k in p.w(j, "glue.de"):
+                for end in p.w(k, "person.assignee"):
+                    yield end, Change("unassign", tg)

@@ -1,0 +1,62 @@
+"""Misspelt words put right against the lexicon, for a message the grammar found no change in.
+
+A word of the message that is no word of the lexicon is replaced by the lexicon word one edit away
+(a letter left out, added, changed, or two swapped: "mrak" → "mark", "taks" → "task", "delte" →
+"delete"), when exactly one is: of several, the one with the same letters swapped, else the one with
+the same first letter. A change read
+through a corrected word is never read whole: the reader offers it on a card ("Did you mean …?").
+"""
+from __future__ import annotations
+
+from functools import cache
+
+from pm_assistant.one_line import one_line
+
+from .lexicon import lexicon
+from .tokens import tokenize
+
+# Shorter words are too often another word one letter away to be corrected.
+_SHORTEST = 3
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether b is a one letter away from a: one left out, added, changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or len(diff) == 2 and diff[1] == diff[0] + 1 \
+            and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    """Every English word of the lexicon's phrases, and the word the task references start with."""
+    return frozenset({w for w in lexicon().words() if w.isascii() and w.isalpha()} | {"task"})
+
+
+@cache
+def _corrected(word: str) -> str | None:
+    vocabulary = _vocabulary()
+    if word in vocabulary or len(word) < _SHORTEST:
+        return None
+    near = [w for w in vocabulary if len(w) >= 4 and _one_edit(word, w)]
+    # Two letters swapped first, then a word with the same first letter (a slip rarely hits the first).
+    for pick in ([w for w in near if sorted(w) == sorted(word)], [w for w in near if w[0] == word[0]], near):
+        if len(pick) == 1:
+            return pick[0]
+    return None
+
+
+def repaired(message: str) -> str | None:
+    """The message with its misspelt words put right; None when no word was."""
+    text = one_line(message)
+    parts, at = [], 0
+    for token in tokenize(text):
+        better = _corrected(token.text) if token.kind == "word" else None
+        if better is not None:
+            parts += [text[at:token.start], better]
+            at = token.end
+    return "".join(parts) + text[at:] if parts else None

@@ -1,0 +1,91 @@
+"""The reader's reach beyond its plainest phrasings, and where it stops short of a write.
+
+Misspelt words are put right against the lexicon (agent/reading/repair.py) and a correction names the
+task a change is for; both are read, never read whole, so they are offered on a card. Words the
+lexicon declares (a priority in words, the person before the task, an assignee taken off) are read
+whole like any other phrase.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agent.reading.reader import read, read_write
+from agent.reading.repair import repaired
+
+
+@pytest.mark.parametrize(("message", "fixed"), [
+    ("mrak task 5 as done", "mark task 5 as done"),
+    ("set taks 5 to P0", "set task 5 to P0"),
+    ("delte task 5", "delete task 5"),
+    ("asign task 5 to carol", "assign task 5 to carol"),
+])
+def test_a_misspelt_word_is_put_right_against_the_lexicon(message: str, fixed: str) -> None:
+    assert repaired(message) == fixed
+
+
+@pytest.mark.parametrize("message", ["mark task 5 as done", "show my tasks", "WEB-5 to carol", "ok"])
+def test_words_of_the_lexicon_and_names_are_left_alone(message: str) -> None:
+    assert repaired(message) is None
+
+
+@pytest.mark.parametrize(("message", "operation", "values"), [
+    ("mrak task 5 as done", "update", (("status", "done"),)),
+    ("plese delte task 5", "delete", ()),
+    ("renmae task 5 to Launch plan", "rename", ()),
+])
+def test_a_change_read_through_a_corrected_word_is_only_offered(message: str, operation: str,
+                                                               values: tuple[Any, ...]) -> None:
+    reading = read(message)
+    assert reading.mood == "unread" and not reading.asks_write
+    assert reading.change is not None and reading.change.operation == operation
+    assert reading.change.target.task_id == 5 and reading.change.values == values
+
+
+def test_a_misspelt_negation_stays_a_negation() -> None:
+    reading = read_write("dont mrak task 5 as done")
+    assert reading is not None and reading.mood == "negated"
+
+
+@pytest.mark.parametrize("message", ["mark task 5 done, no wait, task 6", "set task 5 to done - I mean task 6",
+                                     "把任务5标记为完成，说错了，是任务6"])
+def test_a_correction_offers_the_change_on_the_second_task_only(message: str) -> None:
+    reading = read_write(message)
+    assert reading is not None and reading.mood == "unread"
+    assert reading.change.target.task_id == 6
+
+
+@pytest.mark.parametrize("message", ["mark task 5 done and task 6", "mark task 5 done, then look at task 6"])
+def test_two_tasks_without_a_correction_name_no_change(message: str) -> None:
+    assert read_write(message) is None
+
+
+def test_it_in_a_message_that_names_one_task_is_that_task() -> None:
+    reading = read_write("task 5 shipped this morning, mark it done")
+    assert reading is not None and reading.mood == "unread" and reading.change.target.task_id == 5
+
+
+@pytest.mark.parametrize(("message", "capability", "slots"), [
+    ("bump task 5 to top priority", "crud", {"operation": "update", "task_id": 5, "priority": "P0"}),
+    ("把任务5的优先级调到最高", "crud", {"operation": "update", "task_id": 5, "priority": "P0"}),
+    ("block task 5", "crud", {"operation": "update", "task_id": 5, "status": "blocked"}),
+    ("把任务5挂起", "crud", {"operation": "update", "task_id": 5, "status": "blocked"}),
+    ("assign carol to task 5", "crud", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
+    ("让carol负责任务5", "crud", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
+    ("take carol off task 5", "crud", {"operation": "unassign", "task_id": 5}),
+    ("clear the assignee of task 5", "crud", {"operation": "unassign", "task_id": 5}),
+    ("leave task 5 unassigned", "crud", {"operation": "unassign", "task_id": 5}),
+    ("把任务5的负责人去掉", "crud", {"operation": "unassign", "task_id": 5}),
+    ("取消任务5的分配", "crud", {"operation": "unassign", "task_id": 5}),
+    ("change the title of task 5 to Launch plan", "crud", {"operation": "rename", "task_id": 5,
+                                                            "title": "Launch plan"}),
+    ("add Release notes as a task", "crud", {"operation": "create", "title": "Release notes"}),
+    ("set the due date on task 5 to December 31, 2026", "crud", {"operation": "update", "task_id": 5,
+                                                                  "due_date": "2026-12-31"}),
+])
+def test_declared_phrasings_are_read_whole(message: str, capability: str, slots: dict[str, Any]) -> None:
+    reading = read(message)
+    assert reading.mood == "request", reading
+    assert reading.capability == capability
+    assert {k: v for k, v in reading.slots.items() if k in slots} == slots
