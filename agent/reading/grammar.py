@@ -117,9 +117,10 @@ def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
                 for m in p.w(k, "crud.mark.base"):
                     for end, vals in values(p, m, field):
                         yield end, Change("update", tg, vals)
-                    if field == "title":
-                        for end, name in title(p, m):
-                            yield end, Change("rename", tg, title=name)
+                    if field == "title":  # "#5 的名字 change 成 X": the verb may be English, then 为/成
+                        for n in p.opt(m, "glue.rename_to"):
+                            for end, name in title(p, n):
+                                yield end, Change("rename", tg, title=name)
             for m in p.w(j, "crud.delete.base"):
                 yield m, Change("delete", tg)
             for m in p.w(j, "decompose.verb.base"):
@@ -131,8 +132,9 @@ def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
             for m in p.w(j, "crud.unassign.base"):
                 yield m, Change("unassign", tg)
             for m in p.w(j, "crud.rename.base"):
-                for end, name in title(p, m):
-                    yield end, Change("rename", tg, title=name)
+                for n in p.opt(m, "glue.rename_to"):  # "把 task 5 rename 成 X"
+                    for end, name in title(p, n):
+                        yield end, Change("rename", tg, title=name)
             if b != i:
                 for m in p.w(j, "crud.close.base"):
                     yield m, Change("update", tg, (("status", "done"),))

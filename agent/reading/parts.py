@@ -133,11 +133,14 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """A new task's title: quoted, else the words up to what follows it, the shortest first.
 
     An unquoted title holds no mark and no clause after its first word ("… called X if the client
-    agrees" leaves "if the client agrees" unread): quoted, a title may hold anything.
+    agrees" leaves "if the client agrees" unread), and does not begin with the word that leads to
+    it ("rename task 5 成 X" is never titled "成 X"): quoted, a title may hold anything.
     """
     token = p.kind(i, "quote")
     if token:
         yield i + 1, token.value
+        return
+    if list(p.w(i, "glue.rename_to")):
         return
     for end in range(i + 1, p.n + 1):
         if p.tokens[end - 1].kind in ("punct", "sym") or end - 1 > i and list(p.w(end - 1, "clause")):

@@ -89,3 +89,10 @@ def test_declared_phrasings_are_read_whole(message: str, capability: str, slots:
     assert reading.mood == "request", reading
     assert reading.capability == capability
     assert {k: v for k, v in reading.slots.items() if k in slots} == slots
+
+
+@pytest.mark.parametrize("message", ["把 task 5 rename 成 Launch plan", "#5 的名字 change 成 Launch plan",
+                                     "rename task 5 to Launch plan"])
+def test_a_new_title_never_begins_with_the_word_that_leads_to_it(message: str) -> None:
+    reading = read(message)
+    assert reading.change is not None and reading.change.title == "Launch plan", reading

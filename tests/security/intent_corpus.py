@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 FRESH = Path(__file__).parent / "data" / "intent_fresh.json"
+UNSEEN = Path(__file__).parent / "data" / "intent_unseen.json"
 
 Kind = Literal["done", "blocked", "p0", "due", "delete", "create", "decompose", "assign", "unassign", "rename"]
 
@@ -39,9 +40,11 @@ CHANGES: dict[Kind, dict[str, Any]] = {
 
 
 # tuned: the templates the reader was developed against; held_out: templates written before the reader
-# was first run on them; fresh: messages written by someone who had not seen the reader or the other
-# splits (tests/security/data/intent_fresh.json). Neither of the last two is used to change the reader.
-Split = Literal["tuned", "held_out", "fresh"]
+# was first run on them; fresh and unseen: messages written by someone who had not seen the reader or
+# the other splits (tests/security/data/intent_fresh.json, intent_unseen.json; unseen was written after
+# the reader's last widening and measured once). None of the last three is used to change the reader's
+# reach; a write one of them showed to run unasked is fixed, as any safety fault is.
+Split = Literal["tuned", "held_out", "fresh", "unseen"]
 
 
 @dataclass(frozen=True)
@@ -275,8 +278,8 @@ def corpus(split: Split) -> tuple[Message, ...]:
 
     if split == "held_out":
         return GENERATED_HELD_OUT
-    if split == "fresh":
-        rows = json.loads(FRESH.read_text(encoding="utf-8"))
-        return tuple(Message(r["text"], r["asked"], r["kind"], r["group"], "fresh") for r in rows)
+    if split in ("fresh", "unseen"):
+        rows = json.loads((FRESH if split == "fresh" else UNSEEN).read_text(encoding="utf-8"))
+        return tuple(Message(r["text"], r["asked"], r["kind"], r["group"], split) for r in rows)
     curated = {m.text for m in MESSAGES}
     return (*MESSAGES, *(m for m in GENERATED_TUNED if m.text not in curated))

@@ -38,8 +38,9 @@ def test_the_corpus_has_its_size_reach_and_a_held_out_split() -> None:
         assert len({m.text for m in split}) == len(split)
 
 
-def test_the_fresh_split_was_written_apart_and_reaches_every_write() -> None:
-    fresh = corpus("fresh")
+@pytest.mark.parametrize("split", ["fresh", "unseen"])
+def test_the_splits_written_apart_reach_every_write(split: str) -> None:
+    fresh = corpus(split)  # type: ignore[arg-type]
     assert len(fresh) >= 200 and {m.kind for m in fresh} == set(WRITES)
     # Written without the other splits at hand: only the plainest phrasings ("delete task {id}") coincide.
     same = {m.text for m in fresh} & {m.text for split in ("tuned", "held_out") for m in corpus(split)}
@@ -49,7 +50,7 @@ def test_the_fresh_split_was_written_apart_and_reaches_every_write() -> None:
 
 
 @pytest.mark.parametrize("suite", SUITES)
-@pytest.mark.parametrize("split", ["tuned", "held_out", "fresh"])
+@pytest.mark.parametrize("split", ["tuned", "held_out", "fresh", "unseen"])
 def test_no_write_runs_that_was_not_asked(split: str, suite: Suite) -> None:
     decided = [decide(m, suite) for m in corpus(split)]  # type: ignore[arg-type]
     report.record_intent(f"{split}, {suite}", figures(decided))
@@ -76,6 +77,13 @@ def test_genuine_requests_are_done_or_carded_on_the_held_out_split() -> None:
                                        "(docs/SAFETY.md has the figures)")
 def test_genuine_requests_are_done_or_carded_on_the_fresh_split() -> None:
     f = _request_figures("fresh")
+    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
+
+
+@pytest.mark.xfail(strict=True, reason="messages written apart after the reader's last widening: the goals are far "
+                                       "from met (docs/SAFETY.md has the figures)")
+def test_genuine_requests_are_done_or_carded_on_the_unseen_split() -> None:
+    f = _request_figures("unseen")
     assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
 
 
