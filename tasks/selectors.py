@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import connection, connections
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import F, Q, QuerySet, Sum
 from django.utils import timezone
 
 from pm_assistant.errors import NotFound
@@ -57,6 +57,23 @@ def task_get_for_user(*, user: AnyUser, task_id: int, **annotations: Any) -> Tas
     if task is None:
         raise NotFound(f"Task {task_id} was not found.", field="task")
     return task
+
+
+def task_facts_row(*, user: AnyUser, task_id: int) -> dict[str, Any]:
+    """One task's own facts with its project's name and key, its assignee's username and the user's role in
+    its project: one statement, the membership joined (no subquery), so a card's facts cost one short read.
+
+    Scoped like every read here: a task that is gone or outside the user's projects is NotFound.
+    """
+    found = None
+    if user.is_authenticated:
+        found = (Task.objects.filter(pk=task_id, project__memberships__user=user)
+                 .values("pk", "project_id", "title", "status", "due_date", "updated_at", "project__name",
+                         "project__key", "assignee__username", role=F("project__memberships__role"))
+                 .first())
+    if found is None:
+        raise NotFound(f"Task {task_id} was not found.", field="task")
+    return dict(found)
 
 
 def task_ids_visible_to_user(*, user: AnyUser, ids: list[int] | tuple[int, ...]) -> set[int]:

@@ -10,16 +10,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import OuterRef, QuerySet
+from django.db.models import QuerySet
 
 from agent.context.three_views import ExecCtx
 from agent.tools.facts import one_record, values_digest
-from projects.selectors import project_writable_by
+from pm_assistant.vocabulary import task_key
+from projects.selectors import role_can_write
 from tasks.counts import task_list_count
 from tasks.filters import TaskFilters
 from tasks.models import Task
 from tasks.paging import task_page
-from tasks.selectors import task_descendants, task_get_for_user, task_list_for_user
+from tasks.selectors import task_descendants, task_facts_row, task_list_for_user
 
 QUERY_MAX_ROWS = 10_000
 
@@ -88,30 +89,26 @@ def task_facts(*, user: User, task_id: int, subtasks: bool = True) -> dict[str, 
     that does not act on the subtasks (an update of the task alone) asks for ``subtasks=False``
     and gets the task's own facts without reading the tree.
     """
-    # Whether the user may change it is read with the task itself.
-    task = task_get_for_user(user=user, task_id=task_id,
-                             can_write=project_writable_by(user=user, project_id=OuterRef("project_id")))
+    # Whether the user may change it is read with the task itself: its project's membership, joined.
+    row = task_facts_row(user=user, task_id=task_id)
     facts: dict[str, Any] = {
-        "task_id": task.pk,
-        "key": task.key,
-        "project_id": task.project_id,
-        "title": task.title,
-        "status": task.status,
-        "project": task.project.name,
-        "assignee": task.assignee.get_username() if task.assignee else None,
-        "due_date": task.due_date.isoformat() if task.due_date else None,
+        "task_id": row["pk"],
+        "key": task_key(row["project__key"], row["pk"]),
+        "project_id": row["project_id"],
+        "title": row["title"],
+        "status": row["status"],
+        "project": row["project__name"],
+        "assignee": row["assignee__username"],
+        "due_date": row["due_date"].isoformat() if row["due_date"] else None,
     }
     if subtasks:
-        below = task_descendants(task=task)
+        below = task_descendants(task=Task(pk=row["pk"]))
         facts |= {
             "subtask_count": len(below),
             "subtask_titles": [t.title for t in below[:10]],
             "subtasks_digest": values_digest([[t.pk, t.updated_at.isoformat()] for t in below]),
         }
-    return facts | {
-        "updated_at": task.updated_at.isoformat(),
-        "can_write": bool(task.can_write),  # type: ignore[attr-defined]  # annotated by the read above
-    }
+    return facts | {"updated_at": row["updated_at"].isoformat(), "can_write": role_can_write(row["role"])}
 
 
 def compare_expected(*, facts: dict[str, Any], expected_title: str | None,

@@ -148,11 +148,11 @@ def _data_statements(statements: list[str]) -> list[str]:
 
 def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any) -> None:
     """The row's Done button: one read that checks the page's ids and reads the summary's names, the
-    conversation and the run, the facts (the task with its write permission; an update reads no subtasks; one
-    record, so no task-log revision for an index), the run marked as writing unless stopped (one UPDATE, the
-    stop's guard), the update (the project's lock, the locked read with project and assignee, the role, both
-    activities in one INSERT, the row), the trace and the outcome (with its audit and the usage, in the same
-    UPDATE)."""
+    conversation and the run, the facts (the task's own columns with the user's role, one join; an update
+    reads no subtasks; one record, so no task-log revision for an index), the run marked as writing unless
+    stopped (one UPDATE, the stop's guard), the update (the project's lock, the locked read with project and
+    assignee, the role, both activities in one INSERT, the row), the trace and the outcome (with its audit
+    and the usage, in the same UPDATE)."""
     client = _client(alice)
     first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))
     _post(client, _row(first, "mark_done"))  # warm
@@ -162,8 +162,11 @@ def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any)
         "a task's facts are one record: nothing to index, so no revision read"
     assert sum(sql.startswith(f'UPDATE "{Run._meta.db_table}"') for sql in statements) == 2, \
         "the run: the stop's guard before the write, then the outcome"
-    assert sum(sql.startswith('SELECT "tasks_task"."id" AS "pk"') for sql in statements) == 1, \
-        "the page's ids are checked and named in one read"
+    facts = [sql for sql in statements if sql.startswith('SELECT "tasks_task"."id" AS "pk"') and ' AS "role"' in sql]
+    assert len(facts) == 1 and "INNER JOIN \"projects_membership\"" in facts[0] and " IN (SELECT" not in facts[0], \
+        "the facts: the task with the user's role in its project, the membership joined, no subquery"
+    assert sum(sql.startswith('SELECT "tasks_task"."id" AS "pk"') for sql in statements) == 2, \
+        "the page's ids are checked and named in one read; the facts in another"
     locks = [sql for sql in statements if sql.startswith('SELECT "projects_project"."id" AS "pk"')]
     assert len(locks) == 1, "the project's lock, taken first"
     assert connection.vendor != "postgresql" or locks[0].endswith("FOR NO KEY UPDATE")
@@ -172,8 +175,8 @@ def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any)
         "the write permission is read with the task, not on its own"
     assert not any("WITH RECURSIVE" in sql for sql in statements), "an update does not read the subtree"
     assert sum(sql.startswith('INSERT INTO "tasks_taskactivity"') for sql in statements) == 1
-    assert sum(sql.startswith('SELECT "tasks_task"."id", "tasks_task"."project_id"') for sql in statements) == 2, \
-        "the task is read twice: the facts, then under the update's lock"
+    assert sum(sql.startswith('SELECT "tasks_task"."id", "tasks_task"."project_id"') for sql in statements) == 1, \
+        "the whole row is read once, under the update's lock"
 
 
 _KIND = re.compile(r'^(?:(UPDATE|INSERT INTO|DELETE FROM) |(SELECT)\b.*?\bFROM )"(\w+)"', re.DOTALL)
