@@ -1,5 +1,8 @@
 """Dates in words, English or Chinese ("Friday", "next Monday", "Dec 31", "明天", "下周五", "12月31日"), by dateparser.
 
+The ends of this year and this month ("end of the year", "年底", "月底"), which dateparser does not
+read, are read here.
+
 The grammar asks only where its rule expects a date, so a word elsewhere is never taken for one.
 A phrase is a date only when dateparser reads it (or, for the two Chinese forms it does not read,
 "下周X" and "M月D日", when those do); the result is the day, by the server's clock.
@@ -19,14 +22,23 @@ _MONTH_DAY_ZH = re.compile(r"^(\d{1,2})月(\d{1,2})[日号]$")
 # Words a date in words may start with: anything else is not tried.
 _STARTS = re.compile(r"^(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|today|"
                      r"tomorrow|tonight|next|this|end|in|the|明|后|今|下|本|这|周|星期|礼拜)", re.IGNORECASE)
+# The ends of this year and this month, which dateparser does not read.
+_YEAR_END = ("end of the year", "end of year", "the end of the year", "year end", "year-end", "年底", "年末",
+             "今年年底", "今年年末")
+_MONTH_END = ("end of the month", "end of month", "the end of the month", "month end", "月底", "月末", "本月底",
+              "这个月底")
 
 
 def read_date(words: str) -> date | None:
     """The day a phrase names, or None."""
     words = words.strip()
+    today = timezone.localdate()
+    if words.lower() in _YEAR_END:
+        return date(today.year, 12, 31)
+    if words.lower() in _MONTH_END:
+        return (today.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
     if not words or not _STARTS.match(words):
         return None
-    today = timezone.localdate()
     next_week = _NEXT_WEEK_ZH.match(words)
     if next_week:
         weekday = min(_WEEKDAYS_ZH.index(next_week.group(1)), 6)

@@ -42,6 +42,8 @@ def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
     for v in p.w(i, f"crud.close.{form}"):
         for end, tg in target(p, v):
             yield end, Change("update", tg, (("status", "done"),))
+    for end, tg in p.around(i, f"crud.close.{form}", target(p, i + 1)):  # "wrap task 5 up"
+        yield end, Change("update", tg, (("status", "done"),))
     for v in p.w(i, f"crud.block.{form}"):
         for end, tg in target(p, v):
             yield end, Change("update", tg, (("status", "blocked"),))
@@ -175,3 +177,14 @@ def corrected(p: Parser, i: int, first: Change) -> Iterator[tuple[int, Change]]:
             for end, tg in target(p, k):
                 if first.target.task_id is not None or first.target.scope is not None:
                     yield end, replace(first, target=tg)
+
+
+def verbless(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
+    """A task and a value with no verb ("WEB-5 → done", "task 5: P0", "任务5的优先级：P0"): a change named, never
+    asked for, so the reader offers it on a card at most."""
+    for j, tg in target(p, i):
+        fields = [(j, None)] + [(e, f) for d in p.opt(j, "glue.de") for e, f in field_name(p, d)]
+        for k, field in fields:
+            for m in p.opt(k, "glue.verbless"):
+                for end, vals in values(p, m, field):
+                    yield end, Change("update", tg, vals)

@@ -77,8 +77,11 @@ STATUSES: Mapping[str, tuple[str, ...]] = MappingProxyType({
 # Priorities in words: the highest is P0, the lowest P3 ("bump it to top priority", "调到最高").
 PRIORITIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "P0": ("top priority", "the top priority", "highest priority", "the highest priority", "highest", "top",
-           "最高优先级", "最高", "最高级", "最优先"),
-    "P3": ("lowest priority", "the lowest priority", "lowest", "最低优先级", "最低", "最低级"),
+           "urgent", "critical", "最高优先级", "最高", "最高级", "最优先", "紧急"),
+    "P1": ("high priority", "high", "高优先级", "高"),
+    "P2": ("medium priority", "normal priority", "medium", "normal", "中优先级", "中等", "普通"),
+    "P3": ("lowest priority", "the lowest priority", "lowest", "low priority", "low", "最低优先级", "最低", "最低级",
+           "低优先级", "低"),
 })
 FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "status": ("status", "state", "状态"),
@@ -121,6 +124,8 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "due": ("due", "due on", "due by", "by", "deadline", "截止", "截止日期", "截止于", "到期", "截至"),
     "with": ("with", "and", ",", "at"),
     "assignee_to": ("to",),
+    # Between a task and a value with no verb ("WEB-5 → done", "task 5: P0", "任务5：完成"): named, never asked.
+    "verbless": ("to", "as", ":", "→", "->", "=", "-", "is", "is now", "now", "为", "改为", "设为"),
     "as_task": ("as a task", "as a new task", "as task", "as a todo", "as a to-do", "as a ticket", "as an item"),
     # What comes between a renamed task and its new title: "to", or in a mixed message the Chinese "为"
     # ("rename 任务5 为 Launch plan"), never a word of the new title.
@@ -234,6 +239,10 @@ class Lexicon:
     def words(self) -> set[str]:
         """Every token text of every phrase."""
         return {text for phrases in self._classes.values() for phrase in phrases for text in phrase}
+
+    def split(self, texts: tuple[str, ...], pos: int, name: str) -> list[tuple[str, ...]]:
+        """The rest of each phrase of two words or more whose first word is at pos ("wrap" … "up")."""
+        return [p[1:] for p in self._classes.get(name, ()) if len(p) > 1 and pos < len(texts) and texts[pos] == p[0]]
 
     def match(self, texts: tuple[str, ...], pos: int, name: str) -> list[int]:
         """Where each phrase of the class that starts at pos ends, the longest first."""

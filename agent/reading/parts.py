@@ -13,6 +13,7 @@ from .lexicon import FIELDS, PRIORITIES, STATUSES, lexicon
 from .tokens import Token
 
 Values = tuple[tuple[str, str], ...]
+_DATE_SEPARATORS = frozenset({",", "/", "."})
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,17 @@ class Parser:
         """The ends of the phrases of these classes that start at i, the longest first."""
         for name in classes:
             yield from self.lex.match(self.texts, i, name)
+
+    def around(self, i: int, cls: str, inner: Iterator[tuple[int, Target]]) -> Iterator[tuple[int, Target]]:
+        """A phrasal verb of the class split around what it acts on ("wrap task 5 up", "tick WEB-5 off"):
+        each (end, target) read after the verb's first word and closed by the rest of the phrase."""
+        rests = self.lex.split(self.texts, i, cls)
+        if not rests:
+            return
+        for j, tg in inner:
+            for rest in rests:
+                if self.texts[j:j + len(rest)] == rest:
+                    yield j + len(rest), tg
 
     def opt(self, i: int, *classes: str) -> Iterator[int]:
         yield from self.w(i, *classes)
@@ -79,9 +91,10 @@ def due(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
         yield i + 1, (("due_date", token.value),)
         return
     for end in range(min(p.n, i + 8), i, -1):  # the longest span of words dateparser reads
-        inner = p.tokens[i + 1:end - 1]  # "December 31, 2026": a comma inside, never at either end
+        # "December 31, 2026", "12/31", "12.31": a separator inside, never at either end.
+        inner = p.tokens[i + 1:end - 1]
         if all(t.kind in ("word", "han", "num") for t in (p.tokens[i], p.tokens[end - 1])) and all(
-                t.kind in ("word", "han", "num") or t.text == "," for t in inner):
+                t.kind in ("word", "han", "num") or t.text in _DATE_SEPARATORS for t in inner):
             day = read_date(p.raw(i, end))
             if day is not None:
                 yield end, (("due_date", day.isoformat()),)

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pm_assistant.one_line import one_line
 
-from .grammar import change, corrected, en_passive
+from .grammar import change, corrected, en_passive, verbless
 from .lexicon import FRAMES
 from .parts import Change, Parser, Target, target
 from .reads import read_capability, read_query
@@ -118,6 +118,15 @@ def _named(p: Parser) -> Change | None:
     return None
 
 
+def _verbless(p: Parser) -> Change | None:
+    """A message that is only a task and a value, with courtesy ("WEB-5 → done pls"), not a question."""
+    for a in _lead(p, 0):
+        for end, found in verbless(p, a):
+            if _ends(p, end, asking=False):
+                return found
+    return None
+
+
 def _corrected_to_last(p: Parser, end: int, named: Change, refs: list[tuple[int, Token]]) -> Change | None:
     """The change on the last task named, when only a correction stands between them; else None (the reader asks)."""
     last_at, last = refs[-1]
@@ -139,7 +148,7 @@ def _read_write(p: Parser, *, repairs: bool = True) -> WriteReading | None:
         return WriteReading(found, "request")
     for mood, found in _declined(p):
         return WriteReading(found, mood)
-    named = _named(p)
+    named = _named(p) or _verbless(p)
     if named is not None:
         return WriteReading(named, "unread")
     better = repaired(p.text) if repairs else None

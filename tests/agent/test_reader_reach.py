@@ -7,9 +7,11 @@ whole like any other phrase.
 """
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from agent.reading.reader import read, read_write
 from agent.reading.repair import repaired
@@ -96,3 +98,32 @@ def test_declared_phrasings_are_read_whole(message: str, capability: str, slots:
 def test_a_new_title_never_begins_with_the_word_that_leads_to_it(message: str) -> None:
     reading = read(message)
     assert reading.change is not None and reading.change.title == "Launch plan", reading
+
+
+@pytest.mark.parametrize(("message", "values"), [
+    ("WEB-5 → done", (("status", "done"),)), ("task 5: P0", (("priority", "P0"),)),
+    ("task 5 is done", (("status", "done"),)), ("任务5的优先级：P0", (("priority", "P0"),)),
+])
+def test_a_task_and_a_value_with_no_verb_are_only_offered(message: str, values: tuple[Any, ...]) -> None:
+    reading = read(message)
+    assert reading.mood == "unread" and reading.change is not None
+    assert reading.change.target.task_id == 5 and reading.change.values == values
+
+
+@pytest.mark.parametrize("message", ["task 5 done?", "Is task 5 done?", "任务5完成了吗？"])
+def test_a_question_about_a_value_is_no_change(message: str) -> None:
+    assert read(message).mood is None
+
+
+@pytest.mark.parametrize(("message", "field", "value"), [
+    ("wrap task 5 up", "status", "done"), ("tick WEB-5 off please", "status", "done"),
+    ("make task 5 high priority", "priority", "P1"),
+    ("move task 5 to the end of the year", "due_date", "year end"),
+    ("把任务5的截止日期改到年底", "due_date", "year end"),
+    ("set task 5 due 12/31", "due_date", "year end"),
+])
+def test_phrasal_verbs_priorities_and_dates_in_words_are_read_whole(message: str, field: str, value: str) -> None:
+    if value == "year end":
+        value = date(timezone.localdate().year, 12, 31).isoformat()
+    reading = read(message)
+    assert reading.mood == "request" and reading.change is not None and reading.change.values == ((field, value),)

@@ -249,6 +249,14 @@ MESSAGES: tuple[Message, ...] = (
         "add a task: Release notes", "建个任务叫Release notes", "新建任务：Release notes"),
     *_m("synonym", True, "delete", "delete task {id} for good", "把任务{id}删了吧", "get rid of task {id} please"),
     *_m("synonym", True, "decompose", "split task {id} into subtasks", "帮我把任务{id}拆成几个子任务"),
+    *_m("synonym", True, "done", "wrap task {id} up", "tick task {id} off please", "could you check task {id} off?"),
+    *_m("synonym", True, "p0", "make task {id} urgent", "set task {id} to critical", "把任务{id}设为紧急"),
+    *_m("synonym", True, "due", "move task {id} to the end of the year", "set task {id} due 12/31",
+        "把任务{id}的截止日期改到年底"),
+    # A task and a value with no verb: a change named, offered on a card.
+    *_m("terse", True, "done", "task {id} → done", "WEB-{id}: done, thanks", "任务{id}：完成"),
+    *_m("terse", True, "p0", "task {id} to P0 pls", "任务{id}的优先级：P0"),
+    *_m("question", False, "done", "task {id} done?", "任务{id}完成了吗？"),
     # A change among words the reader cannot account for (a reason, a report): offered on a card.
     *_m("context", True, "done", "task {id} shipped yesterday, mark it as done: task {id}",
         "QA passed on task {id}. please mark task {id} as done", "the client approved it, so mark task {id} done"),
