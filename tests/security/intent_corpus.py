@@ -41,9 +41,9 @@ CHANGES: dict[Kind, dict[str, Any]] = {
 
 # tuned: the templates the reader was developed against; held_out: templates written before the reader
 # was first run on them; fresh and unseen: messages written by someone who had not seen the reader or
-# the other splits (tests/security/data/intent_fresh.json, intent_unseen.json; unseen was written after
-# the reader's last widening and measured once). None of the last three is used to change the reader's
-# reach; a write one of them showed to run unasked is fixed, as any safety fault is.
+# the other splits (tests/security/data/intent_fresh.json, intent_unseen.json; unseen also without the
+# development set). None of the last three is used to widen the reader; a write one of them showed to
+# run unasked is fixed, as any safety fault is.
 Split = Literal["tuned", "held_out", "fresh", "unseen"]
 
 

@@ -80,7 +80,7 @@ def test_genuine_requests_are_done_or_carded_on_the_fresh_split() -> None:
     assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
 
 
-@pytest.mark.xfail(strict=True, reason="messages written apart after the reader's last widening: the goals are far "
+@pytest.mark.xfail(strict=True, reason="messages written apart, never read to widen the reader: the goals are far "
                                        "from met (docs/SAFETY.md has the figures)")
 def test_genuine_requests_are_done_or_carded_on_the_unseen_split() -> None:
     f = _request_figures("unseen")
