@@ -110,12 +110,16 @@ def en_passive(p: Parser, i: int, tg: Target) -> Iterator[tuple[int, Change]]:
             yield end, Change("decompose", tg)
 
 
+def _own_field(p: Parser, j: int) -> list[tuple[int, str | None]]:
+    """After a task: no field, or one of its fields ("任务5的优先级", "task 5 priority")."""
+    return [(j, None)] + [(e, f) for d in p.opt(j, "glue.de") for e, f in field_name(p, d)]
+
+
 # Chinese: the task first (with 把 or without), or the verb first.
 def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
     for b in p.opt(i, "glue.ba"):
         for j, tg in target(p, b):
-            fields = [(j, None)] + [(e, f) for d in p.opt(j, "glue.de") for e, f in field_name(p, d)]
-            for k, field in fields:
+            for k, field in _own_field(p, j):
                 for m in p.w(k, "crud.mark.base"):
                     for end, vals in values(p, m, field):
                         yield end, Change("update", tg, vals)
@@ -183,8 +187,7 @@ def verbless(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
     """A task and a value with no verb ("WEB-5 → done", "task 5: P0", "任务5的优先级：P0"): a change named, never
     asked for, so the reader offers it on a card at most."""
     for j, tg in target(p, i):
-        fields = [(j, None)] + [(e, f) for d in p.opt(j, "glue.de") for e, f in field_name(p, d)]
-        for k, field in fields:
+        for k, field in _own_field(p, j):
             for m in p.opt(k, "glue.verbless"):
                 for end, vals in values(p, m, field):
                     yield end, Change("update", tg, vals)
