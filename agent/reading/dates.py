@@ -27,18 +27,19 @@ _YEAR_END = ("end of the year", "end of year", "the end of the year", "year end"
              "今年年底", "今年年末")
 _MONTH_END = ("end of the month", "end of month", "the end of the month", "month end", "月底", "月末", "本月底",
               "这个月底")
+_PERIOD_ENDS = frozenset(_YEAR_END + _MONTH_END)
 
 
 def read_date(words: str) -> date | None:
     """The day a phrase names, or None."""
     words = words.strip()
+    if not words or not _STARTS.match(words) and words.lower() not in _PERIOD_ENDS:
+        return None
     today = timezone.localdate()
     if words.lower() in _YEAR_END:
         return date(today.year, 12, 31)
     if words.lower() in _MONTH_END:
         return (today.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
-    if not words or not _STARTS.match(words):
-        return None
     next_week = _NEXT_WEEK_ZH.match(words)
     if next_week:
         weekday = min(_WEEKDAYS_ZH.index(next_week.group(1)), 6)

@@ -235,18 +235,26 @@ class Lexicon:
     def __init__(self, classes: Mapping[str, Iterable[str]]) -> None:
         self._classes = {name: sorted({phrase_tokens(p) for p in phrases if p}, key=len, reverse=True)
                          for name, phrases in classes.items()}
+        # Each class's phrases by their first token, longest first: a match looks only at those.
+        self._starting: dict[str, dict[str, list[tuple[str, ...]]]] = {}
+        for name, phrases in self._classes.items():
+            for phrase in phrases:
+                self._starting.setdefault(name, {}).setdefault(phrase[0], []).append(phrase)
 
     def words(self) -> set[str]:
         """Every token text of every phrase."""
         return {text for phrases in self._classes.values() for phrase in phrases for text in phrase}
 
+    def _at(self, texts: tuple[str, ...], pos: int, name: str) -> list[tuple[str, ...]]:
+        return self._starting.get(name, {}).get(texts[pos], []) if pos < len(texts) else []
+
     def split(self, texts: tuple[str, ...], pos: int, name: str) -> list[tuple[str, ...]]:
         """The rest of each phrase of two words or more whose first word is at pos ("wrap" … "up")."""
-        return [p[1:] for p in self._classes.get(name, ()) if len(p) > 1 and pos < len(texts) and texts[pos] == p[0]]
+        return [p[1:] for p in self._at(texts, pos, name) if len(p) > 1]
 
     def match(self, texts: tuple[str, ...], pos: int, name: str) -> list[int]:
         """Where each phrase of the class that starts at pos ends, the longest first."""
-        return [pos + len(p) for p in self._classes.get(name, ()) if tuple(texts[pos:pos + len(p)]) == p]
+        return [pos + len(p) for p in self._at(texts, pos, name) if texts[pos:pos + len(p)] == p]
 
 
 def _capability_classes() -> dict[str, list[str]]:

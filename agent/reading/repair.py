@@ -32,17 +32,19 @@ def _one_edit(a: str, b: str) -> bool:
 
 
 @cache
-def _vocabulary() -> frozenset[str]:
-    """Every English word of the lexicon's phrases, and the word the task references start with."""
-    return frozenset({w for w in lexicon().words() if w.isascii() and w.isalpha()} | {"task"})
+def _vocabulary() -> dict[int, frozenset[str]]:
+    """Every English word of the lexicon's phrases, and the word the task references start with, by length."""
+    words = {w for w in lexicon().words() if w.isascii() and w.isalpha()} | {"task"}
+    return {n: frozenset(w for w in words if len(w) == n) for n in {len(w) for w in words}}
 
 
 @cache
 def _corrected(word: str) -> str | None:
-    vocabulary = _vocabulary()
-    if word in vocabulary or len(word) < _SHORTEST:
+    by_length = _vocabulary()
+    if word in by_length.get(len(word), ()) or len(word) < _SHORTEST:
         return None
-    near = [w for w in vocabulary if len(w) >= 4 and _one_edit(word, w)]
+    near = [w for n in (len(word) - 1, len(word), len(word) + 1) if n >= 4 for w in by_length.get(n, ())
+            if _one_edit(word, w)]
     # Two letters swapped first, then a word with the same first letter (a slip rarely hits the first).
     for pick in ([w for w in near if sorted(w) == sorted(word)], [w for w in near if w[0] == word[0]], near):
         if len(pick) == 1:
