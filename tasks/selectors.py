@@ -70,7 +70,7 @@ def task_facts_row(*, user: AnyUser, task_id: int) -> dict[str, Any]:
         found = (Task.objects.filter(pk=task_id, project__memberships__user=user)
                  .values("pk", "project_id", "title", "status", "due_date", "updated_at", "project__name",
                          "project__key", "assignee__username", role=F("project__memberships__role"))
-                 .first())
+                 .order_by("pk").first())
     if found is None:
         raise NotFound(f"Task {task_id} was not found.", field="task")
     return dict(found)

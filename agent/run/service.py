@@ -146,6 +146,9 @@ def _store_outcome(run: Run, result: Any, context: RunContext) -> tuple[bool, bo
     decided = result.get("route")
     if decided is not None:
         run.capability, run.via = decided.capability, decided.via
+    if context.tools.wrote_at is not None:  # an unguarded write (a run that commits once): when it wrote
+        run.wrote_at = context.tools.wrote_at
+        fields.append("wrote_at")
     # The run's own writes (its trace, the card, its outcome) commit together; a run its owner stopped
     # meanwhile stays stopped, without a card.
     with transaction.atomic(savepoint=False):
@@ -228,8 +231,8 @@ def _run_context(user: User, run: Run, *, resuming: bool, stream_token: str | No
     live = RunLive(run_id=run.pk, user_id=user.pk, token=stream_token, stoppable=stoppable)
     live.open()
     llm = LLMClient(provider=llm_provider_from_settings(), recorder=recorder, listener=live if stream_token else None)
-    return RunContext(recorder=recorder, llm=llm, tools=ToolRunner(user=user, run_id=run.pk, recorder=recorder),
-                      resuming=resuming, live=live)
+    tools = ToolRunner(user=user, run_id=run.pk, recorder=recorder, guarded=stoppable)
+    return RunContext(recorder=recorder, llm=llm, tools=tools, resuming=resuming, live=live)
 
 
 def run_request(*, user: User, page_context: Any, message: str | None = None, action: str | None = None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -62,6 +63,11 @@ class ToolRunner:
     # Ids a server lookup yielded (a project found by its name), by argument name: the binding that
     # resolved each and its value's digest. A later call passing that value under that name is bound.
     _lookups: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Whether a stop may reach the run while it writes. A run that commits once is seen by no one before it
+    # ends (agent.run.service.run_request): no stop can reach it, so its writes need no guard, and when it
+    # first wrote (``wrote_at``) is stored with its outcome.
+    guarded: bool = True
+    wrote_at: datetime | None = None
 
     def read(self, step: str, tool: str, fn: Callable[..., Any], /, *,
              scope: Callable[[Any], list[int]], bound: Mapping[str, str] | None = None,
@@ -140,13 +146,16 @@ class ToolRunner:
         and is refused because the run has written.
         """
         with transaction.atomic():
-            # One statement: it locks the row, refuses a stopped run and marks the write, undone with it
-            # if the write fails.
-            marked = Run.objects.filter(pk=self.run_id).exclude(status=Run.Status.STOPPED).update(
-                wrote_at=Coalesce("wrote_at", Value(timezone.now())))
-            if not marked:
-                raise RunStopped(f"before {tool}")
+            if self.guarded:
+                # One statement: it locks the row, refuses a stopped run and marks the write, undone with it
+                # if the write fails.
+                marked = Run.objects.filter(pk=self.run_id).exclude(status=Run.Status.STOPPED).update(
+                    wrote_at=Coalesce("wrote_at", Value(timezone.now())))
+                if not marked:
+                    raise RunStopped(f"before {tool}")
             result = fn(user=self.user, **arguments)
+        if not self.guarded and self.wrote_at is None:
+            self.wrote_at = timezone.now()
         return result
 
     def _binding_info(self, bound: Mapping[str, str] | None, arguments: Mapping[str, Any]) -> dict[str, Any]:

@@ -149,19 +149,20 @@ def _data_statements(statements: list[str]) -> list[str]:
 def test_mark_done_reads_and_writes_only_what_it_needs(alice: Any, website: Any) -> None:
     """The row's Done button: one read that checks the page's ids and reads the summary's names, the
     conversation and the run, the facts (the task's own columns with the user's role, one join; an update
-    reads no subtasks; one record, so no task-log revision for an index), the run marked as writing unless
-    stopped (one UPDATE, the stop's guard), the update (the project's lock, the locked read with project and
-    assignee, the role, both activities in one INSERT, the row), the trace and the outcome (with its audit
-    and the usage, in the same UPDATE)."""
+    reads no subtasks; one record, so no task-log revision for an index), the update (the project's lock,
+    the locked read with project and assignee, the role, both activities in one INSERT, the row), the trace
+    and the outcome (with its audit, the usage and when it wrote, in the same UPDATE). A run that commits
+    once is seen by no one before it ends, so no stop can reach it: its write has no stop guard."""
     client = _client(alice)
     first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))
     _post(client, _row(first, "mark_done"))  # warm
     statements = _data_statements(_statements(client, _row(second, "mark_done")))
-    assert len(statements) == 12, "\n".join(statements)
+    assert len(statements) == 11, "\n".join(statements)
     assert not any(sql.startswith(f'SELECT MAX("{TaskActivity._meta.db_table}"."id")') for sql in statements), \
         "a task's facts are one record: nothing to index, so no revision read"
-    assert sum(sql.startswith(f'UPDATE "{Run._meta.db_table}"') for sql in statements) == 2, \
-        "the run: the stop's guard before the write, then the outcome"
+    runs = [sql for sql in statements if sql.startswith(f'UPDATE "{Run._meta.db_table}"')]
+    assert len(runs) == 1 and '"wrote_at" = ' in runs[0], \
+        "the run commits once, so no stop can reach it: no guard before the write; when it wrote goes with the outcome"
     facts = [sql for sql in statements if sql.startswith('SELECT "tasks_task"."id" AS "pk"') and ' AS "role"' in sql]
     assert len(facts) == 1 and "INNER JOIN \"projects_membership\"" in facts[0] and " IN (SELECT" not in facts[0], \
         "the facts: the task with the user's role in its project, the membership joined, no subquery"
