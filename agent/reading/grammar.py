@@ -24,6 +24,9 @@ def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
                 for m in p.opt(k, "glue.to"):
                     for end, vals in values(p, m, field):
                         yield end, Change("update", tg, vals)
+                    if field == "title":  # "change task 5's name to X"
+                        for end, name in title(p, m):
+                            yield end, Change("rename", tg, title=name)
         for j in p.opt(v, "glue.the"):  # "set the priority of task 5 to P0", "change the title of task 5 to X"
             for k, field in field_name(p, j):
                 for m in p.w(k, "glue.of"):
@@ -34,6 +37,10 @@ def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
                             if field == "title":
                                 for end, name in title(p, o):
                                     yield end, Change("rename", tg, title=name)
+        for j in p.opt(v, "glue.to"):  # "mark as done task 5": the value before the task
+            for k, vals in values(p, j):
+                for end, tg in target(p, k):
+                    yield end, Change("update", tg, vals)
         for j in p.opt(v, "glue.the"):  # "set priority to P0": the selected task's
             for k, field in field_name(p, j):
                 for m in p.w(k, "glue.to"):

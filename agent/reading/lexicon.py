@@ -119,14 +119,15 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "the": ("the",),
     "a": ("a", "an", "one", "another", "a new", "new", "an new"),
     "task": ("task", "todo", "to-do", "item", "ticket"),
-    "called": ("called", "named", "titled", "with the title", "with title", ":", "-", "to"),
+    "called": ("called", "named", "titled", "with the title", "with title", ":", "-", "to", "for", "about"),
     "be": ("be", "get"),
     "due": ("due", "due on", "due by", "by", "deadline", "截止", "截止日期", "截止于", "到期", "截至"),
     "with": ("with", "and", ",", "at"),
     "assignee_to": ("to",),
     # Between a task and a value with no verb ("WEB-5 → done", "task 5: P0", "任务5：完成"): named, never asked.
     "verbless": ("to", "as", ":", "→", "->", "=", "-", "is", "is now", "now", "为", "改为", "设为"),
-    "as_task": ("as a task", "as a new task", "as task", "as a todo", "as a to-do", "as a ticket", "as an item"),
+    "as_task": ("as a task", "as a new task", "as task", "as a todo", "as a to-do", "as a ticket", "as an item",
+                "task"),
     # What comes between a renamed task and its new title: "to", or in a mixed message the Chinese "为"
     # ("rename 任务5 为 Launch plan"), never a word of the new title.
     "rename_to": ("to", "as", "into", "为", "成", "作"),

@@ -127,3 +127,16 @@ def test_phrasal_verbs_priorities_and_dates_in_words_are_read_whole(message: str
         value = date(timezone.localdate().year, 12, 31).isoformat()
     reading = read(message)
     assert reading.mood == "request" and reading.change is not None and reading.change.values == ((field, value),)
+
+
+@pytest.mark.parametrize(("message", "slots"), [
+    ("把5号任务标记完成", {"operation": "update", "task_id": 5, "status": "done"}),
+    ("mark as done task 5", {"operation": "update", "task_id": 5, "status": "done"}),
+    ("can you add a to-do for Release notes?", {"operation": "create", "title": "Release notes"}),
+    ("change task 5's name to Launch plan", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
+    ("unassign carol from task 5", {"operation": "unassign", "task_id": 5}),
+])
+def test_more_declared_phrasings_are_read_whole(message: str, slots: dict[str, Any]) -> None:
+    reading = read(message)
+    assert reading.mood == "request", reading
+    assert {k: v for k, v in reading.slots.items() if k in slots} == slots
