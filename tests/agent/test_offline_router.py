@@ -30,3 +30,21 @@ def test_an_unclear_message_is_a_clarification_with_suggestions(alice: Any, webs
     assert body["status"] == "needs_clarification"
     assert [s["action"] for s in body["data"]["suggestions"]] == [e.action for e in quick_actions_for("task_list")]
     assert Task.objects.count() == 1
+
+
+@pytest.mark.parametrize(("text", "on_second"), [("mrak task {a} as done", False),
+                                                 ("mark task {a} done, no wait, task {b}", True),
+                                                 ("task {a} → done", False)])
+def test_a_change_not_read_whole_waits_on_its_card_and_changes_nothing(alice: Any, website: Any, text: str,
+                                                                      on_second: bool) -> None:
+    first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))
+    client = APIClient()
+    client.force_authenticate(alice)
+    body = client.post("/api/assistant/requests/", {
+        "message": text.format(a=first.pk, b=second.pk), "page_context": {"page": "task_list", "origin": "sidebar"}},
+        format="json").json()
+    assert body["status"] == "needs_confirmation", body
+    facts = body["confirmation"]["facts"]
+    assert body["confirmation"]["action"] == "confirm_write"
+    assert facts["task_id"] == (second if on_second else first).pk and facts["change"].endswith("status done")
+    assert set(Task.objects.values_list("status", flat=True)) == {"todo"}
