@@ -27,6 +27,9 @@ def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
                     if field == "title":  # "change task 5's name to X"
                         for end, name in title(p, m):
                             yield end, Change("rename", tg, title=name)
+                    if field == "assignee":  # "set task 5's owner to carol"
+                        for end, who in person(p, m):
+                            yield end, Change("assign", tg, assignee=who)
         for j in p.opt(v, "glue.the"):  # "set the priority of task 5 to P0", "change the title of task 5 to X"
             for k, field in field_name(p, j):
                 for m in p.w(k, "glue.of"):
@@ -37,6 +40,9 @@ def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
                             if field == "title":
                                 for end, name in title(p, o):
                                     yield end, Change("rename", tg, title=name)
+                            if field == "assignee":  # "set the assignee of task 5 to carol"
+                                for end, who in person(p, o):
+                                    yield end, Change("assign", tg, assignee=who)
         for j in p.opt(v, "glue.to"):  # "mark as done task 5": the value before the task
             for k, vals in values(p, j):
                 for end, tg in target(p, k):
@@ -72,6 +78,10 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
             for k in p.w(j, "glue.assignee_to"):
                 for end, who in person(p, k):
                     yield end, Change("assign", tg, assignee=who)
+    for j, tg in p.around(i, f"crud.assign.{form}", target(p, i + 1)):  # "hand WEB-5 over to carol"
+        for k in p.w(j, "glue.assignee_to"):
+            for end, who in person(p, k):
+                yield end, Change("assign", tg, assignee=who)
     for v in p.w(i, f"crud.unassign.{form}"):
         for end, tg in target(p, v):
             yield end, Change("unassign", tg)
@@ -134,6 +144,9 @@ def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
                         for n in p.opt(m, "glue.rename_to"):
                             for end, name in title(p, n):
                                 yield end, Change("rename", tg, title=name)
+                    if field == "assignee":  # "把任务5的负责人改成carol"
+                        for end, who in person(p, m):
+                            yield end, Change("assign", tg, assignee=who)
             for m in p.w(j, "crud.delete.base"):
                 yield m, Change("delete", tg)
             for m in p.w(j, "decompose.verb.base"):
@@ -171,6 +184,10 @@ def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
             for k in p.w(j, "glue.zh_task"):
                 for m in p.opt(k, "glue.zh_called"):
                     yield from create_fields(p, m)
+            for k in p.w(j, "glue.zh_called"):  # "创建一个名为X的任务"
+                for m, name in title(p, k):
+                    for end in p.w(m, "glue.zh_task_after"):
+                        yield end, Change("create", title=name)
 
 
 def change(p: Parser, i: int, form: str = "base") -> Iterator[tuple[int, Change]]:

@@ -71,7 +71,7 @@ STATUSES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "done": ("done", "complete", "completed", "finished", "closed", "resolved", "完成", "已完成", "做完", "完成状态",
              "已关闭", "关闭"),
     "in_progress": ("in progress", "in-progress", "started", "doing", "underway", "进行中", "处理中", "开始"),
-    "blocked": ("blocked", "stuck", "on hold", "阻塞", "受阻", "卡住", "被阻塞", "阻塞中", "挂起"),
+    "blocked": ("blocked", "stuck", "on hold", "阻塞", "受阻", "卡住", "被阻塞", "阻塞中", "挂起", "阻塞状态"),
     "todo": ("todo", "to do", "to-do", "not started", "待办", "未开始", "待处理"),
 })
 # Priorities in words: the highest is P0, the lowest P3 ("bump it to top priority", "调到最高").
@@ -90,6 +90,8 @@ FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
                  "期限",
                  "截止日", "日期"),
     "title": ("title", "name", "标题", "名称", "名字"),
+    # Set like a value, read as a person: "set the assignee of task 5 to carol", "把任务5的负责人改成carol".
+    "assignee": ("assignee", "owner", "负责人", "执行人"),
 })
 # Around a person in an assignment: "assign carol to task 5", "take carol off task 5", "让carol负责任务5",
 # "clear the assignee of task 5", "leave task 5 unassigned".
@@ -118,7 +120,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "of": ("of", "for", "on"),
     "the": ("the",),
     "a": ("a", "an", "one", "another", "a new", "new", "an new"),
-    "task": ("task", "todo", "to-do", "item", "ticket"),
+    "task": ("task", "todo", "to-do", "item", "ticket", "the task", "the ticket"),
     "called": ("called", "named", "titled", "with the title", "with title", ":", "-", "to", "for", "about"),
     "be": ("be", "get"),
     "due": ("due", "due on", "due by", "by", "deadline", "截止", "截止日期", "截止于", "到期", "截至"),
@@ -130,7 +132,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
                 "task"),
     # What comes between a renamed task and its new title: "to", or in a mixed message the Chinese "为"
     # ("rename 任务5 为 Launch plan"), never a word of the new title.
-    "rename_to": ("to", "as", "into", "为", "成", "作"),
+    "rename_to": ("to", "as", "into", ":", "为", "成", "作"),
     "me": ("me", "myself"),
     # Chinese.
     "ba": ("把", "将"),
@@ -141,6 +143,8 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "zh_me": ("我", "我自己"),
     "le": ("了",),
     "zh_from": ("从",),
+    # After a new task's title: "创建一个名为X的任务".
+    "zh_task_after": ("的任务", "的待办", "任务"),
 })
 # What a question to see tasks may hold besides its filters' values (reads.py).
 READS: Mapping[str, tuple[str, ...]] = MappingProxyType({

@@ -135,6 +135,10 @@ def test_phrasal_verbs_priorities_and_dates_in_words_are_read_whole(message: str
     ("can you add a to-do for Release notes?", {"operation": "create", "title": "Release notes"}),
     ("change task 5's name to Launch plan", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
     ("unassign carol from task 5", {"operation": "unassign", "task_id": 5}),
+    ("set the assignee of task 5 to carol", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
+    ("hand WEB-5 over to carol", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
+    ("把任务5的负责人改成carol", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
+    ("创建一个名为Release notes的任务", {"operation": "create", "title": "Release notes"}),
 ])
 def test_more_declared_phrasings_are_read_whole(message: str, slots: dict[str, Any]) -> None:
     reading = read(message)

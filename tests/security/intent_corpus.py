@@ -262,6 +262,12 @@ MESSAGES: tuple[Message, ...] = (
     *_m("synonym", True, "p0", "把任务{id}的优先级提高到P0"),
     *_m("synonym", True, "decompose", "break task {id} into smaller pieces"),
     *_m("synonym", True, "assign", "请把{id}号任务分配给carol"),
+    *_m("synonym", True, "assign", "set the assignee of task {id} to carol", "hand WEB-{id} over to carol",
+        "把任务{id}的负责人改成carol", "把任务{id}的负责人换成carol"),
+    *_m("synonym", True, "rename", "rename WEB-{id}: Launch plan"),
+    *_m("synonym", True, "create", "创建一个名为Release notes的任务"),
+    *_m("synonym", True, "delete", "delete the task WEB-{id}"),
+    *_m("synonym", True, "blocked", "把任务{id}设置为阻塞状态"),
     # A task and a value with no verb: a change named, offered on a card.
     *_m("terse", True, "done", "task {id} → done", "WEB-{id}: done, thanks", "任务{id}：完成"),
     *_m("terse", True, "p0", "task {id} to P0 pls", "任务{id}的优先级：P0"),
