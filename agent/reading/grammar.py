@@ -16,33 +16,31 @@ from .parts import Change, Parser, Target, field_name, person, target, title, va
 from .people import en_people, zh_people
 
 
+def field_set(p: Parser, i: int, tg: Target, field: str | None) -> Iterator[tuple[int, Change]]:
+    """What a task's field is set to at i: a value (an update), a new title (a rename) or a person (an assign)."""
+    for end, vals in values(p, i, field):
+        yield end, Change("update", tg, vals)
+    if field == "title":
+        for end, name in title(p, i):
+            yield end, Change("rename", tg, title=name)
+    if field == "assignee":
+        for end, who in person(p, i):
+            yield end, Change("assign", tg, assignee=who)
+
+
 # English: a change in the verb form its frame needs (base, ing, past, pp).
 def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
     for v in p.w(i, f"crud.mark.{form}", f"crud.set.{form}"):
         for j, tg in target(p, v):
             for k, field in [*field_name(p, j), (j, None)]:  # "task 5 priority", "WEB-5's due date"
                 for m in p.opt(k, "glue.to"):
-                    for end, vals in values(p, m, field):
-                        yield end, Change("update", tg, vals)
-                    if field == "title":  # "change task 5's name to X"
-                        for end, name in title(p, m):
-                            yield end, Change("rename", tg, title=name)
-                    if field == "assignee":  # "set task 5's owner to carol"
-                        for end, who in person(p, m):
-                            yield end, Change("assign", tg, assignee=who)
+                    yield from field_set(p, m, tg, field)  # "change task 5's name to X"
         for j in p.opt(v, "glue.the"):  # "set the priority of task 5 to P0", "change the title of task 5 to X"
             for k, field in field_name(p, j):
                 for m in p.w(k, "glue.of"):
                     for n, tg in target(p, m):
                         for o in p.opt(n, "glue.to"):
-                            for end, vals in values(p, o, field):
-                                yield end, Change("update", tg, vals)
-                            if field == "title":
-                                for end, name in title(p, o):
-                                    yield end, Change("rename", tg, title=name)
-                            if field == "assignee":  # "set the assignee of task 5 to carol"
-                                for end, who in person(p, o):
-                                    yield end, Change("assign", tg, assignee=who)
+                            yield from field_set(p, o, tg, field)  # "set the assignee of task 5 to carol"
         for j in p.opt(v, "glue.to"):  # "mark as done task 5": the value before the task
             for k, vals in values(p, j):
                 for end, tg in target(p, k):
@@ -138,15 +136,9 @@ def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
         for j, tg in target(p, b):
             for k, field in _own_field(p, j):
                 for m in p.w(k, "crud.mark.base"):
-                    for end, vals in values(p, m, field):
-                        yield end, Change("update", tg, vals)
-                    if field == "title":  # "#5 的名字 change 成 X": the verb may be English, then 为/成
-                        for n in p.opt(m, "glue.rename_to"):
-                            for end, name in title(p, n):
-                                yield end, Change("rename", tg, title=name)
-                    if field == "assignee":  # "把任务5的负责人改成carol"
-                        for end, who in person(p, m):
-                            yield end, Change("assign", tg, assignee=who)
+                    # "把任务5的负责人改成carol"; "#5 的名字 change 成 X": an English verb, then 为/成
+                    for n in p.opt(m, "glue.rename_to") if field == "title" else (m,):
+                        yield from field_set(p, n, tg, field)
             for m in p.w(j, "crud.delete.base"):
                 yield m, Change("delete", tg)
             for m in p.w(j, "decompose.verb.base"):

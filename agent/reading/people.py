@@ -14,18 +14,12 @@ from .parts import Change, Parser, person, target
 
 def en_people(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
     """An assignment with the person first: "assign carol to task 5", "take carol off task 5",
-    "let carol take task 5", "clear the assignee of task 5", "leave task 5 unassigned"."""
+    "clear the assignee of task 5", "leave task 5 unassigned" ("let carol take task 5": zh_people)."""
     for v in p.w(i, f"crud.staff.{form}"):
         for j, who in person(p, v):
             for k in p.w(j, "person.onto"):
                 for end, tg in target(p, k):
                     yield end, Change("assign", tg, assignee=who)
-    if form == "base":
-        for v in p.w(i, "person.let"):
-            for j, who in person(p, v):
-                for k in p.w(j, "person.take"):
-                    for end, tg in target(p, k):
-                        yield end, Change("assign", tg, assignee=who)
     for v in p.w(i, f"crud.unstaff.{form}"):
         for j, _who in person(p, v):
             for k in p.w(j, "person.off"):
@@ -43,7 +37,8 @@ def en_people(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
 
 
 def zh_people(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
-    """"把任务5的负责人去掉", "把carol从任务5上撤下来", "让carol负责任务5", "取消任务5的分配"."""
+    """"把任务5的负责人去掉", "把carol从任务5上撤下来", "取消任务5的分配"; and, in either language (the words
+    are one class), "让carol负责任务5" / "let carol take task 5"."""
     for b in p.w(i, "glue.ba"):
         for j, tg in target(p, b):
             for d in p.w(j, "glue.de"):

@@ -8,7 +8,7 @@ through a corrected word is never read whole: the reader offers it on a card ("D
 """
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from pm_assistant.one_line import one_line
 
@@ -38,7 +38,8 @@ def _vocabulary() -> dict[int, frozenset[str]]:
     return {n: frozenset(w for w in words if len(w) == n) for n in {len(w) for w in words}}
 
 
-@cache
+# Bounded: the words come from users, any number of them.
+@lru_cache(maxsize=4096)
 def _corrected(word: str) -> str | None:
     by_length = _vocabulary()
     if word in by_length.get(len(word), ()) or len(word) < _SHORTEST:
