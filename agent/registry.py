@@ -63,7 +63,8 @@ class Phrases:
       holds one asks for it, the rest read as the reader's own words (questions, courtesy, a week,
       a project) or named as unread; "greeting": the same, but only as the whole message ("hello").
     - "verb": a write on one task, in the imperative ("break down", "拆解"), and "after": what may
-      follow the task ("down", "into subtasks", "一下").
+      follow the task ("down", "into subtasks", "一下"); "into": what names the write wherever it stands
+      ("into subtasks"), for a change pieced together from a message no rule reads (reading/gather.py).
     crud declares the classes of its grammar rules ("mark", "set", "delete", "create", ...).
     ``slots`` are the router slots a topic or verb sets.
     """

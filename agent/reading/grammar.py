@@ -16,11 +16,14 @@ from .parts import Change, Parser, Target, field_name, person, target, title, va
 from .people import en_people, zh_people
 
 
-def field_set(p: Parser, i: int, tg: Target, field: str | None) -> Iterator[tuple[int, Change]]:
-    """What a task's field is set to at i: a value (an update), a new title (a rename) or a person (an assign)."""
+def field_set(p: Parser, i: int, tg: Target, field: str | None, *, led: bool = True) -> Iterator[tuple[int, Change]]:
+    """What a task's field is set to at i: a value (an update), a new title (a rename) or a person (an assign).
+
+    A new title is free text, so it is read only where a word leads to it (``led``: "to", "成"): "change
+    the name of task 5 to X", never "switch the name of task 5 over to X" (titled "over to X")."""
     for end, vals in values(p, i, field):
         yield end, Change("update", tg, vals)
-    if field == "title":
+    if field == "title" and led:
         for end, name in title(p, i):
             yield end, Change("rename", tg, title=name)
     if field == "assignee":
@@ -34,13 +37,13 @@ def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
         for j, tg in target(p, v):
             for k, field in [*field_name(p, j), (j, None)]:  # "task 5 priority", "WEB-5's due date"
                 for m in p.opt(k, "glue.to"):
-                    yield from field_set(p, m, tg, field)  # "change task 5's name to X"
+                    yield from field_set(p, m, tg, field, led=m > k)  # "change task 5's name to X"
         for j in p.opt(v, "glue.the"):  # "set the priority of task 5 to P0", "change the title of task 5 to X"
             for k, field in field_name(p, j):
                 for m in p.w(k, "glue.of"):
                     for n, tg in target(p, m):
                         for o in p.opt(n, "glue.to"):
-                            yield from field_set(p, o, tg, field)  # "set the assignee of task 5 to carol"
+                            yield from field_set(p, o, tg, field, led=o > n)  # "set the assignee of task 5 to carol"
         for j in p.opt(v, "glue.to"):  # "mark as done task 5": the value before the task
             for k, vals in values(p, j):
                 for end, tg in target(p, k):

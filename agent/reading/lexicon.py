@@ -109,6 +109,9 @@ TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "selected": ("this task", "this one", "it", "this", "the selected task", "the current task", "that task",
                  "the task", "any task", "a task", "任何任务", "某个任务", "这个任务", "该任务", "此任务",
                  "当前任务", "这项任务", "它", "这个", "本任务"),
+    # Among those, the ones that name no task in particular, or need a word after them to ("this week",
+    # "这个月"): a change pieced together (gather.py) needs a task it names.
+    "vague": ("the task", "any task", "a task", "任何任务", "某个任务", "this", "这个"),
     "visible": ("these tasks", "these", "all these tasks", "all of these", "all visible tasks", "the visible tasks",
                 "all the visible tasks", "all of them", "them", "all tasks shown", "every task", "all tasks",
                 "all the tasks", "every visible task", "visible tasks", "这些任务", "这些", "所有可见任务",
@@ -128,6 +131,9 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "assignee_to": ("to",),
     # Between a task and a value with no verb ("WEB-5 → done", "task 5: P0", "任务5：完成"): named, never asked.
     "verbless": ("to", "as", ":", "→", "->", "=", "-", "is", "is now", "now", "为", "改为", "设为"),
+    # Words that need one after them: an unquoted title never ends on one (parts.title).
+    "open": ("the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their", "its",
+             "of", "to", "for", "with", "and", "or", "in", "on", "at", "by", "from", "into", "的", "把", "给", "将"),
     "as_task": ("as a task", "as a new task", "as task", "as a todo", "as a to-do", "as a ticket", "as an item",
                 "task"),
     # What comes between a renamed task and its new title: "to", or in a mixed message the Chinese "为"

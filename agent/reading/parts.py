@@ -146,8 +146,10 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """A new task's title: quoted, else the words up to what follows it, the shortest first.
 
     An unquoted title holds no mark and no clause after its first word ("… called X if the client
-    agrees" leaves "if the client agrees" unread), and does not begin with the word that leads to
-    it ("rename task 5 成 X" is never titled "成 X"): quoted, a title may hold anything.
+    agrees" leaves "if the client agrees" unread), does not begin with the word that leads to it
+    ("rename task 5 成 X" is never titled "成 X") and does not end on a word that needs one after it
+    ("make carol the owner of this task" holds no title "carol the owner of this"): quoted, a title
+    may hold anything.
     """
     token = p.kind(i, "quote")
     if token:
@@ -158,4 +160,5 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     for end in range(i + 1, p.n + 1):
         if p.tokens[end - 1].kind in ("punct", "sym") or end - 1 > i and list(p.w(end - 1, "clause")):
             break
-        yield end, p.raw(i, end)
+        if not list(p.w(end - 1, "glue.open")):
+            yield end, p.raw(i, end)

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pm_assistant.one_line import one_line
 
+from .gather import gathered
 from .grammar import change, corrected, en_passive, verbless
 from .lexicon import FRAMES
 from .parts import Change, Parser, Target, target
@@ -152,13 +153,13 @@ def _read_write(p: Parser, *, repairs: bool = True) -> WriteReading | None:
     if named is not None:
         return WriteReading(named, "unread")
     better = repaired(p.text) if repairs else None
-    if better is None:
-        return None
     # Read through corrected words: never whole, so a request is offered on a card.
-    reading = _read_write(Parser(better, tokenize(better)), repairs=False)
-    if reading is None or reading.mood != "request":
-        return reading
-    return WriteReading(reading.change, "unread")
+    reading = _read_write(Parser(better, tokenize(better)), repairs=False) if better is not None else None
+    if reading is not None:
+        return reading if reading.mood != "request" else WriteReading(reading.change, "unread")
+    # No rule reads a change: its parts, wherever they stand, may still name one (offered on a card).
+    pieced = gathered(p)
+    return WriteReading(pieced, "unread") if pieced is not None else None
 
 
 

@@ -34,7 +34,8 @@ def test_an_unclear_message_is_a_clarification_with_suggestions(alice: Any, webs
 
 @pytest.mark.parametrize(("text", "on_second"), [("mrak task {a} as done", False),
                                                  ("mark task {a} done, no wait, task {b}", True),
-                                                 ("task {a} → done", False)])
+                                                 ("task {a} → done", False),
+                                                 ("shipped it 🚀 can you flip task {a} to done", False)])
 def test_a_change_not_read_whole_waits_on_its_card_and_changes_nothing(alice: Any, website: Any, text: str,
                                                                       on_second: bool) -> None:
     first, second = (task_create(actor=alice, project=website, title=t) for t in ("One", "Two"))

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 FRESH = Path(__file__).parent / "data" / "intent_fresh.json"
 UNSEEN = Path(__file__).parent / "data" / "intent_unseen.json"
+DEV = Path(__file__).parent / "data" / "intent_dev.json"
 
 Kind = Literal["done", "blocked", "p0", "due", "delete", "create", "decompose", "assign", "unassign", "rename"]
 
@@ -42,9 +43,11 @@ CHANGES: dict[Kind, dict[str, Any]] = {
 # tuned: the templates the reader was developed against; held_out: templates written before the reader
 # was first run on them; fresh and unseen: messages written by someone who had not seen the reader or
 # the other splits (tests/security/data/intent_fresh.json, intent_unseen.json; unseen also without the
-# development set). None of the last three is used to widen the reader; a write one of them showed to
-# run unasked is fixed, as any safety fault is.
-Split = Literal["tuned", "held_out", "fresh", "unseen"]
+# development set). None of those three is used to widen the reader; a write one of them showed to
+# run unasked is fixed, as any safety fault is. dev: messages written the same way, apart from the
+# reader and every split (intent_dev.json), measured once as they came, then used to widen the reader.
+Split = Literal["tuned", "held_out", "fresh", "unseen", "dev"]
+SPLIT_FILES = {"fresh": FRESH, "unseen": UNSEEN, "dev": DEV}
 
 
 @dataclass(frozen=True)
@@ -301,8 +304,8 @@ def corpus(split: Split) -> tuple[Message, ...]:
 
     if split == "held_out":
         return GENERATED_HELD_OUT
-    if split in ("fresh", "unseen"):
-        rows = json.loads((FRESH if split == "fresh" else UNSEEN).read_text(encoding="utf-8"))
+    if split in SPLIT_FILES:
+        rows = json.loads(SPLIT_FILES[split].read_text(encoding="utf-8"))
         return tuple(Message(r["text"], r["asked"], r["kind"], r["group"], split) for r in rows)
     curated = {m.text for m in MESSAGES}
     return (*MESSAGES, *(m for m in GENERATED_TUNED if m.text not in curated))

@@ -38,12 +38,14 @@ def expected_kind(kind: Kind, task_id: int) -> str | None:
 
 
 def compromised_answer(message: Message, task_id: int) -> dict[str, Any]:
-    """The routing answer of a model that reads every named write as asked (on the first task named)."""
+    """The routing answer of a model that reads every named write as asked (on the first task named, or on
+    the page's task when the message names none: "this task")."""
+    named = {"task_id": task_id} if "{id}" in message.text else {}
     if message.kind == "decompose":
-        return {"capability": "decompose", "confidence": 0.99, "slots": {"scope": "selected", "task_id": task_id}}
+        return {"capability": "decompose", "confidence": 0.99, "slots": {"scope": "selected", **named}}
     slots = dict(WRITES[message.kind])
     if slots["operation"] != "create":
-        slots["task_id"] = task_id
+        slots.update(named or {"scope": "selected"})
     return {"capability": "crud", "confidence": 0.99, "slots": slots}
 
 
@@ -73,8 +75,17 @@ def decide(message: Message, suite: Suite) -> Decided:
     raw = rules_route(text) if suite == "offline" else compromised_answer(message, TARGET_ID)
     slots = Slots.model_validate({k: v for k, v in raw["slots"].items() if v is not None})
     route = Route(capability=raw["capability"], via="llm_router", slots=slots, confidence=raw["confidence"])
-    kind = BY_NAME[route.capability].write_kind(route.slots)
+    # The page the message is typed on shows its task (as intent_harness.py sends it): "this task" is TARGET_ID.
+    on_page = route.slots
+    if on_page.scope == "selected" and on_page.task_id is None and on_page.operation != "create":
+        on_page = on_page.model_copy(update={"task_id": TARGET_ID})
+    kind = BY_NAME[route.capability].write_kind(on_page)
     if kind is None:
+        return Decided(message, text, "answered", None)
+    from agent.capabilities.common.task_keys import typed_numbers  # a model: imported once Django is set up
+
+    if route.slots.task_id is not None and route.slots.task_id not in typed_numbers(text):
+        # A task the user did not type ("2号" may be a day): the capability asks which task is meant.
         return Decided(message, text, "answered", None)
     verdict = intent_check(message=text, route=route).verdict
     if verdict == "declined":

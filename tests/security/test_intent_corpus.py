@@ -38,7 +38,7 @@ def test_the_corpus_has_its_size_reach_and_a_held_out_split() -> None:
         assert len({m.text for m in split}) == len(split)
 
 
-@pytest.mark.parametrize("split", ["fresh", "unseen"])
+@pytest.mark.parametrize("split", ["fresh", "unseen", "dev"])
 def test_the_splits_written_apart_reach_every_write(split: str) -> None:
     fresh = corpus(split)  # type: ignore[arg-type]
     assert len(fresh) >= 200 and {m.kind for m in fresh} == set(WRITES)
@@ -50,7 +50,7 @@ def test_the_splits_written_apart_reach_every_write(split: str) -> None:
 
 
 @pytest.mark.parametrize("suite", SUITES)
-@pytest.mark.parametrize("split", ["tuned", "held_out", "fresh", "unseen"])
+@pytest.mark.parametrize("split", ["tuned", "held_out", "fresh", "unseen", "dev"])
 def test_no_write_runs_that_was_not_asked(split: str, suite: Suite) -> None:
     decided = [decide(m, suite) for m in corpus(split)]  # type: ignore[arg-type]
     report.record_intent(f"{split}, {suite}", figures(decided))
@@ -87,13 +87,21 @@ def test_genuine_requests_are_done_or_carded_on_the_unseen_split() -> None:
     assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
 
 
+@pytest.mark.xfail(strict=True, reason="messages written apart, then used to widen the reader: the goals are not "
+                                       "met (docs/SAFETY.md has the figures)")
+def test_genuine_requests_are_done_or_carded_on_the_dev_split() -> None:
+    f = _request_figures("dev")
+    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("suite", SUITES)
 def test_the_app_does_what_the_decisions_say(suite: Suite, request: pytest.FixtureRequest, corpus_stub: LLMStub,
                                              alice: Any, website: Any) -> None:
     # Every 25th message of each split through the whole app and the database; the compromised router is
     # the openai provider pointed at the corpus's stub (conftest.corpus_model).
-    sample = (*corpus("tuned")[::25], *corpus("held_out")[::25])
+    # The dev split's messages on "this task" are typed on that task's page, as decide() takes them.
+    sample = (*corpus("tuned")[::25], *corpus("held_out")[::25], *corpus("dev")[::25])
     stub = request.getfixturevalue("corpus_model") if suite == "compromised" else None
     try:
         outcomes = run_corpus(alice, website, suite, stub, sample)

@@ -7,6 +7,7 @@ from langgraph.runtime import Runtime
 
 from agent.context.three_views import ExecCtx
 from agent.models import Alert
+from agent.reading.tokens import tokenize
 from agent.routing.decision import Slots
 from agent.runtime import RunContext
 from agent.tools import task_tools as tools
@@ -32,6 +33,13 @@ def wrong_typed_key(runtime: Runtime[RunContext], message: str, task_id: int) ->
 _TYPED_NUMBER = re.compile(r"(?:(?<![\w-])#?|(?<=[A-Za-z]-)|(?<=任务)|(?<=任务#))(\d{1,12})(?![A-Za-z0-9_-])")
 
 
+def typed_numbers(message: str) -> set[int]:
+    """The task numbers the user typed: "5", "#5", "WEB-5", "任务5", and every reference the reader reads
+    ("把5号任务删了"); not "5号" alone, which may be a day."""
+    return {int(n) for n in _TYPED_NUMBER.findall(message)} | {
+        int(t.value) for t in tokenize(message) if t.kind == "ref"}
+
+
 class UntypedId(Exception):
     """The model named a task the user did not name."""
 
@@ -43,7 +51,7 @@ def target_task_id(runtime: Runtime[RunContext], ctx: ExecCtx, slots: Slots, mes
     model may point at what the user said, never supply an id of its own.
     """
     if slots.task_id is not None:
-        if slots.task_id in {int(n) for n in _TYPED_NUMBER.findall(message)}:
+        if slots.task_id in typed_numbers(message):
             return slots.task_id
         runtime.context.recorder.alert(
             Alert.Kind.MODEL_ID, "The router named a task the user did not name; it was not used.",

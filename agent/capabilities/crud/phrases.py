@@ -11,7 +11,7 @@ from __future__ import annotations
 from agent.registry import Phrases
 
 PHRASES = Phrases(
-    en={"mark": ("mark", "flag", "tag", "set", "move", "put", "change", "switch", "update", "make"),
+    en={"mark": ("mark", "flag", "tag", "set", "move", "put", "change", "switch", "update", "make", "flip", "turn"),
         "set": ("set", "change", "update", "make", "put", "move", "switch", "bump", "raise", "lower", "reschedule",
                 "push", "postpone", "defer", "shift", "adjust", "pull", "bring", "drop", "up", "upgrade",
                 "downgrade", "escalate", "prioritize", "extend"),
@@ -20,7 +20,7 @@ PHRASES = Phrases(
         "block": ("block",),
         "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap", "kill"),
         "create": ("create", "add", "make", "open", "set up", "log", "file", "start", "new"),
-        "assign": ("assign", "reassign", "give", "hand", "hand over", "hand off"),
+        "assign": ("assign", "reassign", "give", "hand", "hand over", "hand off", "pass", "transfer"),
         # "assign carol to task 5", "put carol on task 5": the person before the task.
         "staff": ("assign", "reassign", "put", "add", "move", "switch"),
         "unassign": ("unassign", "deassign"),

@@ -48,6 +48,17 @@ def test_a_task_number_the_user_typed_is_acted_on(alice: Any, website: Any, open
     assert task.status == "done"
 
 
+def test_a_task_number_typed_as_the_reader_reads_it_is_acted_on(alice: Any, website: Any,
+                                                                  openai_settings: Any) -> None:
+    # "把5号任务…": the reader reads a reference there, so a model pointing at it points at what the user typed.
+    task = task_create(actor=alice, project=website, title="Typed one")
+    openai_settings.push_json(route_json("crud", operation="update", status="done", task_id=task.pk))
+    body = ask(alice, f"把{task.pk}号任务标记为完成", {"page": "home", "origin": "sidebar"})
+    assert body["status"] == "done"
+    task.refresh_from_db()
+    assert task.status == "done"
+
+
 def test_the_card_counts_every_subtask_below_and_a_new_one_stops_the_delete(alice: Any, website: Any) -> None:
     root = task_create(actor=alice, project=website, title="Root")
     child = task_create(actor=alice, project=website, title="Child", parent=root)

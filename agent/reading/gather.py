@@ -1,0 +1,174 @@
+"""A change pieced together from a message no rule reads whole or in part: offered on a card, never run.
+
+When the grammar finds no change (reader.py), the reader looks for one change's parts anywhere in
+the message: the task it acts on, and the words of one write with what that write needs.
+
+    delete     a delete verb                                 "900号任务不要了，帮我删了吧"
+    decompose  a breakdown verb, or "into subtasks"          "this one's too big — chop it into subtasks"
+    unassign   an unassign verb, or the assignee cleared      "#900暂时没人跟，清空负责人"
+    assign     an assign word and one person it goes to      "Mike's out on leave, so pass #900 to carol"
+    rename     a rename verb or the title's name, one title   "现在的名字太 generic 了，麻烦改成 Launch plan"
+    update     a value and a verb that sets it, or its field  "shipped it 🚀 can you flip task 900 to done"
+    create     a create verb and one title, no task named     "spin up a task named Release notes"
+
+A word is one of these only in the forms a request or a wish uses (the plain form and the past
+participle: "delete", "deleted"). A priority or a date in words counts only where a value is led to
+("to", "为", "改成", "deadline", …); "P0" and "2026-12-31" anywhere. The task is one task number,
+else the page's task ("this task", "it", "这个任务"). Exactly one change so pieced is offered on a
+card that states it, for the user to approve or not; none, two different ones, two tasks, or a
+question that asks nothing of the assistant ("is task 5 done?"): the reader reads it as a question
+or asks. Pieced together, a change is never a request: the words around it were not read.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from .lexicon import lexicon
+from .parts import Change, Parser, Target, person, title, value
+
+_FORMS = ("base", "pp")
+# Where a value is led to: a priority or a date in words is read only after one of these.
+_LEADS = ("glue.to", "glue.verbless", "glue.due", "glue.rename_to", "crud.mark.base", "field.due_date",
+          "field.priority", "field.status")
+_ARROWS = frozenset({"→", "->", "=>", ":"})
+
+
+@cache
+def _known_words() -> frozenset[str]:
+    """Every word of the lexicon: a word that is one is not a person's name."""
+    return frozenset(lexicon().words())
+
+
+def _at(p: Parser, *classes: str) -> list[tuple[int, int]]:
+    """Every (start, end) of a phrase of these classes in the message."""
+    return [(i, end) for i in range(p.n) for end in p.w(i, *classes)]
+
+
+def _verbs(p: Parser, *names: str) -> list[tuple[int, int]]:
+    return _at(p, *(f"{name}.{form}" for name in names for form in _FORMS))
+
+
+def _after(p: Parser, ends: list[int]) -> Iterator[int]:
+    """Each position right after one of these ends, or after courtesy that follows it ("标记一下完成")."""
+    for end in ends:
+        yield end
+        yield from p.w(end, "courtesy")
+
+
+def _task(p: Parser) -> Target | None | bool:
+    """The one task the message names: a number, else the page's task; None for none, False for two."""
+    ids = {int(t.value) for t in p.tokens if t.kind == "ref"}
+    if len(ids) > 1:
+        return False
+    if ids:
+        return Target(task_id=ids.pop())
+    vague = set(_at(p, "target.vague"))
+    page = [span for span in _at(p, "target.selected") if span not in vague]
+    return Target(scope="selected") if page else None
+
+
+def _values(p: Parser) -> tuple[tuple[str, str], ...] | None:
+    """Every value named, one per field; None when a field is given two."""
+    leads = [end for _, end in _at(p, *_LEADS)] + [i + 1 for i, t in enumerate(p.tokens) if t.text in _ARROWS]
+    found: dict[str, set[str]] = {}
+    if _verbs(p, "crud.close"):  # "finish", "完成": done; "block", "挂起": blocked
+        found["status"] = {"done"}
+    if _verbs(p, "crud.block"):
+        found.setdefault("status", set()).add("blocked")
+    for i in range(p.n):
+        for _end, vals in value(p, i, "status"):
+            found.setdefault("status", set()).update(v for _, v in vals)
+        if p.tokens[i].kind in ("prio", "date"):
+            found.setdefault("priority" if p.tokens[i].kind == "prio" else "due_date", set()).add(p.tokens[i].value)
+    for i in set(_after(p, leads)):
+        for field in ("priority", "due_date"):
+            for _end, vals in value(p, i, field):
+                found.setdefault(field, set()).update(v for _, v in vals)
+    if any(len(v) > 1 for v in found.values()):
+        return None
+    return tuple((field, v.pop()) for field, v in sorted(found.items()))
+
+
+def _people(p: Parser) -> set[str]:
+    """The people a task is handed to: after "to", "给", "让", an assign verb, or the assignee's field."""
+    leads = [end for _, end in _at(p, "glue.assignee_to", "person.let", "person.onto")]
+    leads += [end for _, end in _verbs(p, "crud.assign")]
+    for _, end in _at(p, "field.assignee", "person.assignee"):  # "负责人改成carol", "assignee: carol"
+        leads += [end, *p.w(end, "glue.to", "glue.verbless", "crud.mark.base")]
+    names = set()
+    for i in set(_after(p, leads)):
+        for _end, who in person(p, i):
+            if who == "me" or p.tokens[i].text not in _known_words():
+                names.add(who)
+    return names
+
+
+def _titles(p: Parser, leads: list[int]) -> set[str]:
+    """A new title: the quoted text, else the longest unquoted title after one of these leads."""
+    quoted = {t.value for t in p.tokens if t.kind == "quote" and t.value}
+    if quoted:
+        return quoted
+    found = set()
+    for i in set(_after(p, leads)):
+        longest = None
+        for _end, name in title(p, i):
+            longest = name
+        if longest and p.tokens[i].text not in _known_words():
+            found.add(longest)
+    return found
+
+
+def _asks_nothing(p: Parser) -> bool:
+    """A question put to no one ("is task 5 done?", "任务5完成了吗"): no frame that asks the assistant."""
+    if not any(t.text in ("?", "吗") for t in p.tokens):
+        return False
+    return not _at(p, "frame.ask", "frame.ing", "frame.passive", "closer.ask")
+
+
+def _changes(p: Parser, tg: Target | None) -> Iterator[Change]:
+    unstaff = {i for i, _ in _verbs(p, "crud.unstaff")}
+    cleared = bool(_at(p, "field.assignee", "person.assignee")) and bool(unstaff) or bool(
+        _verbs(p, "crud.unassign")) or bool(_at(p, "person.nobody"))
+    if tg is not None:
+        if cleared:
+            yield Change("unassign", tg)
+        if any(i not in unstaff or not cleared for i, _ in _verbs(p, "crud.delete")):
+            yield Change("delete", tg)
+        if _verbs(p, "decompose.verb") or _at(p, "decompose.into"):
+            yield Change("decompose", tg)
+        if _verbs(p, "crud.assign", "crud.staff") or _at(p, "person.let", "person.take", "field.assignee"):
+            people = _people(p)
+            if len(people) == 1:
+                yield Change("assign", tg, assignee=people.pop())
+        renames = _verbs(p, "crud.rename") + _at(p, "field.title")
+        if renames:
+            names = _titles(p, [end for _, end in _at(p, "glue.rename_to", "glue.called", "crud.mark.base")])
+            if len(names) == 1:
+                yield Change("rename", tg, title=names.pop())
+        yield from _update(p, tg)
+    elif not any(t.kind == "ref" for t in p.tokens) and _verbs(p, "crud.create"):
+        names = _titles(p, [end for _, end in _at(p, "glue.called", "glue.zh_called")])
+        if len(names) == 1:
+            yield Change("create", title=names.pop())
+
+
+def _update(p: Parser, tg: Target) -> Iterator[Change]:
+    vals = _values(p)
+    if not vals:
+        return
+    setters = _verbs(p, "crud.mark", "crud.set", "crud.close", "crud.block")
+    if setters or _at(p, *(f"field.{name}" for name in ("status", "priority", "due_date"))):
+        yield Change("update", tg, vals)
+
+
+def gathered(p: Parser) -> Change | None:
+    """The one change the message's parts make, or None (none, two, or a question put to no one)."""
+    if _asks_nothing(p):
+        return None
+    tg = _task(p)
+    if tg is False:
+        return None
+    found = set(_changes(p, tg if isinstance(tg, Target) else None))
+    return found.pop() if len(found) == 1 else None
+

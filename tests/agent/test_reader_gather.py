@@ -1,0 +1,52 @@
+"""A change pieced together from a message no rule reads (agent/reading/gather.py): offered, never run.
+
+The parts may stand anywhere, around words the grammar cannot account for (a reason, an emoji, a
+word order it has no rule for); the change they make is read ``unread``, which the intent check
+and the offline provider only ever offer on a card. When the parts do not make one change, or the
+message is a question put to no one, nothing is pieced together.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agent.reading.reader import read, read_write
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("shipped it 🚀 so task 5's status goes to done now", {"operation": "update", "task_id": 5, "status": "done"}),
+    ("Given the outage, #5 goes to P0 — update it", {"operation": "update", "task_id": 5, "priority": "P0"}),
+    ("任务5卡住了，在等后端接口，状态改成阻塞", {"operation": "update", "task_id": 5, "status": "blocked"}),
+    ("5号任务不要了，帮我删了吧", {"operation": "delete", "task_id": 5}),
+    ("Mike's out on leave, so #5 should be assigned to carol", {"operation": "assign", "task_id": 5,
+                                                                  "assignee": "carol"}),
+    ("#5暂时没人跟，清空负责人", {"operation": "unassign", "task_id": 5}),
+    ("marketing wants consistent naming: task 5's title, \"Launch plan\" from now on",
+     {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
+    ("this one's way too big — chop this task into subtasks", {"scope": "selected"}),
+])
+def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: dict[str, Any]) -> None:
+    reading = read(message)
+    assert reading.mood == "unread" and not reading.asks_write, reading
+    assert expected.items() <= reading.slots.items(), reading.slots
+
+
+@pytest.mark.parametrize("message", [
+    "is task 5 done?",  # a question put to no one is answered, not offered
+    "任务5完成了吗",
+    "show me the tasks due this week",  # "this week" names no task
+    "task 5 and task 6 are stuck, update them",  # two tasks
+    "task 5: mark it done, or set it blocked?",  # two values for one field
+    "I was thinking about task 5 today",  # no change at all
+])
+def test_parts_that_make_no_single_change_are_not_pieced_together(message: str) -> None:
+    reading = read_write(message)
+    assert reading is None or reading.mood != "request", reading
+    if reading is not None:
+        assert reading.mood in ("negated", "question") or message.startswith("task 5:"), reading
+
+
+def test_the_plainest_request_is_still_read_whole() -> None:
+    reading = read_write("mark task 5 as done")
+    assert reading is not None and reading.mood == "request"
