@@ -70,10 +70,13 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
         for end, tg in target(p, v):
             yield end, Change("delete", tg)
     for v in p.w(i, f"decompose.verb.{form}"):
-        # A breakdown with no task named is of the selected one ("can you give me a breakdown?").
-        for j, tg in [*target(p, v), (v, Target(scope="selected"))]:
+        # A breakdown with no task named is of the selected one ("can you give me a breakdown?", "break it
+        # down"), never a verb alone ("the build broke").
+        for j, tg in target(p, v):
             for end in p.opt(j, "decompose.after"):
                 yield end, Change("decompose", tg)
+        for end in [*p.w(v, "decompose.after"), *((v,) if v - i > 1 else ())]:
+            yield end, Change("decompose", Target(scope="selected"))
     for v in p.w(i, f"crud.assign.{form}"):
         for j, tg in target(p, v):
             for k in p.w(j, "glue.assignee_to"):
@@ -148,8 +151,9 @@ def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
                 for end in p.opt(m, "decompose.after"):
                     yield end, Change("decompose", tg)
             for m in p.w(j, "crud.assign.base"):
-                for end, who in person(p, m):
-                    yield end, Change("assign", tg, assignee=who)
+                for n in p.opt(m, "glue.assignee_to", "glue.zh_give"):  # "task 5 assign 给 carol"
+                    for end, who in person(p, n):
+                        yield end, Change("assign", tg, assignee=who)
             for m in p.w(j, "crud.unassign.base"):
                 yield m, Change("unassign", tg)
             for m in p.w(j, "crud.rename.base"):

@@ -32,7 +32,8 @@ FRAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
               "let's", "lets", "help me", "can you help me", "could you help me", "please help me",
               "请", "请你", "请您", "麻烦", "麻烦你", "麻烦您", "帮我", "帮忙", "请帮我", "请帮忙", "麻烦帮我",
               "麻烦你帮我", "你帮我", "帮我们", "给我", "烦请", "劳烦", "劳驾", "请协助", "麻烦帮忙"),
-    "ask": ("could you", "can you", "would you", "will you", "could you please", "can you please",
+    "ask": ("could you", "can you", "would you", "will you", "could u", "can u", "would u", "will u",
+            "could you please", "can you please",
             "would you please", "will you please", "could you kindly", "can you kindly", "can we", "could we",
             "would it be possible to", "would it be possible for you to", "is it possible to",
             "is it possible for you to", "do you think you could", "any chance you could",
@@ -45,7 +46,7 @@ FRAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
 })
 # What may close a request; "ask" ones only after an "ask" frame, or as its own question of consent.
 CLOSERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "plain": ("please", "thanks", "thank you", "thx", "pls", "plz", "for me", "asap", "when you can",
+    "plain": ("please", "thanks", "thank you", "thx", "pls", "plz", "for me", "asap", "when you can", "instead",
               "when you get a chance", "if you can", "if you could", "if you don't mind", "no rush",
               "谢谢", "谢谢你", "谢谢了", "多谢", "吧", "一下", "哈", "啦", "呗", "嘛", "呀"),
     "ask": ("好吗", "好不好", "可以吗", "行吗", "行不行", "成吗", "好么", "行么", "可以么", "可以不", "ok", "okay",
@@ -100,7 +101,8 @@ PERSON: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "off": ("off", "from", "off of"),
     "let": ("let", "have", "让", "由"),
     "take": ("take", "handle", "own", "have", "take over", "负责", "处理", "接手", "跟进", "来做", "来负责"),
-    "assignee": ("assignee", "the assignee", "owner", "the owner", "assignment", "负责人", "分配", "指派", "执行人"),
+    "assignee": ("assignee", "the assignee", "owner", "the owner", "assignment", "负责人", "分配", "指派", "执行人",
+                 "whoever's assigned", "whoever is assigned", "whoever's on", "whoever is on", "the person assigned"),
     "nobody": ("unassigned", "nobody", "no one", "no-one", "无人", "没人", "未分配"),
     "zh_off": ("上", "里", "中"),
 })
@@ -108,6 +110,7 @@ PERSON: Mapping[str, tuple[str, ...]] = MappingProxyType({
 TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "selected": ("this task", "this one", "it", "this", "the selected task", "the current task", "that task",
                  "the task", "any task", "a task", "任何任务", "某个任务", "这个任务", "该任务", "此任务",
+                 "this ticket", "that ticket", "this item", "这个task", "这个ticket", "该task", "此task", "这条任务",
                  "当前任务", "这项任务", "它", "这个", "本任务"),
     # Among those, the ones that name no task in particular, or need a word after them to ("this week",
     # "这个月"): a change pieced together (gather.py) needs a task it names.
@@ -142,6 +145,11 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "me": ("me", "myself"),
     # Chinese.
     "ba": ("把", "将"),
+    "zh_give": ("给",),
+    # After a number, what makes it a count, not a task ("3 tasks", "2天").
+    "unit": ("tasks", "items", "tickets", "days", "weeks", "hours", "minutes", "months", "of", "个", "天", "周",
+             "号", "月", "年", "小时", "条", "%"),
+    "as": ("as",),
     "de": ("的",),
     "yige": ("一个", "个", "一条", "条", "新", "一个新"),
     "zh_task": ("任务", "待办"),

@@ -124,32 +124,50 @@ def field_name(p: Parser, i: int) -> Iterator[tuple[int, str]]:
             yield end, name
 
 
+def _bare_number(p: Parser, i: int) -> Token | None:
+    """A number standing alone where a task goes ("del 900", "mark 900 as done"): after a space or a mark,
+    not a count ("3 tasks", "2 天"), not part of a date ("12/31")."""
+    token = p.kind(i, "num")
+    if token is None or token.start and (p.text[token.start - 1].isalnum() or p.text[token.start - 1] == "#"):
+        return None
+    after = p.tokens[i + 1] if i + 1 < p.n else None
+    if after is not None and (list(p.w(i + 1, "glue.unit")) or after.text in _DATE_SEPARATORS | {"-"}
+                              and after.start == token.end):
+        return None
+    return token
+
+
 def target(p: Parser, i: int) -> Iterator[tuple[int, Target]]:
     for j in p.opt(i, "glue.task", "glue.zh_task"):  # "task WEB-5", "任务 WEB-5"
         token = p.kind(j, "ref")
         if token:
             yield j + 1, Target(task_id=int(token.value), possessive=token.possessive)
+    bare = _bare_number(p, i)
+    if bare is not None:
+        yield i + 1, Target(task_id=int(bare.text))
     for scope in ("selected", "visible"):
         for end in p.w(i, f"target.{scope}"):
             yield end, Target(scope=scope)
 
 
 def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
+    """Me, or a name: a word that is no word of the grammar's own ("to", "the", "please")."""
     for end in p.w(i, "glue.me", "glue.zh_me"):
         yield end, "me"
     token = p.kind(i, "word")
-    if token and not list(p.w(i, "glue.the", "glue.a", "courtesy")):
+    if token and not list(p.w(i, "glue.the", "glue.a", "glue.open", "glue.to", "person.onto", "person.off",
+                              "courtesy")):
         yield i + 1, p.raw(i, i + 1)
 
 
 def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """A new task's title: quoted, else the words up to what follows it, the shortest first.
 
-    An unquoted title holds no mark and no clause after its first word ("… called X if the client
-    agrees" leaves "if the client agrees" unread), does not begin with the word that leads to it
-    ("rename task 5 成 X" is never titled "成 X") and does not end on a word that needs one after it
-    ("make carol the owner of this task" holds no title "carol the owner of this"): quoted, a title
-    may hold anything.
+    An unquoted title holds no mark, no quote and no clause after its first word ("… called X if the
+    client agrees" leaves "if the client agrees" unread), does not begin with the word that leads to
+    it ("rename task 5 成 X" is never titled "成 X") and does not end on a word that needs one after
+    it ("make carol the owner of this task" holds no title "carol the owner of this") or on one that
+    closes a request ("改成 Launch plan哈" is titled "Launch plan"): quoted, a title may hold anything.
     """
     token = p.kind(i, "quote")
     if token:
@@ -158,7 +176,7 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     if list(p.w(i, "glue.rename_to")):
         return
     for end in range(i + 1, p.n + 1):
-        if p.tokens[end - 1].kind in ("punct", "sym") or end - 1 > i and list(p.w(end - 1, "clause")):
+        if p.tokens[end - 1].kind in ("punct", "sym", "quote") or end - 1 > i and list(p.w(end - 1, "clause")):
             break
-        if not list(p.w(end - 1, "glue.open")):
+        if not list(p.w(end - 1, "glue.open", "closer.plain", "closer.ask")):
             yield end, p.raw(i, end)

@@ -29,6 +29,13 @@ def en_people(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
             for k in p.w(j, "glue.of", "person.off"):
                 for end, tg in target(p, k):
                     yield end, Change("unassign", tg)
+    for v in p.w(i, f"crud.leave.{form}"):  # "make carol the owner of task 5"
+        for j, who in person(p, v):
+            for k in p.opt(j, "glue.as"):
+                for m in p.w(k, "person.assignee"):
+                    for n in p.w(m, "glue.of"):
+                        for end, tg in target(p, n):
+                            yield end, Change("assign", tg, assignee=who)
     for v in p.w(i, f"crud.leave.{form}"):
         for j, tg in target(p, v):
             for k in p.opt(j, "glue.to"):

@@ -144,3 +144,30 @@ def test_more_declared_phrasings_are_read_whole(message: str, slots: dict[str, A
     reading = read(message)
     assert reading.mood == "request", reading
     assert {k: v for k, v in reading.slots.items() if k in slots} == slots
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("del 900", {"operation": "delete", "task_id": 900}),  # a number alone where a task goes
+    ("can u raise 900 to p0 asap", {"operation": "update", "task_id": 900, "priority": "P0"}),
+    ("make carol the owner of task 5", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
+    ("task 5 assign 给 carol 吧", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
+    ("把任务5的名字改成Launch plan哈", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
+    ("这个 task 的 owner 换成 carol", {"operation": "assign", "scope": "selected", "assignee": "carol"}),
+])
+def test_these_are_read_whole(message: str, expected: dict[str, Any]) -> None:
+    reading = read(message)
+    assert reading.mood == "request", reading
+    assert expected.items() <= reading.slots.items(), reading.slots
+
+
+@pytest.mark.parametrize(("message", "unwanted"), [
+    ("delete 3 tasks", {"task_id": 3}),  # a count, not a task
+    ("set task 5 due 12/31", {"task_id": 12}),  # a date, not a task
+    ("麻烦把任务5 assign to carol 一下", {"assignee": "to"}),  # a word of the grammar is nobody's name
+    ("status of 5 → blocked please, the upstream lib broke", {"operation": None}),  # "broke" breaks nothing down
+])
+def test_numbers_and_words_of_the_grammar_are_not_what_they_are_not(message: str, unwanted: dict[str, Any]) -> None:
+    reading = read(message)
+    assert not unwanted.items() <= reading.slots.items(), reading
+    if "broke" in message:
+        assert reading.capability != "decompose", reading

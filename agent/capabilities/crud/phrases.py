@@ -18,17 +18,17 @@ PHRASES = Phrases(
         "close": ("close", "complete", "finish", "resolve", "wrap up", "check off", "tick off", "close out",
                   "finish off", "mark off", "cross off", "sign off on", "wrap"),
         "block": ("block",),
-        "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap", "kill"),
-        "create": ("create", "add", "make", "open", "set up", "log", "file", "start", "new"),
+        "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap", "kill", "nuke", "del"),
+        "create": ("create", "add", "make", "open", "set up", "log", "file", "start", "new", "spin up"),
         "assign": ("assign", "reassign", "give", "hand", "hand over", "hand off", "pass", "transfer"),
         # "assign carol to task 5", "put carol on task 5": the person before the task.
         "staff": ("assign", "reassign", "put", "add", "move", "switch"),
         "unassign": ("unassign", "deassign"),
         # "remove carol from task 5", "take carol off task 5", "clear the assignee of task 5".
-        "unstaff": ("remove", "take", "pull", "drop", "clear", "delete", "unset", "reset", "unassign"),
+        "unstaff": ("remove", "take", "pull", "drop", "clear", "delete", "unset", "reset", "unassign", "strip"),
         # "leave task 5 unassigned", "set task 5 to nobody".
         "leave": ("leave", "set", "make", "mark", "put"),
-        "rename": ("rename", "retitle", "call", "name")},
+        "rename": ("rename", "retitle", "call", "name", "relabel")},
     zh={"mark": ("标记为", "标为", "设为", "设置为", "改为", "改成", "置为", "标成", "设成", "调为", "调成", "调到",
                  "调整为", "改到", "更新为", "标记成", "推迟到", "延期到", "延到", "提前到", "挪到", "移到", "变更为",
                  "定在", "定为", "定成", "设在", "改在", "设定为", "设置成", "提到", "升到", "升为", "降到", "降为",
@@ -37,7 +37,8 @@ PHRASES = Phrases(
         "block": ("挂起", "搁置", "阻塞"),
         "close": ("完成", "关闭", "结束", "关掉"),
         "delete": ("删除", "删掉", "删了", "移除", "去掉", "删"),
-        "create": ("创建", "新建", "添加", "新增", "加", "建", "建立", "加一个", "建一个"),
+        "create": ("创建", "新建", "添加", "新增", "加", "建", "建立", "加一个", "建一个", "新开", "开个", "开一个",
+                   "建个"),
         "assign": ("分配给", "指派给", "交给", "分给", "指给", "转给", "派给"),
         "unassign": ("取消分配", "取消指派"),
         # "把任务5的负责人去掉", "把carol从任务5上撤下来", "取消任务5的分配".
