@@ -29,8 +29,8 @@ from .parts import Change, Parser, Target, person, title, value
 
 _FORMS = ("base", "pp")
 # Where a value is led to: a priority or a date in words is read only after one of these.
-_LEADS = ("glue.to", "glue.verbless", "glue.due", "glue.rename_to", "crud.mark.base", "field.due_date",
-          "field.priority", "field.status")
+_LEADS = ("glue.to", "glue.zh_to", "glue.verbless", "glue.due", "glue.rename_to", "crud.mark.base",
+          "field.due_date", "field.priority", "field.status")
 _ARROWS = frozenset({"→", "->", "=>", ":"})
 
 
@@ -83,8 +83,10 @@ def _values(p: Parser) -> tuple[tuple[str, str], ...] | None:
             found.setdefault("priority" if p.tokens[i].kind == "prio" else "due_date", set()).add(p.tokens[i].value)
     for i in set(_after(p, leads)):
         for field in ("priority", "due_date"):
+            # The longest phrase a value is read from ("Dec 31, 2026", not "Dec" too).
             for _end, vals in value(p, i, field):
                 found.setdefault(field, set()).update(v for _, v in vals)
+                break
     if any(len(v) > 1 for v in found.values()):
         return None
     return tuple((field, v.pop()) for field, v in sorted(found.items()))

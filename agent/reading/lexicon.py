@@ -146,6 +146,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # Chinese.
     "ba": ("把", "将"),
     "zh_give": ("给",),
+    "zh_to": ("到", "成", "为"),
     # After a number, what makes it a count, not a task ("3 tasks", "2天").
     "unit": ("tasks", "items", "tickets", "days", "weeks", "hours", "minutes", "months", "of", "个", "天", "周",
              "号", "月", "年", "小时", "条", "%"),
