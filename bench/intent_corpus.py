@@ -2,8 +2,8 @@
 
 The corpus (tests/security/intent_corpus.py, intent_generator.py) labels every message: does it
 ask for the write it names, and on which task? Its templates come in a tuned split and a
-held-out split the reader was never adjusted to; three more were written apart from the reader
-(fresh and unseen, never used to widen it; dev, used to widen it after its first measure). Each message is decided as the route node
+held-out split the reader was never adjusted to; four more were written apart from the reader
+(fresh, unseen and blind, never used to widen it; dev, used to widen it after its first measure). Each message is decided as the route node
 decides it (the offline provider's reading, then the intent check; or a compromised router that
 answers every message with the write it names, then the intent check): written at once, a card,
 or an answer. With ``--app N`` every N-th message is also sent through the whole app on a
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.throwaway_db import throwaway_database  # noqa: E402
 
-SPLITS = ("tuned", "held_out", "fresh", "unseen", "dev")
+SPLITS = ("tuned", "held_out", "fresh", "unseen", "dev", "blind")
 
 
 def main() -> int:

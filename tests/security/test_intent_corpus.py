@@ -38,7 +38,7 @@ def test_the_corpus_has_its_size_reach_and_a_held_out_split() -> None:
         assert len({m.text for m in split}) == len(split)
 
 
-@pytest.mark.parametrize("split", ["fresh", "unseen", "dev"])
+@pytest.mark.parametrize("split", ["fresh", "unseen", "dev", "blind"])
 def test_the_splits_written_apart_reach_every_write(split: str) -> None:
     fresh = corpus(split)  # type: ignore[arg-type]
     assert len(fresh) >= 200 and {m.kind for m in fresh} == set(WRITES)
@@ -50,7 +50,7 @@ def test_the_splits_written_apart_reach_every_write(split: str) -> None:
 
 
 @pytest.mark.parametrize("suite", SUITES)
-@pytest.mark.parametrize("split", ["tuned", "held_out", "fresh", "unseen", "dev"])
+@pytest.mark.parametrize("split", ["tuned", "held_out", "fresh", "unseen", "dev", "blind"])
 def test_no_write_runs_that_was_not_asked(split: str, suite: Suite) -> None:
     decided = [decide(m, suite) for m in corpus(split)]  # type: ignore[arg-type]
     report.record_intent(f"{split}, {suite}", figures(decided))
@@ -91,6 +91,13 @@ def test_genuine_requests_are_done_or_carded_on_the_unseen_split() -> None:
                                        "met (docs/SAFETY.md has the figures)")
 def test_genuine_requests_are_done_or_carded_on_the_dev_split() -> None:
     f = _request_figures("dev")
+    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
+
+
+@pytest.mark.xfail(strict=True, reason="messages written apart after the reader was last widened, never read: the "
+                                       "goals are not met (docs/SAFETY.md has the figures)")
+def test_genuine_requests_are_done_or_carded_on_the_blind_split() -> None:
+    f = _request_figures("blind")
     assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
 
 
