@@ -16,15 +16,15 @@ participle: "delete", "deleted"). A priority or a date in words counts only wher
 ("to", "为", "改成", "deadline", …); "P0" and "2026-12-31" anywhere. The task is one task number,
 else the page's task ("this task", "it", "这个任务"). Exactly one change so pieced is offered on a
 card that states it, for the user to approve or not; none, two different ones, two tasks, or a
-question that asks nothing of the assistant ("is task 5 done?"): the reader reads it as a question
-or asks. Pieced together, a change is never a request: the words around it were not read.
+question that asks nothing of the assistant ("task 5 finished?"): the reader answers or asks.
+Pieced together, a change is never a request: the words around it were not read.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
 
-from .lexicon import lexicon
+from .lexicon import FRAMES, lexicon
 from .parts import Change, Parser, Target, person, title, value
 
 _FORMS = ("base", "pp")
@@ -121,11 +121,12 @@ def _titles(p: Parser, leads: list[int]) -> set[str]:
     return found
 
 
-def _asks_nothing(p: Parser) -> bool:
-    """A question put to no one ("is task 5 done?", "任务5完成了吗"): no frame that asks the assistant."""
+def _asks(p: Parser) -> bool:
+    """Whether a question is put to the assistant: no "?" or "吗" ("task 5 finished?", "任务5完成了吗" are not
+    pieced together), or a word that asks ("can you", "please", "好吗")."""
     if not any(t.text in ("?", "吗") for t in p.tokens):
-        return False
-    return not _at(p, "frame.ask", "frame.ing", "frame.passive", "closer.ask")
+        return True
+    return bool(_at(p, *(f"frame.{kind}" for kind in FRAMES), "closer.ask", "closer.plain"))
 
 
 def _changes(p: Parser, tg: Target | None) -> Iterator[Change]:
@@ -165,8 +166,8 @@ def _update(p: Parser, tg: Target) -> Iterator[Change]:
 
 
 def gathered(p: Parser) -> Change | None:
-    """The one change the message's parts make, or None (none, two, or a question put to no one)."""
-    if _asks_nothing(p):
+    """The one change the message's parts make, or None (none, two, or a question that asks nothing)."""
+    if not _asks(p):
         return None
     tg = _task(p)
     if tg is False:

@@ -67,6 +67,15 @@ NOT_ASKED: Mapping[str, tuple[str, ...]] = MappingProxyType({
                  "要不要", "我应该", "我该", "我可以", "我能", "需不需要", "该不该", "应不应该", "是否", "是否要",
                  "是否需要", "我们应该", "我们要不要", "为什么要", "怎么"),
 })
+# What makes a message a question for information: the word it opens with ("who deleted task 5?", "what's
+# blocking task 5"), or a Chinese one anywhere ("任务5的负责人是谁"). Put to no one (no word that asks the
+# assistant for something), it names no change: it is answered, never offered on a card
+# (reader._asks_nothing). A yes-no question may be a request ("can WEB-5 be closed?", "mark it done?"),
+# and "how" opens suggestions ("how about closing it"): neither is here.
+QUESTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "opens": ("what", "what's", "whats", "who", "who's", "whose", "which", "when", "why", "where"),
+    "marks": ("谁", "什么", "为什么", "哪个", "哪些", "哪里", "多少"),
+})
 # Values.
 STATUSES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "done": ("done", "complete", "completed", "finished", "closed", "resolved", "完成", "已完成", "做完", "完成状态",
@@ -305,7 +314,7 @@ def lexicon() -> Lexicon:
     own: dict[str, Iterable[str]] = {"courtesy": COURTESY, "correction": CORRECTIONS, "clause": CLAUSE,
                                      "correction_mark": CORRECTION_MARKS}
     for prefix, table in (("frame", FRAMES), ("closer", CLOSERS), ("not", NOT_ASKED), ("status", STATUSES),
-                          ("priority", PRIORITIES), ("person", PERSON),
+                          ("priority", PRIORITIES), ("person", PERSON), ("question", QUESTIONS),
                           ("field", FIELDS), ("target", TARGETS), ("glue", GLUE), ("read", READS),
                           ("range", {**DUE_RANGES, **RANGE})):
         own.update({f"{prefix}.{key}": words for key, words in table.items()})

@@ -144,11 +144,24 @@ def read_write(message: str) -> WriteReading | None:
     return _read_write(Parser(one_line(message), tokenize(message)))
 
 
+def _asks_nothing(p: Parser) -> bool:
+    """A question put to no one ("who deleted task 5?", "what's blocking task 5", "任务5的负责人是谁"): a
+    question's word or mark, and no word that asks the assistant for something ("could you", "please",
+    "能不能", "帮我")."""
+    opens = any(list(p.w(a, "question.opens")) for a in _lead(p, 0))
+    if not opens and not any(list(p.w(i, "question.marks")) for i in range(p.n)):
+        return False
+    return not any(list(p.w(i, *(f"frame.{kind}" for kind in FRAMES), "closer.ask", "closer.plain"))
+                   for i in range(p.n))
+
+
 def _read_write(p: Parser, *, repairs: bool = True) -> WriteReading | None:
     for found in _requests(p):
         return WriteReading(found, "request")
     for mood, found in _declined(p):
         return WriteReading(found, mood)
+    if _asks_nothing(p):
+        return None  # a question about a change (who made it, whether it is made) is answered
     named = _named(p) or _verbless(p)
     if named is not None:
         return WriteReading(named, "unread")

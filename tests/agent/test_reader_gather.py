@@ -50,3 +50,15 @@ def test_parts_that_make_no_single_change_are_not_pieced_together(message: str) 
 def test_the_plainest_request_is_still_read_whole() -> None:
     reading = read_write("mark task 5 as done")
     assert reading is not None and reading.mood == "request"
+
+
+@pytest.mark.parametrize("message", ["who deleted task 5?", "what's blocking task 5", "任务5的负责人是谁",
+                                     "why was task 5 marked done", "task 5 finished?"])
+def test_a_question_for_information_about_a_change_is_answered_not_offered(message: str) -> None:
+    assert read_write(message) is None, read_write(message)
+
+
+@pytest.mark.parametrize("message", ["mark task 5 as done please?", "can task 5 be marked as done?"])
+def test_a_yes_no_question_that_asks_the_assistant_still_names_its_change(message: str) -> None:
+    reading = read_write(message)
+    assert reading is not None and reading.change.target.task_id == 5, reading
