@@ -136,35 +136,53 @@ def _own_field(p: Parser, j: int) -> list[tuple[int, str | None]]:
     return [(j, None)] + [(e, f) for d in p.opt(j, "glue.de") for e, f in field_name(p, d)]
 
 
+def _adverbs(p: Parser, j: int) -> Iterator[int]:
+    """Before a Chinese verb: nothing, or one or two adverbs ("任务5先标记为完成", "这个任务直接帮我删了")."""
+    yield j
+    for k in p.w(j, "glue.zh_adverb"):
+        yield k
+        yield from p.w(k, "glue.zh_adverb")
+
+
+def _zh_task_first(p: Parser, j: int, tg: Target, *, ba: bool) -> Iterator[tuple[int, Change]]:
+    """After the task (and its adverbs): one of its fields set, or a verb of its own."""
+    for k0, field in _own_field(p, j):
+        for k in _adverbs(p, k0) if field else (k0,):  # "任务5的名字给改成X"
+            for m in p.w(k, "crud.mark.base"):
+                # "把任务5的负责人改成carol"; "#5 的名字 change 成 X": an English verb, then 为/成
+                for n in p.opt(m, "glue.rename_to") if field == "title" else (m,):
+                    yield from field_set(p, n, tg, field)
+    for m in p.w(j, "crud.delete.base"):
+        yield m, Change("delete", tg)
+    for m in p.w(j, "decompose.verb.base"):
+        for end in p.opt(m, "decompose.after"):
+            yield end, Change("decompose", tg)
+    for m in p.w(j, "crud.assign.base"):
+        for n in p.opt(m, "glue.assignee_to", "glue.zh_give"):  # "task 5 assign 给 carol"
+            for end, who in person(p, n):
+                yield end, Change("assign", tg, assignee=who)
+    for m in p.w(j, "crud.unassign.base"):
+        yield m, Change("unassign", tg)
+    for m in p.w(j, "crud.mark.base"):  # "把任务5设为未分配"
+        for end in p.w(m, "person.nobody"):
+            yield end, Change("unassign", tg)
+    for m in p.w(j, "crud.rename.base"):
+        for n in p.opt(m, "glue.rename_to"):  # "把 task 5 rename 成 X"
+            for end, name in title(p, n):
+                yield end, Change("rename", tg, title=name)
+    if ba:
+        for m in p.w(j, "crud.close.base"):
+            yield m, Change("update", tg, (("status", "done"),))
+        for m in p.w(j, "crud.block.base"):
+            yield m, Change("update", tg, (("status", "blocked"),))
+
+
 # Chinese: the task first (with 把 or without), or the verb first.
 def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
     for b in p.opt(i, "glue.ba"):
-        for j, tg in target(p, b):
-            for k, field in _own_field(p, j):
-                for m in p.w(k, "crud.mark.base"):
-                    # "把任务5的负责人改成carol"; "#5 的名字 change 成 X": an English verb, then 为/成
-                    for n in p.opt(m, "glue.rename_to") if field == "title" else (m,):
-                        yield from field_set(p, n, tg, field)
-            for m in p.w(j, "crud.delete.base"):
-                yield m, Change("delete", tg)
-            for m in p.w(j, "decompose.verb.base"):
-                for end in p.opt(m, "decompose.after"):
-                    yield end, Change("decompose", tg)
-            for m in p.w(j, "crud.assign.base"):
-                for n in p.opt(m, "glue.assignee_to", "glue.zh_give"):  # "task 5 assign 给 carol"
-                    for end, who in person(p, n):
-                        yield end, Change("assign", tg, assignee=who)
-            for m in p.w(j, "crud.unassign.base"):
-                yield m, Change("unassign", tg)
-            for m in p.w(j, "crud.rename.base"):
-                for n in p.opt(m, "glue.rename_to"):  # "把 task 5 rename 成 X"
-                    for end, name in title(p, n):
-                        yield end, Change("rename", tg, title=name)
-            if b != i:
-                for m in p.w(j, "crud.close.base"):
-                    yield m, Change("update", tg, (("status", "done"),))
-                for m in p.w(j, "crud.block.base"):
-                    yield m, Change("update", tg, (("status", "blocked"),))
+        for t, tg in target(p, b):
+            for j in _adverbs(p, t):
+                yield from _zh_task_first(p, j, tg, ba=b != i)
     for v in p.w(i, "crud.delete.base"):
         for j, tg in target(p, v):
             yield j, Change("delete", tg)

@@ -153,6 +153,12 @@ def test_more_declared_phrasings_are_read_whole(message: str, slots: dict[str, A
     ("task 5 assign 给 carol 吧", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
     ("把任务5的名字改成Launch plan哈", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
     ("这个 task 的 owner 换成 carol", {"operation": "assign", "scope": "selected", "assignee": "carol"}),
+    ("这个任务先取消分配吧", {"operation": "unassign", "scope": "selected"}),  # an adverb before the verb
+    ("任务5的名字给改成Launch plan", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
+    ("麻烦把5号任务设为未分配，谢谢", {"operation": "unassign", "task_id": 5}),
+    ("create 一个 task 叫 Release notes", {"operation": "create", "title": "Release notes"}),
+    ("Would you be so kind as to change the due date of task 5 to 2026-12-31?",
+     {"operation": "update", "task_id": 5, "due_date": "2026-12-31"}),
 ])
 def test_these_are_read_whole(message: str, expected: dict[str, Any]) -> None:
     reading = read(message)
