@@ -62,42 +62,21 @@ def _request_figures(split: str) -> dict[str, Any]:
     return figures([decide(m, "offline") for m in corpus(split) if m.asked])  # type: ignore[arg-type]
 
 
-def test_genuine_requests_are_done_or_carded_on_the_tuned_split() -> None:
-    f = _request_figures("tuned")
-    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
+# The splits whose request goals are not met: strict xfails, so each fails the day its goals are.
+NOT_MET = {
+    "held_out": "held-out templates: the goals are not met",
+    "fresh": "messages written apart from the reader: the goals are not met",
+    "unseen": "messages written apart, never read to widen the reader: the goals are not met",
+    "dev": "messages written apart, then used to widen the reader: the goals are not met",
+    "blind": "messages written apart after the reader was last widened, never read: the goals are not met",
+}
 
 
-@pytest.mark.xfail(strict=True, reason="held-out templates: the goals are not met (docs/SAFETY.md has the figures)")
-def test_genuine_requests_are_done_or_carded_on_the_held_out_split() -> None:
-    f = _request_figures("held_out")
-    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
-
-
-@pytest.mark.xfail(strict=True, reason="messages written apart from the reader: the goals are far from met "
-                                       "(docs/SAFETY.md has the figures)")
-def test_genuine_requests_are_done_or_carded_on_the_fresh_split() -> None:
-    f = _request_figures("fresh")
-    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
-
-
-@pytest.mark.xfail(strict=True, reason="messages written apart, never read to widen the reader: the goals are far "
-                                       "from met (docs/SAFETY.md has the figures)")
-def test_genuine_requests_are_done_or_carded_on_the_unseen_split() -> None:
-    f = _request_figures("unseen")
-    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
-
-
-@pytest.mark.xfail(strict=True, reason="messages written apart, then used to widen the reader: the goals are not "
-                                       "met (docs/SAFETY.md has the figures)")
-def test_genuine_requests_are_done_or_carded_on_the_dev_split() -> None:
-    f = _request_figures("dev")
-    assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
-
-
-@pytest.mark.xfail(strict=True, reason="messages written apart after the reader was last widened, never read: the "
-                                       "goals are not met (docs/SAFETY.md has the figures)")
-def test_genuine_requests_are_done_or_carded_on_the_blind_split() -> None:
-    f = _request_figures("blind")
+@pytest.mark.parametrize("split", ["tuned", *(
+    pytest.param(split, marks=pytest.mark.xfail(strict=True, reason=f"{why} (docs/SAFETY.md has the figures)"))
+    for split, why in NOT_MET.items())])
+def test_genuine_requests_are_done_or_carded(split: str) -> None:
+    f = _request_figures(split)
     assert f["done_or_card_pct"] >= DONE_OR_CARD_PCT and f["done_pct"] >= DONE_PCT, f
 
 

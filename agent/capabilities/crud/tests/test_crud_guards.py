@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from rest_framework.test import APIClient
 
 from agent.models import Alert, Confirmation
@@ -39,21 +40,13 @@ def test_a_task_number_the_user_never_typed_is_not_acted_on(alice: Any, website:
     assert alert.details["value"] == other.pk
 
 
-def test_a_task_number_the_user_typed_is_acted_on(alice: Any, website: Any, openai_settings: Any) -> None:
+@pytest.mark.parametrize("typed", ["mark #{pk} done",
+                                   # "把5号任务…": the reader reads a reference there, so it is what the user typed
+                                   "把{pk}号任务标记为完成"])
+def test_a_task_number_the_user_typed_is_acted_on(alice: Any, website: Any, openai_settings: Any, typed: str) -> None:
     task = task_create(actor=alice, project=website, title="Typed one")
     openai_settings.push_json(route_json("crud", operation="update", status="done", task_id=task.pk))
-    body = ask(alice, f"mark #{task.pk} done", {"page": "home", "origin": "sidebar"})
-    assert body["status"] == "done"
-    task.refresh_from_db()
-    assert task.status == "done"
-
-
-def test_a_task_number_typed_as_the_reader_reads_it_is_acted_on(alice: Any, website: Any,
-                                                                  openai_settings: Any) -> None:
-    # "把5号任务…": the reader reads a reference there, so a model pointing at it points at what the user typed.
-    task = task_create(actor=alice, project=website, title="Typed one")
-    openai_settings.push_json(route_json("crud", operation="update", status="done", task_id=task.pk))
-    body = ask(alice, f"把{task.pk}号任务标记为完成", {"page": "home", "origin": "sidebar"})
+    body = ask(alice, typed.format(pk=task.pk), {"page": "home", "origin": "sidebar"})
     assert body["status"] == "done"
     task.refresh_from_db()
     assert task.status == "done"
