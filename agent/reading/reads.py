@@ -2,7 +2,8 @@
 
 A capability that only reads names its subject ("weekly report", "at risk"); help's greetings count
 only as the whole message. Otherwise the message is read as a query, token by token: each token
-is a filter (status, priority, "overdue", "mine", a person, nobody, a due range, a project), a word
+is a filter (status, priority in letters or words, "overdue", "mine", a person, nobody, a due range, a
+project), a word
 of asking ("show", "which", "有哪些"), a task noun, courtesy, or unread. A person is kept as written
 ("carol"): the query node finds them among the members of the user's projects, or asks. A filter
 the query cannot combine (a second person, a second range) is kept as words to name in the answer
@@ -20,7 +21,7 @@ from agent.registry import CAPABILITIES, PHRASES
 
 from .due import due_range
 from .lexicon import STATUSES
-from .parts import Parser, status
+from .parts import Parser, priority, status
 
 _ISO_WEEK = re.compile(r"^\d{4}-W\d{2}$", re.IGNORECASE)
 _OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成", "没完成",
@@ -90,9 +91,9 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     if token.kind == "ref":
         q.slots.update(task_id=int(token.value), scope="selected")
         return i + 1
-    if token.kind == "prio":
-        q.slots.setdefault("priority_filter", []).append(token.value)
-        return i + 1
+    for end, values in priority(p, i):  # "P0", "P0 priority", "high priority", "最高优先级"
+        q.slots.setdefault("priority_filter", []).append(values[0][1])
+        return end
     for end, (first, last) in due_range(p, i):
         if "due_after" in q.slots or "due_before" in q.slots:
             q.unusable.append(p.raw(i, end))  # a second range: named, not combined

@@ -19,7 +19,7 @@ TEXTS = in_each_language(
         "join": "; ", "unusable": "I couldn't use {words}, so the list is not narrowed by it.", "quote": "'{}'",
         "or": " or ", "said": " ({said})", "said_join": "; ", "assigned": "assigned to {name}",
         "unassigned": "assigned to nobody", "due_between": "due {first} to {last}", "due_on": "due {first}",
-        "due_by": "due by {last}", "due_from": "due from {first}"},
+        "due_by": "due by {last}", "due_from": "due from {first}", "open": "open"},
     zh={"what_mine": "分配给你的逾期任务", "what_any": "符合条件的任务",
         "one_mine": "分配给你的逾期任务", "one_any": "符合条件的任务",
         "what_overdue": "逾期任务", "one_overdue": "逾期任务",
@@ -27,16 +27,17 @@ TEXTS = in_each_language(
         "join": "；", "unusable": "我没能使用{words}这个条件，下面的结果没有按它筛选。", "quote": "“{}”", "or": "、",
         "said": "（{said}）", "said_join": "；", "assigned": "负责人 {name}", "unassigned": "无负责人",
         "due_between": "截止日期 {first} 至 {last}", "due_on": "截止日期 {first}", "due_by": "截止日期不晚于 {last}",
-        "due_from": "截止日期不早于 {first}"},
+        "due_from": "截止日期不早于 {first}", "open": "未完成"},
 )
 NAMED = 3
 
 
-def filter_words(slots: Slots, person: str | None, language: Language = "en") -> str:
-    """The person and due range the list was narrowed to, as the answer states them ("" when neither)."""
+def filter_words(slots: Slots, person: str | None, language: Language = "en", *, open_only: bool = False) -> str:
+    """The person and due range the list was narrowed to, and "open" when only open tasks are listed though
+    no status was said ("my P0 tasks"), as the answer states them ("" when none)."""
     words = TEXTS[language]
     first, last = slots.due_after, slots.due_before
-    parts = [words["assigned"].format(name=person) if person else "",
+    parts = [words["open"] if open_only else "", words["assigned"].format(name=person) if person else "",
              words["unassigned"] if slots.unassigned else ""]
     if first or last:
         kind = ("due_on" if first == last else "due_between") if first and last else \

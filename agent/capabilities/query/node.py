@@ -25,6 +25,7 @@ from agent.runtime import RunContext
 from agent.tools import task_tools as tools
 from agent.words.language import language_of
 from pm_assistant.errors import ApplicationError
+from pm_assistant.vocabulary import OPEN_STATUSES
 from tasks.filters import TaskFilters
 
 from . import tools as query_tools
@@ -42,6 +43,11 @@ class QueryInput(TypedDict):
     route: Route
 
 
+def open_by_default(slots: Slots, assignee: int | str | None) -> bool:
+    """"my P0 tasks" are my open P0 tasks: a priority of mine with no status said ("my done P0 tasks")."""
+    return bool(slots.priority_filter) and assignee == "me" and not slots.status_filter
+
+
 def query_filters(ctx: ExecCtx, slots: Slots, *, project_id: int | None = None,
                   assignee: int | str | None = None) -> TaskFilters:
     """The page's filters, narrowed by what the request asked for (and to the project it names).
@@ -57,6 +63,8 @@ def query_filters(ctx: ExecCtx, slots: Slots, *, project_id: int | None = None,
     overrides: dict[str, Any] = {"project_id": project_id} if project_id is not None else {}
     if slots.status_filter:
         overrides["status"] = slots.status_filter
+    elif open_by_default(slots, assignee):
+        overrides["status"] = list(OPEN_STATUSES)
     if slots.priority_filter:
         overrides["priority"] = slots.priority_filter
     if assignee is not None:
@@ -178,7 +186,8 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     count = classified.data["count"] if not classified.externalized else _artifact_count(classified)
     language = language_of(state.get("message"))
     fallback = template_reply({"count": count, "items": rows}, route.slots, language,
-                              said=filter_words(route.slots, person.name, language))
+                              said=filter_words(route.slots, person.name, language,
+                                                open_only=open_by_default(route.slots, person.value)))
     # A filter the request held but the query cannot use (or the router dropped) is named, never dropped
     # (agent/reading/reads.py), above the template's answer or the model's alike.
     unusable = unread_filters(read(state.get("message") or ""), route.slots) if route.via == "llm_router" else ()

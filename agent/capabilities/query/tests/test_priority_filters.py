@@ -1,0 +1,61 @@
+"""A priority in letters or in words narrows a query; "my P0 tasks" are my open ones unless a status is said."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from projects.models import Project
+from tasks.models import Task
+from tasks.services import task_create
+from tests.data_layer.helpers import post_request
+from tests.helpers import LLMStub, route_json
+
+pytestmark = pytest.mark.django_db
+HOME = {"page": "home", "origin": "sidebar"}
+
+
+@pytest.fixture
+def tasks(alice: User, carol: User, website: Project) -> dict[str, Task]:
+    return {
+        "open_p0": task_create(actor=alice, project=website, title="Open P0", priority="P0", assignee=alice),
+        "done_p0": task_create(actor=alice, project=website, title="Done P0", priority="P0", assignee=alice,
+                               status="done"),
+        "open_p1": task_create(actor=alice, project=website, title="Open P1", priority="P1", assignee=alice),
+        "carols_p0": task_create(actor=alice, project=website, title="Carol's P0", priority="P0", assignee=carol),
+    }
+
+
+def _ids(run: dict[str, Any]) -> set[int]:
+    return {row["id"] for row in run["data"]["items"]}
+
+
+@pytest.mark.parametrize("message", ["my P0 tasks", "show my top priority tasks", "我的最高优先级任务"])
+def test_my_p0_tasks_are_the_open_ones_and_the_answer_says_so(alice: User, tasks: dict[str, Task],
+                                                               message: str) -> None:
+    run = post_request(alice, HOME, message=message)
+    assert run["route"]["capability"] == "query", run
+    assert _ids(run) == {tasks["open_p0"].pk}
+    assert "(open)" in run["reply"] or "（未完成）" in run["reply"], run["reply"]
+    assert "status=" in run["data"]["list_url"]  # the task list shows the same tasks
+
+
+def test_a_status_said_is_the_status_listed(alice: User, tasks: dict[str, Task]) -> None:
+    run = post_request(alice, HOME, message="my done P0 tasks")
+    assert _ids(run) == {tasks["done_p0"].pk}
+    assert "(open)" not in run["reply"]
+
+
+def test_a_priority_in_words_narrows_everyones_tasks(alice: User, tasks: dict[str, Task]) -> None:
+    run = post_request(alice, HOME, message="high priority tasks")
+    assert _ids(run) == {tasks["open_p1"].pk}
+    # Not mine: every status, as asked.
+    assert _ids(post_request(alice, HOME, message="P0 tasks")) == {t.pk for k, t in tasks.items() if "p0" in k}
+
+
+def test_a_model_routed_my_p0_query_is_open_too(alice: User, tasks: dict[str, Task],
+                                                 openai_settings: LLMStub) -> None:
+    openai_settings.push_json(route_json("query", assignee_me=True, priority_filter=["P0"])).push_text("Here.")
+    run = post_request(alice, HOME, message="what P0 work is on my plate")
+    assert _ids(run) == {tasks["open_p0"].pk}
