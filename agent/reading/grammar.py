@@ -152,6 +152,9 @@ def _zh_task_first(p: Parser, j: int, tg: Target, *, ba: bool) -> Iterator[tuple
                 # "把任务5的负责人改成carol"; "#5 的名字 change 成 X": an English verb, then 为/成
                 for n in p.opt(m, "glue.rename_to") if field == "title" else (m,):
                     yield from field_set(p, n, tg, field)
+            for m in p.w(k, "crud.set.base"):  # "把任务5 bump 到 P0", "这个 task 的 deadline push 到 Dec 31"
+                for n in p.w(m, "glue.zh_to"):
+                    yield from field_set(p, n, tg, field, led=True)
     for m in p.w(j, "crud.delete.base"):
         yield m, Change("delete", tg)
     for m in p.w(j, "decompose.verb.base"):

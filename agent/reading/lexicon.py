@@ -23,7 +23,7 @@ COURTESY = ("please", "pls", "plz", "kindly", "just", "thanks", "thank you", "th
             "if you can", "if you could", "if you don't mind", "that would be great", "that'd be great",
             "would be great", "right away", "real quick", "then", "also", "and",
             "请", "谢谢", "谢谢你", "谢谢了", "多谢", "麻烦了", "辛苦了", "劳驾", "一下", "哈", "啦", "呗", "吧", "哦",
-            "嗯", "好的", "那个", "现在", "马上", "赶紧", "顺便")
+            "嗯", "好的", "那个", "现在", "马上", "赶紧", "顺便", "辛苦", "辛苦你", "urgent", "紧急")
 # Request frames before the change, by the form of the verb they take; "ask" frames may end in "?".
 FRAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "plain": ("please", "go ahead and", "don't forget to", "do not forget to", "remember to", "make sure to",
@@ -50,8 +50,8 @@ CLOSERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "plain": ("please", "thanks", "thank you", "thx", "pls", "plz", "for me", "asap", "when you can", "instead",
               "when you get a chance", "if you can", "if you could", "if you don't mind", "no rush",
               "谢谢", "谢谢你", "谢谢了", "多谢", "吧", "一下", "哈", "啦", "呗", "嘛", "呀", "就行", "就好", "就可以",
-              "即可", "辛苦啦", "谢啦", "when you get a sec", "when you get a minute", "when you have a sec",
-              "when you have a minute"),
+              "即可", "辛苦啦", "谢啦", "urgent", "紧急", "when you get a sec", "when you get a minute",
+              "when you have a sec", "when you have a minute"),
     "ask": ("好吗", "好不好", "可以吗", "行吗", "行不行", "成吗", "好么", "行么", "可以么", "可以不", "ok", "okay",
             "ok?", "alright"),
     "question": ("吗",),
@@ -115,7 +115,7 @@ PERSON: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "take": ("take", "handle", "own", "have", "take over", "负责", "处理", "接手", "跟进", "来做", "来负责"),
     "assignee": ("assignee", "the assignee", "owner", "the owner", "assignment", "负责人", "分配", "指派", "执行人",
                  "whoever's assigned", "whoever is assigned", "whoever's on", "whoever is on", "the person assigned"),
-    "nobody": ("unassigned", "nobody", "no one", "no-one", "无人", "没人", "未分配"),
+    "nobody": ("unassigned", "nobody", "no one", "no-one", "无人", "没人", "未分配", "无人负责", "没人负责"),
     "zh_off": ("上", "里", "中"),
 })
 # Tasks a change may name without a number.

@@ -46,9 +46,9 @@ def en_people(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
 def zh_people(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
     """"把任务5的负责人去掉", "把carol从任务5上撤下来", "取消任务5的分配"; and, in either language (the words
     are one class), "让carol负责任务5" / "let carol take task 5"."""
-    for b in p.w(i, "glue.ba"):
+    for b in p.opt(i, "glue.ba"):  # "把任务5的负责人去掉", "900号任务负责人清空一下"
         for j, tg in target(p, b):
-            for d in p.w(j, "glue.de"):
+            for d in p.opt(j, "glue.de"):
                 for e in p.w(d, "person.assignee"):
                     for m in p.opt(e, "courtesy"):
                         for end in p.w(m, "crud.unstaff.base"):
