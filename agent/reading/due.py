@@ -11,8 +11,8 @@ from datetime import date, timedelta
 
 from django.utils import timezone
 
-from .lexicon import DUE_RANGES
 from .parts import Parser, due
+from .query_words import DUE_RANGES
 
 Range = tuple[date | None, date | None]
 
