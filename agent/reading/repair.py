@@ -3,7 +3,8 @@
 A word of the message that is no word of the lexicon is replaced by the lexicon word one edit away
 (a letter left out, added, changed, or two swapped: "mrak" → "mark", "taks" → "task", "delte" →
 "delete"), when exactly one is: of several, the one with the same letters swapped, else the one with
-the same first letter. A change read
+the same first letter and a letter left out ("blockd" → "blocked"), else the one with the same first
+letter. A change read
 through a corrected word is never read whole: the reader offers it on a card ("Did you mean …?").
 """
 from __future__ import annotations
@@ -46,8 +47,11 @@ def _corrected(word: str) -> str | None:
         return None
     near = [w for n in (len(word) - 1, len(word), len(word) + 1) if n >= 4 for w in by_length.get(n, ())
             if _one_edit(word, w)]
-    # Two letters swapped first, then a word with the same first letter (a slip rarely hits the first).
-    for pick in ([w for w in near if sorted(w) == sorted(word)], [w for w in near if w[0] == word[0]], near):
+    # Two letters swapped first, then a word with the same first letter (a slip rarely hits the first), of
+    # those first one with a letter left out, the commonest slip ("blockd": "blocked", not "block").
+    same_first = [w for w in near if w[0] == word[0]]
+    for pick in ([w for w in near if sorted(w) == sorted(word)], [w for w in same_first if len(w) > len(word)],
+                 same_first, near):
         if len(pick) == 1:
             return pick[0]
     return None

@@ -22,6 +22,7 @@ from agent.reading.repair import repaired
     ("set taks 5 to P0", "set task 5 to P0"),
     ("delte task 5", "delete task 5"),
     ("asign task 5 to carol", "assign task 5 to carol"),
+    ("mark task 5 as blockd", "mark task 5 as blocked"),  # a letter left out, not one added ("block")
 ])
 def test_a_misspelt_word_is_put_right_against_the_lexicon(message: str, fixed: str) -> None:
     assert repaired(message) == fixed
