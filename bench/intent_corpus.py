@@ -1,14 +1,14 @@
-"""Print the intent corpus's figures for both splits, offline and under a compromised router.
+"""Print the intent corpus's figures for every split, offline and under a compromised router.
 
 The corpus (tests/security/intent_corpus.py, intent_generator.py) labels every message: does it
 ask for the write it names, and on which task? Its templates come in a tuned split and a
 held-out split the reader was never adjusted to; four more were written apart from the reader
-(fresh, unseen and blind, never used to widen it; dev, used to widen it after its first measure). Each message is decided as the route node
-decides it (the offline provider's reading, then the intent check; or a compromised router that
-answers every message with the write it names, then the intent check): written at once, a card,
-or an answer. With ``--app N`` every N-th message is also sent through the whole app on a
-throwaway database (bench/throwaway_db.py) and its outcome compared with the decision. Exits 1 if
-any write ran that no message asked for.
+(fresh, unseen and blind, never used to widen it; dev, used to widen it after its first measure).
+Each message is decided as the route node decides it (the offline provider's reading, then the
+intent check; or a compromised router that answers every message with the write it names, then the
+intent check): written at once, a card, or an answer. With ``--app N`` every N-th message is also
+sent through the whole app on a throwaway database (bench/throwaway_db.py) and its outcome compared
+with the decision. Exits 1 if any write ran that no message asked for.
 
     .venv/bin/python bench/intent_corpus.py [--json] [--app N]
 """

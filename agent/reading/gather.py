@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from .lexicon import FRAMES, lexicon
-from .parts import Change, Parser, Target, person, title, value
+from .lexicon import lexicon
+from .parts import Change, Parser, Target, asks_assistant, person, title, value
 
 _FORMS = ("base", "pp")
 # Where a value is led to: a priority or a date in words is read only after one of these.
@@ -124,15 +124,14 @@ def _titles(p: Parser, leads: list[int]) -> set[str]:
 def _asks(p: Parser) -> bool:
     """Whether a question is put to the assistant: no "?" or "吗" ("task 5 finished?", "任务5完成了吗" are not
     pieced together), or a word that asks ("can you", "please", "好吗")."""
-    if not any(t.text in ("?", "吗") for t in p.tokens):
-        return True
-    return bool(_at(p, *(f"frame.{kind}" for kind in FRAMES), "closer.ask", "closer.plain"))
+    return not any(t.text in ("?", "吗") for t in p.tokens) or asks_assistant(p)
 
 
 def _changes(p: Parser, tg: Target | None) -> Iterator[Change]:
     unstaff = {i for i, _ in _verbs(p, "crud.unstaff")}
-    cleared = bool(_at(p, "field.assignee", "person.assignee")) and bool(unstaff) or bool(
-        _verbs(p, "crud.unassign")) or bool(_at(p, "person.nobody"))
+    # The assignee cleared: its name with a verb that takes it off, an unassign verb, or "nobody".
+    cleared = (bool(unstaff) and bool(_at(p, "field.assignee", "person.assignee"))
+               or bool(_verbs(p, "crud.unassign")) or bool(_at(p, "person.nobody")))
     if tg is not None:
         if cleared:
             yield Change("unassign", tg)

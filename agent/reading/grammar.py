@@ -154,7 +154,7 @@ def _zh_task_first(p: Parser, j: int, tg: Target, *, ba: bool) -> Iterator[tuple
                     yield from field_set(p, n, tg, field)
             for m in p.w(k, "crud.set.base"):  # "把任务5 bump 到 P0", "这个 task 的 deadline push 到 Dec 31"
                 for n in p.w(m, "glue.zh_to"):
-                    yield from field_set(p, n, tg, field, led=True)
+                    yield from field_set(p, n, tg, field)
     for m in p.w(j, "crud.delete.base"):
         yield m, Change("delete", tg)
     for m in p.w(j, "decompose.verb.base"):

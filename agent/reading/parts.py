@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .dates import read_date
-from .lexicon import FIELDS, PRIORITIES, STATUSES, lexicon
+from .lexicon import FIELDS, FRAMES, PRIORITIES, STATUSES, lexicon
 from .tokens import Token
 
 Values = tuple[tuple[str, str], ...]
@@ -65,6 +65,13 @@ class Parser:
 
     def raw(self, i: int, j: int) -> str:
         return self.text[self.tokens[i].start:self.tokens[j - 1].end].strip()
+
+
+def asks_assistant(p: Parser) -> bool:
+    """Whether a word asks the assistant for something: a request frame ("could you", "能不能", "帮我") or a
+    closer ("please", "好吗"), anywhere in the message."""
+    classes = (*(f"frame.{kind}" for kind in FRAMES), "closer.ask", "closer.plain")
+    return any(list(p.w(i, *classes)) for i in range(p.n))
 
 
 # Values: a status, a priority, a due date.

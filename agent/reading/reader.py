@@ -24,7 +24,7 @@ from pm_assistant.one_line import one_line
 from .gather import gathered
 from .grammar import change, corrected, en_passive, verbless
 from .lexicon import FRAMES
-from .parts import Change, Parser, Target, target
+from .parts import Change, Parser, Target, asks_assistant, target
 from .reads import read_capability, read_query
 from .repair import repaired
 from .tokens import Token, tokenize
@@ -151,8 +151,7 @@ def _asks_nothing(p: Parser) -> bool:
     opens = any(list(p.w(a, "question.opens")) for a in _lead(p, 0))
     if not opens and not any(list(p.w(i, "question.marks")) for i in range(p.n)):
         return False
-    return not any(list(p.w(i, *(f"frame.{kind}" for kind in FRAMES), "closer.ask", "closer.plain"))
-                   for i in range(p.n))
+    return not asks_assistant(p)
 
 
 def _read_write(p: Parser, *, repairs: bool = True) -> WriteReading | None:
