@@ -29,7 +29,8 @@ class ProjectListApi(AuthenticatedApi):
     @extend_schema(
         operation_id="projects_list",
         summary="List the projects you are a member of",
-        responses={200: OutputSerializer(many=True), **error_responses(401)},
+        # 404: an unknown ?format= (the API's renderer choice).
+        responses={200: OutputSerializer(many=True), **error_responses(401, 404)},
     )
     def get(self, request: Request) -> Response:
         projects = project_list_for_user(user=request.user)

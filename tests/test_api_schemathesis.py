@@ -91,3 +91,13 @@ def test_no_generated_request_gets_a_server_error(token_headers: dict[str, str],
     assert not undocumented, sorted(undocumented)
     # The token signed every request in: a generated request is refused for what it says, never for who sent it.
     assert not [label for label in sent if label.endswith(" 401")], sent
+
+
+@pytest.mark.parametrize("path", ["/api/assistant/conversations/", "/api/projects/", "/api/tasks/"])
+def test_an_unknown_format_on_a_list_is_a_documented_404(token_headers: dict[str, str], client: Any,
+                                                         path: str) -> None:
+    # DRF reads ?format= as the renderer asked for; one it has none for is not found, as the schema says.
+    response = client.get(f"{path}?format=zzz", HTTP_AUTHORIZATION=token_headers["Authorization"])
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+    schema = client.get("/api/schema/?format=json", HTTP_AUTHORIZATION=token_headers["Authorization"]).json()
+    assert "404" in schema["paths"][path]["get"]["responses"]

@@ -72,7 +72,8 @@ class ConversationListApi(AuthenticatedApi):
             "count": serializers.IntegerField(help_text="How many there are in all (matching the search)."),
             "next_offset": serializers.IntegerField(allow_null=True,
                                                     help_text="The offset of the older ones; null: none.")}),
-        **error_responses(400, 401)},
+        # 404: an unknown ?format= (the API's renderer choice), as on every list.
+        **error_responses(400, 401, 404)},
         operation_id="assistant_conversations_list", summary="List the user's recent conversations, newest first")
     def get(self, request: Request) -> Response:
         query = ConversationSearchSerializer(data=request.query_params.dict())
