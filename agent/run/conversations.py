@@ -94,7 +94,8 @@ def conversation_page_for_user(*, user: User, search: str = "", offset: int = 0,
     # A search is a subquery, not a join: the counts stay one per run.
     used = rows.filter(run_count__gt=0)
     found: list[Conversation] = list(used.order_by("-updated_at", "-pk")[offset:offset + limit])
-    total = offset + len(found) if len(found) < limit else used.count()
+    # A short page ends the list, so its end is the total, unless the offset ran past the end: then count.
+    total = offset + len(found) if len(found) < limit and (found or not offset) else used.count()
     conversations_label(user, found)
     return found, total
 

@@ -57,6 +57,12 @@ def test_the_list_shows_only_my_conversations_with_runs_newest_first(alice: User
     assert results[0]["pending_confirmations"] == 0
 
 
+def test_an_offset_past_the_end_lists_none_and_still_counts_them_all(alice: User) -> None:
+    _ask(_api(alice), message="show my tasks")
+    body = _api(alice).get("/api/assistant/conversations/?offset=50").json()
+    assert body == {"results": [], "count": 1, "next_offset": None}
+
+
 def test_a_conversation_reads_with_its_runs_in_order_pending_cards_included(alice: User, website: Project) -> None:
     task = task_create(actor=alice, project=website, title="Old landing page")
     client = _api(alice)
