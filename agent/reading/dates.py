@@ -1,7 +1,10 @@
 """Dates in words, English or Chinese ("Friday", "next Monday", "Dec 31", "明天", "下周五", "12月31日"), by dateparser.
 
-The ends of this year and this month ("end of the year", "年底", "月底"), which dateparser does not
-read, are read here.
+The ends of this year and this month ("end of the year", "年底", "月底"), and of a year by its number
+("end of 2026", "2026年底", "明年年底"), which dateparser does not read, are read here, as is "2026年12月31号".
+A day dateparser reads must fall in the year the phrase names, if it names one, and within ten years
+of today: dateparser takes "2026年" for 2026 years from now and "2026" alone for today in 2026, and a
+phrase that names no day is not a due date.
 
 The grammar asks only where its rule expects a date, so a word elsewhere is never taken for one.
 A phrase is a date only when dateparser reads it (or, for the two Chinese forms it does not read,
@@ -18,7 +21,14 @@ from django.utils import timezone
 _SETTINGS = {"PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
 _WEEKDAYS_ZH = "一二三四五六日天"
 _NEXT_WEEK_ZH = re.compile(rf"^下(?:周|星期|个星期)([{_WEEKDAYS_ZH}])$")
-_MONTH_DAY_ZH = re.compile(r"^(\d{1,2})月(\d{1,2})[日号]$")
+_MONTH_DAY_ZH = re.compile(r"^(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]$")
+# The end of a year named by its number, or next year's: "end of 2026", "2026年底", "2026年年末", "明年年底".
+_YEAR_END_OF = re.compile(r"^(?:(?:the\s+)?end\s+of\s+(\d{4})|(\d{4})\s*(?:year[- ]end|年\s*年?[底末])"
+                          r"|(明年)年?[底末])$", re.IGNORECASE)
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_ONLY_YEAR = re.compile(r"^\d{4}\s*年?$")
+# How far from today a day in words may lie; anything further is a misreading, not a due date.
+_YEARS_AROUND = 10
 # Words a date in words may start with: anything else is not tried.
 _STARTS = re.compile(r"^(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|today|"
                      r"tomorrow|tonight|next|this|end|in|the|明|后|今|下|本|这|周|星期|礼拜)", re.IGNORECASE)
@@ -38,6 +48,10 @@ def read_date(words: str) -> date | None:
     today = timezone.localdate()
     if words.lower() in _YEAR_END:
         return date(today.year, 12, 31)
+    year_end = _YEAR_END_OF.match(words)
+    if year_end:
+        number = year_end.group(1) or year_end.group(2)
+        return _near(date(int(number) if number else today.year + 1, 12, 31), today)
     if words.lower() in _MONTH_END:
         return (today.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
     next_week = _NEXT_WEEK_ZH.match(words)
@@ -46,11 +60,21 @@ def read_date(words: str) -> date | None:
         return today - timedelta(days=today.weekday()) + timedelta(days=7 + weekday)
     month_day = _MONTH_DAY_ZH.match(words)
     if month_day:
+        year, month, day_of = month_day.groups()
         try:
-            day = date(today.year, int(month_day.group(1)), int(month_day.group(2)))
+            day = date(int(year) if year else today.year, int(month), int(day_of))
         except ValueError:
             return None
-        return day if day >= today else day.replace(year=today.year + 1)
+        return _near(day if year or day >= today else day.replace(year=today.year + 1), today)
+    if _ONLY_YEAR.match(words):
+        return None  # a year names no day
     language = ["zh"] if re.search(r"[\u4e00-\u9fff]", words) else ["en"]
     found = dateparser.parse(words, languages=language, settings=_SETTINGS)
-    return found.date() if found else None
+    if found is None or any(int(year) != found.year for year in _YEAR.findall(words)):
+        return None
+    return _near(found.date(), today)
+
+
+def _near(day: date, today: date) -> date | None:
+    """The day, if it lies within ten years of today; else None (a misreading, not a due date)."""
+    return day if abs(day.year - today.year) <= _YEARS_AROUND else None
