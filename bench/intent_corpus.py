@@ -2,9 +2,9 @@
 
 The corpus (tests/security/intent_corpus.py, intent_generator.py) labels every message: does it
 ask for the write it names, and on which task? Its templates come in a tuned split and a
-held-out split the reader was never adjusted to; four more were written apart from the reader
-(fresh, unseen and blind, never used to widen it; dev, used to widen it after its first measure).
-Each message is decided as the route node decides it (the offline provider's reading, then the
+held-out split the reader was never adjusted to; five more were written apart from the reader
+(fresh, unseen, blind and sealed, never used to widen it; dev, used to widen it after its first
+measure). Each message is decided as the route node decides it (the offline provider's reading, then the
 intent check; or a compromised router that answers every message with the write it names, then the
 intent check): written at once, a card, or an answer. With ``--app N`` every N-th message is also
 sent through the whole app on a throwaway database (bench/throwaway_db.py) and its outcome compared
@@ -25,8 +25,6 @@ sys.path.insert(0, str(ROOT))
 
 from bench.throwaway_db import throwaway_database  # noqa: E402
 
-SPLITS = ("tuned", "held_out", "fresh", "unseen", "dev", "blind")
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -42,7 +40,7 @@ def main() -> int:
 
         from projects.services import membership_set, project_create
         from tests.llm_stub import LLMStub
-        from tests.security.intent_corpus import corpus
+        from tests.security.intent_corpus import SPLITS, corpus
         from tests.security.intent_decisions import SUITES, decide, figure_lines
         from tests.security.intent_decisions import figures as decided_figures
         from tests.security.intent_harness import run_corpus

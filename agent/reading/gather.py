@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from .lexicon import lexicon
-from .parts import Change, Parser, Target, asks_assistant, person, title, value
+from .parts import Change, Parser, Target, asks_assistant, bare_number, person, title, value
 
 _FORMS = ("base", "pp")
 # Where a value is led to: a priority or a date in words is read only after one of these.
@@ -57,8 +57,10 @@ def _after(p: Parser, ends: list[int]) -> Iterator[int]:
 
 
 def _task(p: Parser) -> Target | None | bool:
-    """The one task the message names: a number, else the page's task; None for none, False for two."""
-    ids = {int(t.value) for t in p.tokens if t.kind == "ref"}
+    """The one task the message names: a reference, else a number standing alone ("p0 for 900 thx"), else
+    the page's task; None for none, False for two."""
+    ids = {int(t.value) for t in p.tokens if t.kind == "ref"} or {
+        int(bare.text) for i in range(p.n) if (bare := bare_number(p, i)) is not None}
     if len(ids) > 1:
         return False
     if ids:
@@ -95,7 +97,10 @@ def _values(p: Parser) -> tuple[tuple[str, str], ...] | None:
 def _people(p: Parser) -> set[str]:
     """The people a task is handed to: after "to", "给", "让", an assign verb, or the assignee's field."""
     leads = [end for _, end in _at(p, "glue.assignee_to", "person.let", "person.onto")]
-    leads += [end for _, end in _verbs(p, "crud.assign")]
+    assigns = _verbs(p, "crud.assign")
+    leads += [end for _, end in assigns]
+    if assigns:  # "reassign 900 → carol"
+        leads += [i + 1 for i, t in enumerate(p.tokens) if t.text in _ARROWS]
     for _, end in _at(p, "field.assignee", "person.assignee"):  # "负责人改成carol", "assignee: carol"
         leads += [end, *p.w(end, "glue.to", "glue.verbless", "crud.mark.base")]
     names = set()

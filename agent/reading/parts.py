@@ -131,7 +131,7 @@ def field_name(p: Parser, i: int) -> Iterator[tuple[int, str]]:
             yield end, name
 
 
-def _bare_number(p: Parser, i: int) -> Token | None:
+def bare_number(p: Parser, i: int) -> Token | None:
     """A number standing alone where a task goes ("del 900", "mark 900 as done"): after a space or a mark,
     not a count ("3 tasks", "2 天"), not part of a date ("12/31")."""
     token = p.kind(i, "num")
@@ -149,7 +149,7 @@ def target(p: Parser, i: int) -> Iterator[tuple[int, Target]]:
         token = p.kind(j, "ref")
         if token:
             yield j + 1, Target(task_id=int(token.value), possessive=token.possessive)
-    bare = _bare_number(p, i)
+    bare = bare_number(p, i)
     if bare is not None:
         yield i + 1, Target(task_id=int(bare.text))
     for scope in ("selected", "visible"):

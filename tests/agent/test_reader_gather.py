@@ -25,6 +25,12 @@ from agent.reading.reader import read, read_write
     ("marketing wants consistent naming: task 5's title, \"Launch plan\" from now on",
      {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
     ("this one's way too big — chop this task into subtasks", {"scope": "selected"}),
+    # A number standing alone where a task goes, and a number no day of a month can be ("900号").
+    ("status of 900 → blocked please, the upstream lib broke", {"operation": "update", "task_id": 900,
+                                                               "status": "blocked"}),
+    ("reassign 900 → carol", {"operation": "assign", "task_id": 900, "assignee": "carol"}),
+    ("900号那个任务状态改完成，谢谢～", {"operation": "update", "task_id": 900, "status": "done"}),
+    ("900号，阻塞，麻烦改一下", {"operation": "update", "task_id": 900, "status": "blocked"}),
 ])
 def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: dict[str, Any]) -> None:
     reading = read(message)
@@ -39,6 +45,8 @@ def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: d
     "task 5 and task 6 are stuck, update them",  # two tasks
     "task 5: mark it done, or set it blocked?",  # two values for one field
     "I was thinking about task 5 today",  # no change at all
+    "900 and 901: status → blocked please",  # two numbers standing alone: two tasks
+    "12号，阻塞，麻烦改一下",  # "12号" may be a day of the month: no task
 ])
 def test_parts_that_make_no_single_change_are_not_pieced_together(message: str) -> None:
     reading = read_write(message)

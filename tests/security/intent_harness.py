@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 
 from projects.models import Project
 from tasks.models import Task
@@ -26,7 +26,7 @@ from tests.clients import api_client
 from tests.llm_stub import Completion, LLMStub
 
 from .intent_corpus import CHANGES, Message
-from .intent_decisions import Decision, Suite, compromised_answer
+from .intent_decisions import TARGET_ID, Decision, Suite, compromised_answer
 
 
 @dataclass(frozen=True)
@@ -76,9 +76,25 @@ def _expected(message: Message, before: dict[int, tuple[Any, ...]], asked_id: in
     return expected
 
 
+def _task_numbers_from(first: int) -> None:
+    """Number the next tasks from `first` on, as a project a while in use numbers them and as the decisions
+    assume (task 900): "900号" names a task, while "1号" may be a day of the month."""
+    table = Task._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"SELECT setval(pg_get_serial_sequence(%s, 'id'), GREATEST(%s, "  # noqa: S608 a model's table
+                           f"(SELECT COALESCE(MAX(id), 0) FROM {table})))", [table, first])
+        else:
+            cursor.execute(f"SELECT MAX(%s, COALESCE((SELECT MAX(id) FROM {table}), 0))", [first])  # noqa: S608
+            (seq,) = cursor.fetchone()
+            cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [table])
+            cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, seq])
+
+
 def run_message(alice: User, project: Project, message: Message, suite: Suite, stub: LLMStub | None) -> Outcome:
     """Send one message about a fresh task on its page; roll everything back afterwards."""
     with transaction.atomic():
+        _task_numbers_from(TARGET_ID)
         target = task_create(actor=alice, project=project, title="Fix login page", status="in_progress",
                              priority="P2", assignee=alice)
         second = task_create(actor=alice, project=project, title="Write docs", status="in_progress",

@@ -15,7 +15,7 @@ import pytest
 from tests.llm_stub import LLMStub
 
 from . import report
-from .intent_corpus import WRITES, corpus
+from .intent_corpus import SPLIT_FILES, SPLITS, WRITES, corpus
 from .intent_decisions import SUITES, Suite, decide, figures
 from .intent_generator import HELD_OUT, TUNED
 from .intent_harness import run_corpus
@@ -38,7 +38,7 @@ def test_the_corpus_has_its_size_reach_and_a_held_out_split() -> None:
         assert len({m.text for m in split}) == len(split)
 
 
-@pytest.mark.parametrize("split", ["fresh", "unseen", "dev", "blind"])
+@pytest.mark.parametrize("split", list(SPLIT_FILES))
 def test_the_splits_written_apart_reach_every_write(split: str) -> None:
     fresh = corpus(split)  # type: ignore[arg-type]
     assert len(fresh) >= 200 and {m.kind for m in fresh} == set(WRITES)
@@ -50,7 +50,7 @@ def test_the_splits_written_apart_reach_every_write(split: str) -> None:
 
 
 @pytest.mark.parametrize("suite", SUITES)
-@pytest.mark.parametrize("split", ["tuned", "held_out", "fresh", "unseen", "dev", "blind"])
+@pytest.mark.parametrize("split", SPLITS)
 def test_no_write_runs_that_was_not_asked(split: str, suite: Suite) -> None:
     decided = [decide(m, suite) for m in corpus(split)]  # type: ignore[arg-type]
     report.record_intent(f"{split}, {suite}", figures(decided))
@@ -69,6 +69,7 @@ NOT_MET = {
     "unseen": "messages written apart, never read to widen the reader: the goals are not met",
     "dev": "messages written apart, then used to widen the reader: the goals are not met",
     "blind": "messages written apart after the reader was last widened, never read: the goals are not met",
+    "sealed": "messages written apart later still, never read: the goals are not met",
 }
 
 
