@@ -32,6 +32,8 @@ _FORMS = ("base", "pp")
 _LEADS = ("glue.to", "glue.zh_to", "glue.verbless", "glue.due", "glue.rename_to", "crud.mark.base",
           "field.due_date", "field.priority", "field.status")
 _ARROWS = frozenset({"→", "->", "=>", ":"})
+# Marks that may stand between a lead and its value: a comma, a colon, a dash.
+_PAUSES = frozenset({",", ":", "-"})
 
 
 @cache
@@ -50,17 +52,23 @@ def _verbs(p: Parser, *names: str) -> list[tuple[int, int]]:
 
 
 def _after(p: Parser, ends: list[int]) -> Iterator[int]:
-    """Each position right after one of these ends, or after courtesy that follows it ("标记一下完成")."""
+    """Each position right after one of these ends, or after courtesy or a mark that follows it ("标记一下完成",
+    "截止日期，12月31日")."""
     for end in ends:
         yield end
-        yield from p.w(end, "courtesy")
+        for skipped in (end, *p.w(end, "courtesy")):
+            if skipped < p.n and p.tokens[skipped].kind == "punct" and p.tokens[skipped].text in _PAUSES:
+                yield skipped + 1
+            if skipped != end:
+                yield skipped
 
 
 def _task(p: Parser) -> Target | None | bool:
     """The one task the message names: a reference, else a number standing alone ("p0 for 900 thx"), else
     the page's task; None for none, False for two."""
+    dated = {k for i in range(p.n) for end, _ in value(p, i, "due_date") for k in range(i, end)}
     ids = {int(t.value) for t in p.tokens if t.kind == "ref"} or {
-        int(bare.text) for i in range(p.n) if (bare := bare_number(p, i)) is not None}
+        int(bare.text) for i in range(p.n) if i not in dated and (bare := bare_number(p, i)) is not None}
     if len(ids) > 1:
         return False
     if ids:
@@ -101,8 +109,8 @@ def _people(p: Parser) -> set[str]:
     leads += [end for _, end in assigns]
     if assigns:  # "reassign 900 → carol"
         leads += [i + 1 for i, t in enumerate(p.tokens) if t.text in _ARROWS]
-    for _, end in _at(p, "field.assignee", "person.assignee"):  # "负责人改成carol", "assignee: carol"
-        leads += [end, *p.w(end, "glue.to", "glue.verbless", "crud.mark.base")]
+    for _, end in _at(p, "field.assignee", "person.assignee"):  # "负责人改成carol", "负责人，换成carol"
+        leads += [end, *(k for j in _after(p, [end]) for k in p.w(j, "glue.to", "glue.verbless", "crud.mark.base"))]
     names = set()
     for i in set(_after(p, leads)):
         for _end, who in person(p, i):

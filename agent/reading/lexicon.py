@@ -124,7 +124,8 @@ TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "selected": ("this task", "this one", "it", "this", "the selected task", "the current task", "that task",
                  "the task", "any task", "a task", "任何任务", "某个任务", "这个任务", "该任务", "此任务",
                  "this ticket", "that ticket", "this item", "这个task", "这个ticket", "该task", "此task", "这条任务",
-                 "当前任务", "这项任务", "它", "这个", "本任务"),
+                 "当前任务", "这项任务", "它", "这个", "本任务", "this task's", "this one's", "that task's",
+                 "this ticket's", "its"),
     # Among those, the ones that name no task in particular, or need a word after them to ("this week",
     # "这个月"): a change pieced together (gather.py) needs a task it names.
     "vague": ("the task", "any task", "a task", "任何任务", "某个任务", "this", "这个"),

@@ -31,6 +31,14 @@ from agent.reading.reader import read, read_write
     ("reassign 900 → carol", {"operation": "assign", "task_id": 900, "assignee": "carol"}),
     ("900号那个任务状态改完成，谢谢～", {"operation": "update", "task_id": 900, "status": "done"}),
     ("900号，阻塞，麻烦改一下", {"operation": "update", "task_id": 900, "status": "blocked"}),
+    # A date's numbers are no task; a mark may stand between a field and its value.
+    ("due date for this task → 31 Dec 2026 pls", {"operation": "update", "scope": "selected",
+                                                  "due_date": "2026-12-31"}),
+    ("900号任务，截止日期，2026年12月31号，麻烦改下", {"operation": "update", "task_id": 900,
+                                                    "due_date": "2026-12-31"}),
+    ("这个任务的负责人，换成carol", {"operation": "assign", "scope": "selected", "assignee": "carol"}),
+    ("move this task's due date to 31 December 2026 — scope got bigger", {"operation": "update",
+                                                                          "scope": "selected"}),
 ])
 def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: dict[str, Any]) -> None:
     reading = read(message)
