@@ -137,7 +137,10 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     for end in p.w(i, "query.ask", "query.noun"):
         q.asked = True
         return end
-    for end in p.w(i, "read.known", "read.week", "courtesy"):
+    for end in p.w(i, "read.week"):
+        q.unusable.append(p.raw(i, end))  # a week no due range took ("closed last week"): named, not dropped
+        return end
+    for end in p.w(i, "read.known", "courtesy"):
         return end
     if token.kind == "word" and token.text.endswith("'s"):
         _assignee(q, p.raw(i, i + 1)[:-2], p.raw(i, i + 1))  # "carol's open tasks"

@@ -128,3 +128,12 @@ def test_a_person_the_model_dropped_is_named_not_silently_left_out(alice: User, 
     openai_settings.push_json(route_json("query")).push_text("Here are the tasks.")
     run = post_request(alice, HOME, message="show tasks assigned to carol")
     assert run["reply"].startswith("I couldn't use 'assigned to carol', so the list is not narrowed by it."), run
+
+
+@pytest.mark.parametrize(("message", "words"), [("show me everything I closed last week", "'last week'"),
+                                                ("上周完成的任务", "“上周”")])
+def test_a_week_no_due_range_takes_is_named_not_dropped(alice: User, tasks: dict[str, Task], message: str,
+                                                        words: str) -> None:
+    run = post_request(alice, HOME, message=message)  # the offline provider
+    assert run["status"] == "done" and words in run["reply"], run
+    assert tasks["carol_done"].pk in _ids(run)  # the filter it read (done) still applies
