@@ -103,7 +103,9 @@ def due(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
         if all(t.kind in ("word", "han", "num") for t in (p.tokens[i], p.tokens[end - 1])) and all(
                 t.kind in ("word", "han", "num") or t.text in _DATE_SEPARATORS for t in inner):
             day = read_date(p.raw(i, end))
-            if day is not None:
+            # A last English word the day does not need ("Friday in Mobile App") is left for what follows.
+            if day is not None and not (end - i > 1 and p.tokens[end - 1].kind == "word"
+                                        and read_date(p.raw(i, end - 1)) == day):
                 yield end, (("due_date", day.isoformat()),)
 
 

@@ -24,6 +24,10 @@ from .lexicon import STATUSES
 from .parts import Parser, priority, status
 
 _ISO_WEEK = re.compile(r"^\d{4}-W\d{2}$", re.IGNORECASE)
+# Words that begin another filter: a project's name ends before one ("in Mobile App due before Friday").
+_FILTER_STARTS = ("range.due", "range.zh_due", "read.overdue", "read.assigned", "read.unassigned", "read.open",
+                  "read.week", *(f"status.{s}" for s in STATUSES))
+_CLAUSE_STARTS = frozenset({"that", "which", "where", "whose"})  # "in Website Redesign that are blocked"
 _OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成", "没完成",
          "进行中的和待办的")
 
@@ -70,7 +74,8 @@ def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
                 continue
             end = k
             while end < p.n and (p.tokens[end].kind in ("word", "num", "han") or p.texts[end] == "-" and end > k) \
-                    and not list(p.w(end, "read.project", "courtesy")):
+                    and not list(p.w(end, "read.project", "courtesy", *_FILTER_STARTS)) \
+                    and p.texts[end] not in _CLAUSE_STARTS:
                 end += 1
             # "in progress", "for last week", "in this project" are not names.
             if end > k and not list(p.w(k, "read.week", "read.here", "read.mine", "glue.me",
