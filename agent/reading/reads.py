@@ -27,6 +27,8 @@ _ISO_WEEK = re.compile(r"^\d{4}-W\d{2}$", re.IGNORECASE)
 # Words that begin another filter: a project's name ends before one ("in Mobile App due before Friday").
 _FILTER_STARTS = ("range.due", "range.zh_due", "read.overdue", "read.assigned", "read.unassigned", "read.open",
                   "read.week", *(f"status.{s}" for s in STATUSES))
+_NOT_A_NAME = ("read.mine", "read.known", "read.this_task", "read.here", "courtesy", "query.ask", "query.noun",
+               "glue.zh_me", "read.owned_zh")
 _CLAUSE_STARTS = frozenset({"that", "which", "where", "whose"})  # "in Website Redesign that are blocked"
 _OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成", "没完成",
          "进行中的和待办的")
@@ -136,6 +138,9 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         for end, name in _person(p, j):
             _assignee(q, name, p.raw(i, end))
             return next(p.w(end, "glue.de"), end)
+    for end, name in _owner_zh(p, i):  # "carol负责的", "小王手上的", "carol的任务"
+        _assignee(q, name, p.raw(i, end))
+        return end
     if i == 0 and token.kind == "word" and p.raw(0, 1)[:1].isupper() and p.kind(1, "han"):
         _assignee(q, p.raw(0, 1), p.raw(0, 1))  # "Alice 有哪些任务": Alice's tasks
         return 1
@@ -166,6 +171,19 @@ def _person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
         end += 1
     if end > i and list(p.w(end, "glue.de")):
         yield end, p.raw(i, end)
+
+
+def _owner_zh(p: Parser, i: int) -> Iterator[tuple[int, str]]:
+    """A person before "负责的" / "手上的" (a word, or up to four Chinese characters), or a word before "的任务"."""
+    if p.kind(i, "word") and not list(p.w(i, "read.known", "courtesy", "query.noun", "read.mine")):
+        for end in p.w(i + 1, "read.owned_zh", "read.tasks_of_zh"):
+            yield end, p.raw(i, i + 1)
+        return
+    for end in range(i + 1, min(p.n, i + 4) + 1):  # a name holds no word of the lexicon's ("任务是我负责的")
+        if not p.kind(end - 1, "han") or list(p.w(end - 1, *_NOT_A_NAME)):
+            return
+        for after in p.w(end, "read.owned_zh"):
+            yield after, p.raw(i, end)
 
 
 def _assignee(q: ReadQuery, name: str, written: str) -> None:

@@ -50,12 +50,19 @@ def _ids(run: dict[str, Any]) -> set[int]:
     return {row["id"] for row in run["data"]["items"]}
 
 
-@pytest.mark.parametrize("message", ["show tasks assigned to carol", "分配给carol的任务"])
+@pytest.mark.parametrize("message", ["show tasks assigned to carol", "分配给carol的任务", "carol负责的任务",
+                                     "看看carol手上的任务", "carol的任务"])
 def test_tasks_assigned_to_a_member_are_hers_only(alice: User, tasks: dict[str, Task], message: str) -> None:
     run = post_request(alice, HOME, message=message)
     assert run["route"]["capability"] == "query" and run["status"] == "done", run
     assert _ids(run) == {tasks[k].pk for k in ("carol_this_week", "carol_next_week", "carol_done")}
     assert "(assigned to carol)" in run["reply"] or "（负责人 carol）" in run["reply"], run["reply"]
+
+
+def test_a_person_and_a_filter_in_chinese_are_both_read(alice: User, tasks: dict[str, Task]) -> None:
+    run = post_request(alice, HOME, message="给我看一下carol负责的未完成任务")
+    assert run["route"]["capability"] == "query", run
+    assert _ids(run) == {tasks["carol_this_week"].pk, tasks["carol_next_week"].pk}, run
 
 
 def test_a_persons_open_tasks_are_a_filtered_list(alice: User, tasks: dict[str, Task]) -> None:
