@@ -22,7 +22,7 @@ READS: Mapping[str, tuple[str, ...]] = MappingProxyType({
              "我负责的", "我"),
     "assigned": ("assigned to", "owned by", "assigned", "belonging to", "分配给", "指派给", "负责人是"),
     # After a person: "carol负责的", "小王手上的", "carol的任务".
-    "owned_zh": ("负责的", "手上的", "手里的", "名下的"),
+    "owned_zh": ("负责的", "手上的", "手里的", "名下的", "手上有", "手里有"),
     "tasks_of_zh": ("的任务",),
     "this_task": ("this task", "the selected task", "this one", "这个任务", "该任务", "此任务", "当前任务", "这项任务"),
     "week": ("this week", "last week", "next week", "本周", "这周", "这一周", "上周", "上一周", "下周"),

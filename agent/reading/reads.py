@@ -38,7 +38,8 @@ _OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending
 class ReadQuery:
     slots: dict[str, Any] = field(default_factory=dict)
     unusable: list[str] = field(default_factory=list)  # filters read but not usable, as written
-    unknown: list[str] = field(default_factory=list)  # words not read at all
+    unknown: list[str] = field(default_factory=list)  # words not read at all, side by side ones as one phrase
+    _unknown_span: tuple[int, int] = (-1, -1)
     asked: bool = False  # a word of asking or a task noun was read
 
 
@@ -157,7 +158,13 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         return i + 1
     if token.kind == "punct":
         return i + 1
-    q.unknown.append(p.raw(i, i + 1))
+    start, end = q._unknown_span
+    if end == i:  # "Mobile App", "小王手上": one phrase
+        q.unknown[-1] = p.raw(start, i + 1)
+    else:
+        start = i
+        q.unknown.append(p.raw(i, i + 1))
+    q._unknown_span = (start, i + 1)
     return i + 1
 
 

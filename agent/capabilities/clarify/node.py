@@ -14,6 +14,7 @@ from agent.capabilities.common.outcome import done
 from agent.context.three_views import RouterCtx
 from agent.llm.offline import unasked_write
 from agent.page_context.schema import EntityNames
+from agent.reading.reader import read
 from agent.registry import HELP_EXAMPLES
 from agent.routing.decision import Route
 from agent.routing.quick_actions import quick_actions_for
@@ -22,6 +23,9 @@ from agent.tools.project_tools import project_for_examples
 from agent.words.language import language_of
 
 from .unasked import unasked_reply
+
+# How many unread phrases a reply names, and how long each may be.
+_WORDS_MAX, _WORD_MAX = 5, 40
 
 
 def written_in_chinese(message: str) -> bool:
@@ -35,6 +39,14 @@ class ClarifyInput(TypedDict):
     router_ctx: RouterCtx
     route: NotRequired[Route | None]
     names: NotRequired[EntityNames | None]
+
+
+def unread_words(message: str) -> tuple[str, ...]:
+    """The phrases of a message the reader could not read (at most five, each cut to 40 characters)."""
+    reading = read(message)
+    if reading.capability != "clarify":
+        return ()
+    return tuple(w if len(w) <= _WORD_MAX else f"{w[:_WORD_MAX - 1]}…" for w in reading.unusable[:_WORDS_MAX])
 
 
 def suggestions_for(ctx: RouterCtx) -> list[dict[str, str]]:
@@ -79,7 +91,12 @@ def clarify(state: ClarifyInput, runtime: Runtime[RunContext]) -> dict[str, Any]
         selected = ctx.selected_entity is not None
         return done(unasked_reply(mood, reading, chinese=chinese, selected=selected), suggestions=suggestions_for(ctx),
                     unasked=mood)
-    if chinese:
+    unread = unread_words(message) if message and runtime.context.llm.offline else ()
+    if unread:
+        # The offline reader stands in for the model: what it could not read is named, never passed over.
+        reason = (f"我没能读懂{'、'.join(f'“{w}”' for w in unread)}，不确定你想做什么。" if chinese else
+                  f"I couldn't read {', '.join(f"'{w}'" for w in unread)}, so I'm not sure what you'd like me to do.")
+    elif chinese:
         reason = "我没太明白你想做什么。"
     else:
         reason = route.reason if route and route.reason else "I'm not sure what you'd like me to do."
