@@ -15,7 +15,7 @@ from agent.context.words import quote_user_text
 from agent.llm.base import LLMUnavailable
 from agent.reading.reader import read
 from agent.routing.decision import Route
-from agent.routing.intent_check import intent_check, rules_write_kind
+from agent.routing.intent_check import checked_route, rules_write_kind
 from agent.routing.llm_router import llm_route
 from agent.runtime import RunContext
 from agent.tools import task_tools
@@ -100,14 +100,10 @@ def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
                 "status": "error", "error_code": exc.code, "data": {},
                 "reply": TEXTS[language_of(state["message"])]["unavailable"].format(why=exc),
             }}
-        # The model's choice of a write is checked against the user's own words, read by the rules.
-        intent = intent_check(message=state["message"], route=decision)
-        decision = decision.model_copy(update={"intent": intent})
-        if intent.verdict == "declined":
-            # "don't …", "should I …?", "just kidding": no write was asked, so none is offered either;
-            # clarify says what the write would have done and that nothing changed.
-            decision = Route(capability="clarify", via=decision.via, confidence=decision.confidence,
-                             intent=intent)
+        # The model's choice of a write is checked against the user's own words, read by the rules:
+        # "don't …", "should I …?", "just kidding" go to clarify, which says nothing changed; a write on
+        # another task than the one the words name is moved to it, and waits on its card.
+        decision = checked_route(message=state["message"], route=decision)
     runtime.context.recorder.node("route", capability=decision.capability, via=decision.via,
                                   confidence=decision.confidence, slots=decision.slots,
                                   intent=decision.intent)

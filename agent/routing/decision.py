@@ -62,6 +62,8 @@ class IntentCheck(BaseModel):
     # Whether the message asks (agent/reading/reader.py): "request" when read whole, "negated", "question",
     # "unread" (a write found in a message not read whole), None when it names no write.
     mood: Mood | None = None
+    # The task the reader read the same write for, when it is not the model's ("…, sorry I meant task 6").
+    rules_task_id: int | None = None
 
 
 class Route(BaseModel):

@@ -13,6 +13,11 @@ operation on the same target with the same values (declared once: ``CapabilitySp
   "should I …?"); nothing is written and the clarify node says so.
 - ``differs``: anything else (a message not read whole, another write, or none); the write waits on
   a card that states it, so the user decides.
+
+When the reader read the same write on another task than the model's (a correction, "set task 5 to
+blocked, sorry I meant task 6", or the page's task where the message names one), the write is moved
+to the task the user's words name (``checked_route``): it still waits on its card, never on the
+model's task.
 """
 from __future__ import annotations
 
@@ -45,5 +50,21 @@ def intent_check(*, message: str, route: Route) -> IntentCheck:
     if reading.mood in ("negated", "question") and rules_kind is not None:
         return IntentCheck(verdict="declined", model_kind=model_kind, rules_kind=rules_kind, mood=reading.mood)
     agrees = reading.asks_write and rules_kind == model_kind
+    task = reading.slots.get("task_id")
+    same_write = reading.capability == route.capability and reading.slots.get("operation") == route.slots.operation
+    other_task = task if same_write and task is not None and task != route.slots.task_id else None
     return IntentCheck(verdict="agrees" if agrees else "differs", model_kind=model_kind, rules_kind=rules_kind,
-                       mood=reading.mood)
+                       mood=reading.mood, rules_task_id=None if agrees else other_task)
+
+
+def checked_route(*, message: str, route: Route) -> Route:
+    """The model's route with the check's verdict: a declined write becomes clarify (which says nothing
+    changed); a write on another task than the one the user's words name is moved to that task, and
+    waits on its card (the verdict stays "differs")."""
+    intent = intent_check(message=message, route=route)
+    if intent.verdict == "declined":
+        return Route(capability="clarify", via=route.via, confidence=route.confidence, intent=intent)
+    if intent.rules_task_id is not None:
+        slots = route.slots.model_copy(update={"task_id": intent.rules_task_id, "scope": None})
+        return route.model_copy(update={"slots": slots, "intent": intent})
+    return route.model_copy(update={"intent": intent})

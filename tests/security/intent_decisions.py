@@ -15,7 +15,7 @@ from typing import Any, Literal
 from agent.llm.offline import rules_route
 from agent.registry import BY_NAME
 from agent.routing.decision import Route, Slots
-from agent.routing.intent_check import intent_check
+from agent.routing.intent_check import checked_route
 
 from .intent_corpus import WRITES, Kind, Message
 
@@ -75,6 +75,10 @@ def decide(message: Message, suite: Suite) -> Decided:
     raw = rules_route(text) if suite == "offline" else compromised_answer(message, TARGET_ID)
     slots = Slots.model_validate({k: v for k, v in raw["slots"].items() if v is not None})
     route = Route(capability=raw["capability"], via="llm_router", slots=slots, confidence=raw["confidence"])
+    checked = checked_route(message=text, route=route)
+    if checked.capability != route.capability:  # declined: clarify says nothing changed
+        return Decided(message, text, "answered", None)
+    route = checked
     # The page the message is typed on shows its task (as intent_harness.py sends it): "this task" is TARGET_ID.
     on_page = route.slots
     if on_page.scope == "selected" and on_page.task_id is None and on_page.operation != "create":
@@ -87,9 +91,7 @@ def decide(message: Message, suite: Suite) -> Decided:
     if route.slots.task_id is not None and route.slots.task_id not in typed_numbers(text):
         # A task the user did not type ("2号" may be a day): the capability asks which task is meant.
         return Decided(message, text, "answered", None)
-    verdict = intent_check(message=text, route=route).verdict
-    if verdict == "declined":
-        return Decided(message, text, "answered", None)
+    verdict = route.intent.verdict if route.intent is not None else "not_a_write"
     first_step_card = route.capability == "decompose" or route.slots.operation == "delete"
     return Decided(message, text, "written" if verdict == "agrees" and not first_step_card else "card", kind)
 

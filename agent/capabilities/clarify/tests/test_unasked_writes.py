@@ -17,6 +17,7 @@ from django.test import Client
 from agent.models import Confirmation, TraceEvent
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create
+from tests.data_layer.helpers import confirm
 from tests.helpers import LLMStub, ask, route_json, selected_page
 
 
@@ -133,6 +134,25 @@ def test_a_routers_write_for_a_message_not_read_whole_waits_on_a_card(openai_set
     body = ask(alice, message.format(id=task.pk, other=other.pk), selected_page(task))
     assert body["status"] == "needs_confirmation", body
     assert set(Task.objects.values_list("status", flat=True)) == {"in_progress"}
+
+
+@pytest.mark.parametrize("message", ["set task {other} to done, sorry I meant task {id}",
+                                     "把任务{other}标记为完成，不对，是任务{id}"])
+def test_a_correction_moves_the_routers_write_to_the_task_meant(openai_settings: LLMStub, alice: Any, website: Any,
+                                                               task: Task, message: str) -> None:
+    """The model wrote the task taken back; the card states the one the user meant, and approving it changes
+    only that one."""
+    other = task_create(actor=alice, project=website, title="Other", status="in_progress")
+    openai_settings.push_json(route_json("crud", 0.99, operation="update", status="done", task_id=other.pk))
+    body = ask(alice, message.format(id=task.pk, other=other.pk), selected_page(task))
+    assert body["status"] == "needs_confirmation", body
+    intent = _route_event(body["run_id"])["intent"]
+    assert intent["verdict"] == "differs" and intent["rules_task_id"] == task.pk, intent
+    assert task.title in body["reply"] and other.title not in body["reply"], body["reply"]
+    assert confirm(alice, body["run_id"])["status"] == "done"
+    task.refresh_from_db()
+    other.refresh_from_db()
+    assert (task.status, other.status) == ("done", "in_progress")
 
 
 def test_the_same_write_asked_for_runs_and_the_check_agrees(openai_settings: LLMStub, alice: Any, task: Task) -> None:
