@@ -1,14 +1,16 @@
 """Dates in words, English or Chinese ("Friday", "next Monday", "Dec 31", "明天", "下周五", "12月31日"), by dateparser.
 
-The ends of this year and this month ("end of the year", "年底", "月底"), and of a year by its number
-("end of 2026", "2026年底", "明年年底"), which dateparser does not read, are read here, as is "2026年12月31号".
-A day dateparser reads must fall in the year the phrase names, if it names one, and within ten years
-of today: dateparser takes "2026年" for 2026 years from now and "2026" alone for today in 2026, and a
-phrase that names no day is not a due date.
+Read here, because dateparser does not read them: the ends of this year and this month ("end of the
+year", "年底", "月底") and of a year by its number ("end of 2026", "2026年底", "明年年底"), "下周X", and
+"M月D日" with or without its year ("2026年12月31号").
+
+A phrase that names no day is no date: a year or a month alone ("2026", "in 2027", "June 2026",
+"2026年", "next month"), which dateparser would complete with today's day (or read "2026年" as
+2026 years from now). A day dateparser reads must lie in the year the phrase names, if it names
+one; a phrase that names none is read within ten years of today.
 
 The grammar asks only where its rule expects a date, so a word elsewhere is never taken for one.
-A phrase is a date only when dateparser reads it (or, for the two Chinese forms it does not read,
-"下周X" and "M月D日", when those do); the result is the day, by the server's clock.
+The result is the day, by the server's clock.
 """
 from __future__ import annotations
 
@@ -26,8 +28,12 @@ _MONTH_DAY_ZH = re.compile(r"^(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s
 _YEAR_END_OF = re.compile(r"^(?:(?:the\s+)?end\s+of\s+(\d{4})|(\d{4})\s*(?:year[- ]end|年\s*年?[底末])"
                           r"|(明年)年?[底末])$", re.IGNORECASE)
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_ONLY_YEAR = re.compile(r"^\d{4}\s*年?$")
-# How far from today a day in words may lie; anything further is a misreading, not a due date.
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# A year or a month with no day: "2026", "in 2027", "June", "June 2026", "2026年", "2026年12月", "下个月", "明年".
+_NO_DAY = re.compile(rf"^(?:in\s+)?(?:\d{{4}}|{_MONTHS}(?:\s*,?\s*\d{{4}})?|(?:next|this|last)\s+(?:month|year))$"
+                     r"|^(?:\d{4}\s*年)?\s*(?:\d{1,2}\s*月份?)?$|^(?:下|本|这|上)个?月$|^(?:明|今|去)年$",
+                     re.IGNORECASE)
+# How far from today a phrase that names no year may be read; anything further is a misreading.
 _YEARS_AROUND = 10
 # Words a date in words may start with: anything else is not tried.
 _STARTS = re.compile(r"^(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|today|"
@@ -51,7 +57,7 @@ def read_date(words: str) -> date | None:
     year_end = _YEAR_END_OF.match(words)
     if year_end:
         number = year_end.group(1) or year_end.group(2)
-        return _near(date(int(number) if number else today.year + 1, 12, 31), today)
+        return _day(int(number) if number else today.year + 1, 12, 31)
     if words.lower() in _MONTH_END:
         return (today.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
     next_week = _NEXT_WEEK_ZH.match(words)
@@ -61,20 +67,25 @@ def read_date(words: str) -> date | None:
     month_day = _MONTH_DAY_ZH.match(words)
     if month_day:
         year, month, day_of = month_day.groups()
-        try:
-            day = date(int(year) if year else today.year, int(month), int(day_of))
-        except ValueError:
-            return None
-        return _near(day if year or day >= today else day.replace(year=today.year + 1), today)
-    if _ONLY_YEAR.match(words):
-        return None  # a year names no day
+        if year:
+            return _day(int(year), int(month), int(day_of))
+        day = _day(today.year, int(month), int(day_of))
+        return day if day is None or day >= today else _day(today.year + 1, int(month), int(day_of))
+    if _NO_DAY.match(words):
+        return None
     language = ["zh"] if re.search(r"[\u4e00-\u9fff]", words) else ["en"]
     found = dateparser.parse(words, languages=language, settings=_SETTINGS)
-    if found is None or any(int(year) != found.year for year in _YEAR.findall(words)):
+    if found is None:
         return None
-    return _near(found.date(), today)
+    years = {int(year) for year in _YEAR.findall(words)}
+    if years:  # the year named, and no other
+        return found.date() if years == {found.year} else None
+    return found.date() if abs(found.year - today.year) <= _YEARS_AROUND else None
 
 
-def _near(day: date, today: date) -> date | None:
-    """The day, if it lies within ten years of today; else None (a misreading, not a due date)."""
-    return day if abs(day.year - today.year) <= _YEARS_AROUND else None
+def _day(year: int, month: int, day: int) -> date | None:
+    """That day, or None when there is none ("Feb 30", the year 0)."""
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None

@@ -22,9 +22,7 @@ Pieced together, a change is never a request: the words around it were not read.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 
-from .lexicon import lexicon
 from .parts import Change, Parser, Target, asks_assistant, bare_number, person, title, value
 
 _FORMS = ("base", "pp")
@@ -34,12 +32,9 @@ _LEADS = ("glue.to", "glue.zh_to", "glue.verbless", "glue.due", "glue.rename_to"
 _ARROWS = frozenset({"→", "->", "=>", ":"})
 # Marks that may stand between a lead and its value: a comma, a colon, a dash.
 _PAUSES = frozenset({",", ":", "-"})
-
-
-@cache
-def _known_words() -> frozenset[str]:
-    """Every word of the lexicon: a word that is one is not a person's name."""
-    return frozenset(lexicon().words())
+_FIELDS = ("field.status", "field.priority", "field.due_date", "field.title", "field.assignee")
+_CHANGE_VERBS = ("crud.mark", "crud.set", "crud.close", "crud.block", "crud.delete", "crud.assign", "crud.unassign",
+                 "crud.rename", "decompose.verb")
 
 
 def _at(p: Parser, *classes: str) -> list[tuple[int, int]]:
@@ -51,31 +46,39 @@ def _verbs(p: Parser, *names: str) -> list[tuple[int, int]]:
     return _at(p, *(f"{name}.{form}" for name in names for form in _FORMS))
 
 
-def _after(p: Parser, ends: list[int]) -> Iterator[int]:
-    """Each position right after one of these ends, or after courtesy or a mark that follows it ("标记一下完成",
-    "截止日期，12月31日")."""
+def _after(p: Parser, ends: list[int], *, pauses: bool = False) -> Iterator[int]:
+    """Each position right after one of these ends, or after courtesy that follows it ("标记一下完成"); with
+    `pauses`, also after a comma, colon or dash that follows either ("截止日期，12月31日")."""
     for end in ends:
-        yield end
-        for skipped in (end, *p.w(end, "courtesy")):
-            if skipped < p.n and p.tokens[skipped].kind == "punct" and p.tokens[skipped].text in _PAUSES:
-                yield skipped + 1
-            if skipped != end:
-                yield skipped
+        for start in (end, *p.w(end, "courtesy")):
+            yield start
+            if pauses and start < p.n and p.tokens[start].kind == "punct" and p.tokens[start].text in _PAUSES:
+                yield start + 1
 
 
 def _task(p: Parser) -> Target | None | bool:
     """The one task the message names: a reference, else a number standing alone ("p0 for 900 thx"), else
     the page's task; None for none, False for two."""
-    dated = {k for i in range(p.n) for end, _ in value(p, i, "due_date") for k in range(i, end)}
-    ids = {int(t.value) for t in p.tokens if t.kind == "ref"} or {
-        int(bare.text) for i in range(p.n) if i not in dated and (bare := bare_number(p, i)) is not None}
+    ids = {int(t.value) for t in p.tokens if t.kind == "ref"} or _bare_tasks(p)
     if len(ids) > 1:
         return False
     if ids:
         return Target(task_id=ids.pop())
     vague = set(_at(p, "target.vague"))
     page = [span for span in _at(p, "target.selected") if span not in vague]
-    return Target(scope="selected") if page else None
+    owner = [end for _, end in _at(p, "target.selected_of") if list(p.w(end, *_FIELDS))]
+    return Target(scope="selected") if page or owner else None
+
+
+def _bare_tasks(p: Parser) -> set[int]:
+    """The one number standing alone in the message, when it stands right after a verb of a change or right
+    before an arrow ("reassign 900 → carol", "status of 900 → blocked"); none when another number stands
+    alone too, and any other number (a count, a price, a year) is no task."""
+    bare = [i for i in range(p.n) if bare_number(p, i) is not None]
+    if len(bare) != 1:
+        return set()
+    i, verbs = bare[0], {end for _, end in _verbs(p, *_CHANGE_VERBS)}
+    return {int(p.tokens[i].text)} if i in verbs or i + 1 < p.n and p.tokens[i + 1].text in _ARROWS else set()
 
 
 def _values(p: Parser) -> tuple[tuple[str, str], ...] | None:
@@ -91,7 +94,7 @@ def _values(p: Parser) -> tuple[tuple[str, str], ...] | None:
             found.setdefault("status", set()).update(v for _, v in vals)
         if p.tokens[i].kind in ("prio", "date"):
             found.setdefault("priority" if p.tokens[i].kind == "prio" else "due_date", set()).add(p.tokens[i].value)
-    for i in set(_after(p, leads)):
+    for i in set(_after(p, leads, pauses=True)):
         for field in ("priority", "due_date"):
             # The longest phrase a value is read from ("Dec 31, 2026", not "Dec" too).
             for _end, vals in value(p, i, field):
@@ -107,14 +110,16 @@ def _people(p: Parser) -> set[str]:
     leads = [end for _, end in _at(p, "glue.assignee_to", "person.let", "person.onto")]
     assigns = _verbs(p, "crud.assign")
     leads += [end for _, end in assigns]
-    if assigns:  # "reassign 900 → carol"
-        leads += [i + 1 for i, t in enumerate(p.tokens) if t.text in _ARROWS]
+    if assigns:  # "reassign 900 → carol" (not a colon: "reassign #900: dave is out sick")
+        leads += [i + 1 for i, t in enumerate(p.tokens) if t.text in _ARROWS - {":"}]
     for _, end in _at(p, "field.assignee", "person.assignee"):  # "负责人改成carol", "负责人，换成carol"
-        leads += [end, *(k for j in _after(p, [end]) for k in p.w(j, "glue.to", "glue.verbless", "crud.mark.base"))]
+        leads.append(end)
+        for start in _after(p, [end], pauses=True):
+            leads += p.w(start, "glue.to", "glue.verbless", "crud.mark.base")
     names = set()
     for i in set(_after(p, leads)):
         for _end, who in person(p, i):
-            if who == "me" or p.tokens[i].text not in _known_words():
+            if who == "me" or p.tokens[i].text not in p.lex.known:
                 names.add(who)
     return names
 
@@ -129,7 +134,7 @@ def _titles(p: Parser, leads: list[int]) -> set[str]:
         longest = None
         for _end, name in title(p, i):
             longest = name
-        if longest and p.tokens[i].text not in _known_words():
+        if longest and p.tokens[i].text not in p.lex.known:
             found.add(longest)
     return found
 

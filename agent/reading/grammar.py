@@ -224,7 +224,7 @@ def corrected(p: Parser, i: int, first: Change) -> Iterator[tuple[int, Change]]:
         for k in p.w(j, "correction"):
             for end, tg in target(p, k):
                 if first.target.task_id is not None or first.target.scope is not None:
-                    yield end, replace(first, target=tg)
+                    yield end, replace(first, target=tg, taken_back=first.target.task_id)
 
 
 def verbless(p: Parser, i: int) -> Iterator[tuple[int, Change]]:

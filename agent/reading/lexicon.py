@@ -124,8 +124,10 @@ TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "selected": ("this task", "this one", "it", "this", "the selected task", "the current task", "that task",
                  "the task", "any task", "a task", "任何任务", "某个任务", "这个任务", "该任务", "此任务",
                  "this ticket", "that ticket", "this item", "这个task", "这个ticket", "该task", "此task", "这条任务",
-                 "当前任务", "这项任务", "它", "这个", "本任务", "this task's", "this one's", "that task's",
-                 "this ticket's", "its"),
+                 "当前任务", "这项任务", "它", "这个", "本任务"),
+    # The page's task as the owner of a field that follows ("this task's due date", "its priority"): a
+    # change pieced together (gather.py) takes it only before a field's name ("its blocker" is another task).
+    "selected_of": ("this task's", "this one's", "that task's", "this ticket's", "its"),
     # Among those, the ones that name no task in particular, or need a word after them to ("this week",
     # "这个月"): a change pieced together (gather.py) needs a task it names.
     "vague": ("the task", "any task", "a task", "任何任务", "某个任务", "this", "这个"),
@@ -228,10 +230,8 @@ class Lexicon:
         for name, phrases in self._classes.items():
             for phrase in phrases:
                 self._starting.setdefault(name, {}).setdefault(phrase[0], []).append(phrase)
-
-    def words(self) -> set[str]:
-        """Every token text of every phrase."""
-        return {text for phrases in self._classes.values() for phrase in phrases for text in phrase}
+        # Every token text of every phrase: a word that is one is the grammar's, not a name or a date's.
+        self.known = frozenset(text for phrases in self._classes.values() for phrase in phrases for text in phrase)
 
     def _at(self, texts: tuple[str, ...], pos: int, name: str) -> list[tuple[str, ...]]:
         return self._starting.get(name, {}).get(texts[pos], []) if pos < len(texts) else []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date
 
 from .dates import read_date
 from .lexicon import FIELDS, FRAMES, PRIORITIES, STATUSES, lexicon
@@ -14,6 +15,8 @@ from .tokens import Token
 
 Values = tuple[tuple[str, str], ...]
 _DATE_SEPARATORS = frozenset({",", "/", "."})
+# How many spans of words one message is read for a date (dateparser takes about a millisecond each).
+_DAY_READS = 300
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,8 @@ class Change:
     values: Values = ()
     title: str | None = None
     assignee: str | None = None
+    # The task a correction took back ("set task 5 to blocked, sorry I meant task 6": 5), else None.
+    taken_back: int | None = None
 
 
 class Parser:
@@ -39,6 +44,16 @@ class Parser:
         self.text, self.tokens, self.n = text, tokens, len(tokens)
         self.texts = tuple(t.text for t in tokens)
         self.lex = lexicon()
+        self._days: dict[tuple[int, int], date | None] = {}
+
+    def day(self, i: int, end: int) -> date | None:
+        """The day the words from i to end name (dates.read_date), read once per span; past the budget of
+        spans a message may have read, none (a message of hundreds of numbers is not read for dates)."""
+        if (i, end) not in self._days:
+            if len(self._days) >= _DAY_READS:
+                return None
+            self._days[(i, end)] = read_date(self.raw(i, end))
+        return self._days[(i, end)]
 
     def w(self, i: int, *classes: str) -> Iterator[int]:
         """The ends of the phrases of these classes that start at i, the longest first."""
@@ -102,10 +117,11 @@ def due(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
         inner = p.tokens[i + 1:end - 1]
         if all(t.kind in ("word", "han", "num") for t in (p.tokens[i], p.tokens[end - 1])) and all(
                 t.kind in ("word", "han", "num") or t.text in _DATE_SEPARATORS for t in inner):
-            day = read_date(p.raw(i, end))
-            # A last English word the day does not need ("Friday in Mobile App") is left for what follows.
+            day = p.day(i, end)
+            # A last word of the grammar's own the day does not need ("Friday in Mobile App") is left for
+            # what follows; a word of the date stays ("June 1st", "Friday evening").
             if day is not None and not (end - i > 1 and p.tokens[end - 1].kind == "word"
-                                        and read_date(p.raw(i, end - 1)) == day):
+                                        and p.tokens[end - 1].text in p.lex.known and p.day(i, end - 1) == day):
                 yield end, (("due_date", day.isoformat()),)
 
 

@@ -24,6 +24,9 @@ READS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # After a person: "carol负责的", "小王手上的", "carol的任务".
     "owned_zh": ("负责的", "手上的", "手里的", "名下的", "手上有", "手里有"),
     "tasks_of_zh": ("的任务",),
+    # Words before 负责的 / 手上的 that name no one person: never taken for a name.
+    "nobody_zh": ("们", "人", "谁", "大家", "团队", "别人", "其他人", "每个人", "所有人", "咱们", "他们", "她们",
+                  "你们", "各位", "哪些人", "哪个人"),
     "this_task": ("this task", "the selected task", "this one", "这个任务", "该任务", "此任务", "当前任务", "这项任务"),
     "week": ("this week", "last week", "next week", "本周", "这周", "这一周", "上周", "上一周", "下周"),
     "unassigned": ("unassigned", "not assigned", "not assigned to anyone", "assigned to nobody", "assigned to no one",

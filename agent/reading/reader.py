@@ -14,10 +14,15 @@ a correction the grammar reads leave no change at all: the reader asks.
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import date
+from functools import lru_cache
 from typing import Any, Literal
+
+from django.utils import timezone
 
 from pm_assistant.one_line import one_line
 
@@ -136,7 +141,8 @@ def _corrected_to_last(p: Parser, end: int, named: Change, refs: list[tuple[int,
     between = range(end, last_at)
     marked = any(list(p.w(i, "correction_mark")) for i in between)
     others = [t for i, t in refs if i in between]
-    return replace(named, target=Target(task_id=int(last.value))) if marked and not others else None
+    return replace(named, target=Target(task_id=int(last.value)), taken_back=named.target.task_id) \
+        if marked and not others else None
 
 
 def read_write(message: str) -> WriteReading | None:
@@ -224,7 +230,15 @@ def change_slots(found: Change) -> tuple[str, dict[str, Any]]:
 
 
 def read(message: str) -> Reading:
-    """Read the message: the change it names and whether it asks for it, else what it asks to see."""
+    """Read the message: the change it names and whether it asks for it, else what it asks to see.
+
+    A run reads its message several times (the router, the intent check, the capability): each gets its
+    own copy of one reading per message and day."""
+    return copy.deepcopy(_read(message, timezone.localdate()))
+
+
+@lru_cache(maxsize=256)
+def _read(message: str, today: date) -> Reading:  # today: dates in words are read from it
     p = Parser(one_line(message), tokenize(message))
     write = _read_write(p)
     if write is not None:

@@ -28,7 +28,7 @@ _ISO_WEEK = re.compile(r"^\d{4}-W\d{2}$", re.IGNORECASE)
 _FILTER_STARTS = ("range.due", "range.zh_due", "read.overdue", "read.assigned", "read.unassigned", "read.open",
                   "read.week", *(f"status.{s}" for s in STATUSES))
 _NOT_A_NAME = ("read.mine", "read.known", "read.this_task", "read.here", "courtesy", "query.ask", "query.noun",
-               "glue.zh_me", "read.owned_zh")
+               "glue.zh_me", "read.owned_zh", "read.nobody_zh")
 _CLAUSE_STARTS = frozenset({"that", "which", "where", "whose"})  # "in Website Redesign that are blocked"
 _OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成", "没完成",
          "进行中的和待办的")
@@ -67,6 +67,14 @@ def _topic(p: Parser) -> str | None:
     return None
 
 
+def _ends_name(p: Parser, i: int) -> bool:
+    """Whether the word at i begins another filter or a clause, so a project's name ends before it: a word
+    in lower case ("in Mobile App due before Friday"), never a capitalised one ("Customer Assigned Leads")."""
+    if p.raw(i, i + 1)[:1].isupper():
+        return False
+    return p.texts[i] in _CLAUSE_STARTS or bool(list(p.w(i, *_FILTER_STARTS)))
+
+
 def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """"in Website Redesign", "for project Apollo", "在 Website Redesign 项目里": the words up to a mark."""
     for j in p.w(i, "read.in"):
@@ -77,8 +85,7 @@ def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
                 continue
             end = k
             while end < p.n and (p.tokens[end].kind in ("word", "num", "han") or p.texts[end] == "-" and end > k) \
-                    and not list(p.w(end, "read.project", "courtesy", *_FILTER_STARTS)) \
-                    and p.texts[end] not in _CLAUSE_STARTS:
+                    and not list(p.w(end, "read.project", "courtesy")) and not (end > k and _ends_name(p, end)):
                 end += 1
             # "in progress", "for last week", "in this project" are not names.
             if end > k and not list(p.w(k, "read.week", "read.here", "read.mine", "glue.me",

@@ -35,7 +35,7 @@ def _one_edit(a: str, b: str) -> bool:
 @cache
 def _vocabulary() -> dict[int, frozenset[str]]:
     """Every English word of the lexicon's phrases, and the word the task references start with, by length."""
-    words = {w for w in lexicon().words() if w.isascii() and w.isalpha()} | {"task"}
+    words = {w for w in lexicon().known if w.isascii() and w.isalpha()} | {"task"}
     return {n: frozenset(w for w in words if len(w) == n) for n in {len(w) for w in words}}
 
 

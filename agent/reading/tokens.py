@@ -2,8 +2,8 @@
 
 English words are whole tokens, lower-cased; Chinese is read one character a token, so a phrase of
 either language is a sequence of tokens and the lexicon matches both alike. Task references ("task
-5", "#5", "WEB-5", "任务5", "5号任务", "5号那个任务", and "900号", a number no day of a month can be; "5号"
-alone may be a day), ISO dates, priorities ("P0") and quoted text are one token each.
+5", "#5", "WEB-5", "任务5", "5号任务", and "900号那个任务" with a number no day of a month can be: "5号" alone,
+or "5号那个任务", may be a day), ISO dates, priorities ("P0") and quoted text are one token each.
 Anything else (an emoji, a slash) is a symbol token, which no phrase holds: it is never read.
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ _SCAN = re.compile(r"""
 | (?P<ref>(?:(?<![a-z])task\s*\#?\s*|任务\s*\#?\s*|\#
            |(?<![a-z0-9])(?-i:[A-Z][A-Z0-9]{0,9}|[a-z][a-z0-9]{0,9})-)(?P<id>\d{1,12})(?!\d)
     (?P<poss>['’]s(?![a-z]))?
-  | (?<!\d)(?P<zh_id>\d{1,12})\s*号\s*(?:那个|这个)?\s*任务
-  | (?<![\d.])(?P<zh_big>3[2-9]|[4-9]\d|[1-9]\d{2,11})\s*号(?!\s*[线楼房院床门桌口位车站])(?!\d))
+  | (?<!\d)(?P<zh_id>\d{1,12})\s*号\s*任务
+  | (?<![\d.])(?P<zh_big>3[2-9]|[4-9]\d|[1-9]\d{2,11})\s*号\s*(?:那个|这个)\s*任务)
 | (?P<date>(?<!\d)\d{4}-\d{2}-\d{2}(?!\d))
 | (?P<prio>(?<![a-z0-9])p[0-3](?![a-z0-9]))
 | (?P<word>[a-z]+(?:['’][a-z]+)*)

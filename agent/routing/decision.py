@@ -62,7 +62,8 @@ class IntentCheck(BaseModel):
     # Whether the message asks (agent/reading/reader.py): "request" when read whole, "negated", "question",
     # "unread" (a write found in a message not read whole), None when it names no write.
     mood: Mood | None = None
-    # The task the reader read the same write for, when it is not the model's ("…, sorry I meant task 6").
+    # The task a correction meant when the model wrote the one it took back ("set task 5 to blocked, sorry
+    # I meant task 6": 6), the write being otherwise the same; else None.
     rules_task_id: int | None = None
 
 

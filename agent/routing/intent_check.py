@@ -14,10 +14,10 @@ operation on the same target with the same values (declared once: ``CapabilitySp
 - ``differs``: anything else (a message not read whole, another write, or none); the write waits on
   a card that states it, so the user decides.
 
-When the reader read the same write on another task than the model's (a correction, "set task 5 to
-blocked, sorry I meant task 6", or the page's task where the message names one), the write is moved
-to the task the user's words name (``checked_route``): it still waits on its card, never on the
-model's task.
+When the model wrote the task a correction took back ("set task 5 to blocked, sorry I meant task
+6") and the reader read the same write on the task meant, the write is moved there
+(``checked_route``): it still waits on its card, and never runs on the task taken back. Any other
+difference (another value, another task) leaves the model's write on its card as it is.
 """
 from __future__ import annotations
 
@@ -50,17 +50,25 @@ def intent_check(*, message: str, route: Route) -> IntentCheck:
     if reading.mood in ("negated", "question") and rules_kind is not None:
         return IntentCheck(verdict="declined", model_kind=model_kind, rules_kind=rules_kind, mood=reading.mood)
     agrees = reading.asks_write and rules_kind == model_kind
-    task = reading.slots.get("task_id")
-    same_write = reading.capability == route.capability and reading.slots.get("operation") == route.slots.operation
-    other_task = task if same_write and task is not None and task != route.slots.task_id else None
     return IntentCheck(verdict="agrees" if agrees else "differs", model_kind=model_kind, rules_kind=rules_kind,
-                       mood=reading.mood, rules_task_id=None if agrees else other_task)
+                       mood=reading.mood, rules_task_id=None if agrees else _meant(reading, route))
+
+
+def _meant(reading: Reading, route: Route) -> int | None:
+    """The task a correction meant, when the model wrote the one it took back and the same write otherwise."""
+    found = reading.change
+    if found is None or found.taken_back is None or found.taken_back != route.slots.task_id:
+        return None
+    moved = route.slots.model_copy(update={"task_id": found.target.task_id, "scope": None})
+    same = reading.capability == route.capability and \
+        BY_NAME[route.capability].write_kind(moved) == rules_write_kind(reading)
+    return found.target.task_id if same else None
 
 
 def checked_route(*, message: str, route: Route) -> Route:
     """The model's route with the check's verdict: a declined write becomes clarify (which says nothing
-    changed); a write on another task than the one the user's words name is moved to that task, and
-    waits on its card (the verdict stays "differs")."""
+    changed); a write on the task a correction took back is moved to the task meant, and waits on its
+    card (the verdict stays "differs")."""
     intent = intent_check(message=message, route=route)
     if intent.verdict == "declined":
         return Route(capability="clarify", via=route.via, confidence=route.confidence, intent=intent)

@@ -58,7 +58,7 @@ def test_an_update_the_message_did_not_ask_for_waits_on_a_card(openai_settings: 
     assert card["facts"]["change"] == f"Change {task.key} “Fix login page”: status done, priority P0"
     assert (card["facts"]["title"], card["facts"]["status"]) == ("Fix login page", "in_progress")
     assert _state(task) == before and not TaskActivity.objects.exclude(kind="created").exists()
-    assert _intent(body["run_id"]) == {"verdict": "differs", "rules_kind": None, "mood": None,
+    assert _intent(body["run_id"]) == {"verdict": "differs", "rules_kind": None, "mood": None, "rules_task_id": None,
                                        "model_kind": "update the selected task: status done, priority P0"}
 
     rejected = _confirm(alice, body["run_id"], "reject")

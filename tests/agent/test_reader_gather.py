@@ -25,12 +25,12 @@ from agent.reading.reader import read, read_write
     ("marketing wants consistent naming: task 5's title, \"Launch plan\" from now on",
      {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
     ("this one's way too big — chop this task into subtasks", {"scope": "selected"}),
-    # A number standing alone where a task goes, and a number no day of a month can be ("900号").
+    # A number standing alone right after a change's verb or before an arrow, and "900号那个任务" (a number no
+    # day of a month can be).
     ("status of 900 → blocked please, the upstream lib broke", {"operation": "update", "task_id": 900,
                                                                "status": "blocked"}),
     ("reassign 900 → carol", {"operation": "assign", "task_id": 900, "assignee": "carol"}),
     ("900号那个任务状态改完成，谢谢～", {"operation": "update", "task_id": 900, "status": "done"}),
-    ("900号，阻塞，麻烦改一下", {"operation": "update", "task_id": 900, "status": "blocked"}),
     # A date's numbers are no task; a mark may stand between a field and its value.
     ("due date for this task → 31 Dec 2026 pls", {"operation": "update", "scope": "selected",
                                                   "due_date": "2026-12-31"}),
@@ -55,12 +55,28 @@ def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: d
     "I was thinking about task 5 today",  # no change at all
     "900 and 901: status → blocked please",  # two numbers standing alone: two tasks
     "12号，阻塞，麻烦改一下",  # "12号" may be a day of the month: no task
+    "900号，阻塞，麻烦改一下",  # "900号" alone may be a count ("50号人"): no task
+    "deadline → friday, costs $500",  # a price, a count, a year: no task
+    "bump to P0, affects 300 users",
+    "mark its blocker done",  # "its" owns another task here, not a field
+    "delete its duplicate",
+    "reassign #900: dave is out sick",  # a colon is no arrow to a person
+    "这个任务的负责人，carol说她没空",  # a person after a comma, with no word that hands the task over
 ])
 def test_parts_that_make_no_single_change_are_not_pieced_together(message: str) -> None:
     reading = read_write(message)
     assert reading is None or reading.mood != "request", reading
     if reading is not None:
         assert reading.mood in ("negated", "question") or message.startswith("task 5:"), reading
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("我们组有50号人，把这个任务删了", {"operation": "delete", "scope": "selected"}),  # not task 50
+    ("把这个任务设为P0，客户编号1000号", {"operation": "update", "scope": "selected", "priority": "P0"}),
+])
+def test_a_count_or_a_code_is_never_the_task(message: str, expected: dict[str, Any]) -> None:
+    reading = read(message)
+    assert reading.slots.get("task_id") is None and expected.items() <= reading.slots.items(), reading
 
 
 def test_the_plainest_request_is_still_read_whole() -> None:

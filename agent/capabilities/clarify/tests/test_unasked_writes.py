@@ -152,7 +152,7 @@ def test_a_correction_moves_the_routers_write_to_the_task_meant(openai_settings:
     assert confirm(alice, body["run_id"])["status"] == "done"
     task.refresh_from_db()
     other.refresh_from_db()
-    assert (task.status, other.status) == ("done", "in_progress")
+    assert task.status == "done" and other.status == "in_progress"
 
 
 def test_the_same_write_asked_for_runs_and_the_check_agrees(openai_settings: LLMStub, alice: Any, task: Task) -> None:
