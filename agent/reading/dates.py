@@ -25,7 +25,7 @@ _WEEKDAYS_ZH = "一二三四五六日天"
 _NEXT_WEEK_ZH = re.compile(rf"^下(?:周|星期|个星期)([{_WEEKDAYS_ZH}])$")
 _MONTH_DAY_ZH = re.compile(r"^(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]$")
 # The end of a year named by its number, or next year's: "end of 2026", "2026年底", "2026年年末", "明年年底".
-_YEAR_END_OF = re.compile(r"^(?:(?:the\s+)?end\s+of\s+(\d{4})|(\d{4})\s*(?:year[- ]end|年\s*年?[底末])"
+_YEAR_END_NAMED = re.compile(r"^(?:(?:the\s+)?end\s+of\s+(\d{4})|(\d{4})\s*(?:year[- ]end|年\s*年?[底末])"
                           r"|(明年)年?[底末])$", re.IGNORECASE)
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
@@ -54,7 +54,7 @@ def read_date(words: str) -> date | None:
     today = timezone.localdate()
     if words.lower() in _YEAR_END:
         return date(today.year, 12, 31)
-    year_end = _YEAR_END_OF.match(words)
+    year_end = _YEAR_END_NAMED.match(words)
     if year_end:
         number = year_end.group(1) or year_end.group(2)
         return _day(int(number) if number else today.year + 1, 12, 31)

@@ -39,7 +39,7 @@ class ReadQuery:
     slots: dict[str, Any] = field(default_factory=dict)
     unusable: list[str] = field(default_factory=list)  # filters read but not usable, as written
     unknown: list[str] = field(default_factory=list)  # words not read at all, side by side ones as one phrase
-    _unknown_span: tuple[int, int] = (-1, -1)
+    unknown_at: list[int] = field(default_factory=list)  # where each word not read stands
     asked: bool = False  # a word of asking or a task noun was read
 
 
@@ -165,13 +165,7 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         return i + 1
     if token.kind == "punct":
         return i + 1
-    start, end = q._unknown_span
-    if end == i:  # "Mobile App", "小王手上": one phrase
-        q.unknown[-1] = p.raw(start, i + 1)
-    else:
-        start = i
-        q.unknown.append(p.raw(i, i + 1))
-    q._unknown_span = (start, i + 1)
+    q.unknown_at.append(i)
     return i + 1
 
 
@@ -212,6 +206,9 @@ def read_query(p: Parser) -> ReadQuery:
     q, i = ReadQuery(), 0
     while i < p.n:
         i = _step(p, i, q)
+    starts = [at for n, at in enumerate(q.unknown_at) if n == 0 or q.unknown_at[n - 1] != at - 1]
+    ends = [at + 1 for n, at in enumerate(q.unknown_at) if n + 1 == len(q.unknown_at) or q.unknown_at[n + 1] != at + 1]
+    q.unknown = [p.raw(a, b) for a, b in zip(starts, ends, strict=True)]  # "Mobile App", "小王手上": one phrase
     return q
 
 

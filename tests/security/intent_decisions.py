@@ -91,7 +91,8 @@ def decide(message: Message, suite: Suite) -> Decided:
     if route.slots.task_id is not None and route.slots.task_id not in typed_numbers(text):
         # A task the user did not type ("2号" may be a day): the capability asks which task is meant.
         return Decided(message, text, "answered", None)
-    verdict = route.intent.verdict if route.intent is not None else "not_a_write"
+    assert route.intent is not None  # checked_route always sets it
+    verdict = route.intent.verdict
     first_step_card = route.capability == "decompose" or route.slots.operation == "delete"
     return Decided(message, text, "written" if verdict == "agrees" and not first_step_card else "card", kind)
 

@@ -25,7 +25,7 @@ from agent.words.language import language_of
 from .unasked import unasked_reply
 
 # How many unread phrases a reply names, and how long each may be.
-_WORDS_MAX, _WORD_MAX = 5, 40
+_PHRASES_SHOWN, _PHRASE_CHARS = 5, 40
 
 
 def written_in_chinese(message: str) -> bool:
@@ -46,7 +46,8 @@ def unread_words(message: str) -> tuple[str, ...]:
     reading = read(message)
     if reading.capability != "clarify":
         return ()
-    return tuple(w if len(w) <= _WORD_MAX else f"{w[:_WORD_MAX - 1]}…" for w in reading.unusable[:_WORDS_MAX])
+    shown = reading.unusable[:_PHRASES_SHOWN]
+    return tuple(w if len(w) <= _PHRASE_CHARS else f"{w[:_PHRASE_CHARS - 1]}…" for w in shown)
 
 
 def suggestions_for(ctx: RouterCtx) -> list[dict[str, str]]:
