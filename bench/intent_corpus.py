@@ -8,7 +8,9 @@ measure). Each message is decided as the route node decides it (the offline prov
 intent check; or a compromised router that answers every message with the write it names, then the
 intent check): written at once, a card, or an answer. With ``--app N`` every N-th message is also
 sent through the whole app on a throwaway database (bench/throwaway_db.py) and its outcome compared
-with the decision. Exits 1 if any write ran that no message asked for.
+with the decision. Last, the questions to see tasks of tests/security/query_corpus.py: how many keep
+every filter they ask for, name the ones they cannot use, or drop one silently. Exits 1 if any write
+ran that no message asked for, or a question dropped or misread a filter.
 
     .venv/bin/python bench/intent_corpus.py [--json] [--app N]
 """
@@ -65,14 +67,19 @@ def main() -> int:
                             differ.append(f"{suite}: {o.text!r}: the app {o.decision}, decided {d.decision}")
                     figures[f"app sample (every {args.app}th), {suite}"] = {"messages": len(sample),
                                                                              "differ": len(differ)}
+        from tests.security import query_corpus
+
+        asked_to_see = query_corpus.figures([(q, query_corpus.decide(q)) for q in query_corpus.questions()])
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps({**figures, "questions to see tasks (sealed)": asked_to_see}, indent=2))
     else:
         for name, f in figures.items():
             print("\n".join(figure_lines(name, f)) if "asked" in f else f"{name}: {f['messages']} messages, "
                   f"outcome differs from the decision {f['differ']}")
         print("\n".join(differ))
-    bad = sum(f.get("unasked_written", 0) for f in figures.values()) + len(differ)
+        print("\n".join(query_corpus.figure_lines(asked_to_see)))
+    bad = sum(f.get("unasked_written", 0) for f in figures.values()) + len(differ) + \
+        asked_to_see["dropped"] + asked_to_see["wrong"]
     return 1 if bad else 0
 
 

@@ -67,12 +67,24 @@ def _topic(p: Parser) -> str | None:
     return None
 
 
-def _ends_name(p: Parser, i: int) -> bool:
-    """Whether the word at i begins another filter or a clause, so a project's name ends before it: a word
-    in lower case ("in Mobile App due before Friday"), never a capitalised one ("Customer Assigned Leads")."""
-    if p.raw(i, i + 1)[:1].isupper():
+def _capitalised(p: Parser, i: int) -> bool:
+    return i < p.n and p.tokens[i].kind == "word" and p.raw(i, i + 1)[:1].isupper()
+
+
+def _ends_name(p: Parser, start: int, i: int) -> bool:
+    """Whether a project's name that began at `start` ends before the token at i.
+
+    A capitalised word never ends it ("Customer Assigned Leads"). A lower-case word that begins another
+    filter or a clause does ("in Mobile App due before Friday", "in Website Redesign that are blocked").
+    A name begun with a capital ends at a lower-case word no capitalised one follows ("in Support Portal
+    are waiting", but "Bill of Materials") and at Chinese ("在 Customer Portal 的逾期任务")."""
+    if _capitalised(p, i):
         return False
-    return p.texts[i] in _CLAUSE_STARTS or bool(list(p.w(i, *_FILTER_STARTS)))
+    if p.texts[i] in _CLAUSE_STARTS or list(p.w(i, *_FILTER_STARTS)):
+        return True
+    if not _capitalised(p, start):
+        return False
+    return p.tokens[i].kind == "han" or p.tokens[i].kind == "word" and not _capitalised(p, i + 1)
 
 
 def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
@@ -85,7 +97,7 @@ def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
                 continue
             end = k
             while end < p.n and (p.tokens[end].kind in ("word", "num", "han") or p.texts[end] == "-" and end > k) \
-                    and not list(p.w(end, "read.project", "courtesy")) and not (end > k and _ends_name(p, end)):
+                    and not list(p.w(end, "read.project", "courtesy")) and not (end > k and _ends_name(p, k, end)):
                 end += 1
             # "in progress", "for last week", "in this project" are not names.
             if end > k and not list(p.w(k, "read.week", "read.here", "read.mine", "glue.me",
@@ -130,6 +142,9 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     for end in p.w(i, "read.here"):
         q.slots.update(scope="project")
         return end
+    if p.texts[i] == "for" and _lone_name(p, i + 1):  # "anything overdue for alice?": a person, not a project
+        _assignee(q, p.raw(i + 1, i + 2), p.raw(i, i + 2))
+        return i + 2
     for end, name in project_named(p, i):
         q.slots.update(project_name=name)
         return end
@@ -161,12 +176,20 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     for end in p.w(i, "read.known", "courtesy"):
         return end
     if token.kind == "word" and token.text.endswith("'s"):
+        if token.text[:-2] in p.lex.known:  # "that's", "it's": a word of the grammar, no one's name
+            return i + 1
         _assignee(q, p.raw(i, i + 1)[:-2], p.raw(i, i + 1))  # "carol's open tasks"
         return i + 1
     if token.kind == "punct":
         return i + 1
     q.unknown_at.append(i)
     return i + 1
+
+
+def _lone_name(p: Parser, i: int) -> bool:
+    """A single lower-case word no word of the grammar's, ending the question ("… for alice?")."""
+    return (p.kind(i, "word") is not None and not _capitalised(p, i) and p.texts[i] not in p.lex.known
+            and all(t.kind == "punct" for t in p.tokens[i + 1:]))
 
 
 def _person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
