@@ -1,13 +1,15 @@
 """Dates in words, English or Chinese ("Friday", "next Monday", "Dec 31", "明天", "下周五", "12月31日"), by dateparser.
 
-Read here, because dateparser does not read them: the ends of this year and this month ("end of the
-year", "年底", "月底") and of a year by its number ("end of 2026", "2026年底", "明年年底"), "下周X", and
-"M月D日" with or without its year ("2026年12月31号").
+Read here, because dateparser does not read them (or not reliably): the ends of this year and this
+month ("end of the year", "年底", "月底") and of a year by its number ("end of 2026", "2026年底",
+"明年年底"), "下周X", "M月D日" with or without its year ("2026年12月31号", "明年3月1日"), and "12/31" or
+"12.31". Of Chinese, dateparser is asked only for today, tomorrow, "N天后" and a weekday.
 
-A phrase that names no day is no date: a year or a month alone ("2026", "in 2027", "June 2026",
-"2026年", "next month"), which dateparser would complete with today's day (or read "2026年" as
-2026 years from now). A day dateparser reads must lie in the year the phrase names, if it names
-one; a phrase that names none is read within ten years of today.
+A phrase that names no day is no date: a year, a month or a week alone ("2026", "in 2027", "June
+2026", "2026年", "next month", "next week"), or a day of no month ("the 3rd", "15日"), which
+dateparser would complete with today's day (or read "2026年" as 2026 years from now). A day
+dateparser reads must lie in the year the phrase names, if it names one; a phrase that names none
+is read within ten years of today.
 
 The grammar asks only where its rule expects a date, so a word elsewhere is never taken for one.
 The result is the day, by the server's clock.
@@ -23,16 +25,25 @@ from django.utils import timezone
 _SETTINGS = {"PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
 _WEEKDAYS_ZH = "一二三四五六日天"
 _NEXT_WEEK_ZH = re.compile(rf"^下(?:周|星期|个星期)([{_WEEKDAYS_ZH}])$")
-_MONTH_DAY_ZH = re.compile(r"^(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]$")
+_MONTH_DAY_ZH = re.compile(r"^(?:(\d{4})\s*年\s*|(明年|今年))?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]$")
 # The end of a year named by its number, or next year's: "end of 2026", "2026年底", "2026年年末", "明年年底".
 _YEAR_END_NAMED = re.compile(r"^(?:(?:the\s+)?end\s+of\s+(\d{4})|(\d{4})\s*(?:year[- ]end|年\s*年?[底末])"
                           r"|(明年)年?[底末])$", re.IGNORECASE)
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # A year or a month with no day: "2026", "in 2027", "June", "June 2026", "2026年", "2026年12月", "下个月", "明年".
-_NO_DAY = re.compile(rf"^(?:in\s+)?(?:\d{{4}}|{_MONTHS}(?:\s*,?\s*\d{{4}})?|(?:next|this|last)\s+(?:month|year))$"
-                     r"|^(?:\d{4}\s*年)?\s*(?:\d{1,2}\s*月份?)?$|^(?:下|本|这|上)个?月$|^(?:明|今|去)年$",
+_NO_DAY = re.compile(rf"^(?:in\s+)?(?:\d{{4}}|{_MONTHS}(?:\s+of)?(?:\s*,?\s*\d{{4}})?|\d{{4}}\s+{_MONTHS}"
+                     r"|\d{1,2}\s*[/.]\s*\d{4}|\d{4}\s*[/.]\s*\d{1,2}"
+                     r"|(?:next|this|last)\s+(?:week|month|year))$"
+                     r"|^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?$"  # "the 3rd", "10": which month's?
+                     r"|^(?:\d{4}\s*年)?\s*(?:\d{1,2}\s*月份?)?$|^(?:下|本|这|上)个?(?:月|周|星期|礼拜)$|^(?:明|今|去)年$",
                      re.IGNORECASE)
+# A month and a day in figures: "12/31", "12.31" (dateparser reads the dotted one as tomorrow).
+_MONTH_DAY = re.compile(r"^(\d{1,2})\s*[/.]\s*(\d{1,2})$")
+# Chinese dateparser reads unreliably ("15日" is 15 days on, "明年3月1日" today's day next year): only
+# these forms of its, besides the ones read here.
+_ZH_DATEPARSER = re.compile(r"^(?:今天|明天|后天|大后天|\d{1,3}\s*天(?:后|之后|以后)"
+                            r"|(?:这|本)?(?:周|星期|礼拜)[一二三四五六日天])$")
 # How far from today a phrase that names no year may be read; anything further is a misreading.
 _YEARS_AROUND = 10
 # Words a date in words may start with: anything else is not tried.
@@ -66,14 +77,22 @@ def read_date(words: str) -> date | None:
         return today - timedelta(days=today.weekday()) + timedelta(days=7 + weekday)
     month_day = _MONTH_DAY_ZH.match(words)
     if month_day:
-        year, month, day_of = month_day.groups()
-        if year:
-            return _day(int(year), int(month), int(day_of))
+        year, named, month, day_of = month_day.groups()
+        if year or named:
+            return _day(int(year) if year else today.year + (named == "明年"), int(month), int(day_of))
         day = _day(today.year, int(month), int(day_of))
         return day if day is None or day >= today else _day(today.year + 1, int(month), int(day_of))
     if _NO_DAY.match(words):
         return None
-    language = ["zh"] if re.search(r"[\u4e00-\u9fff]", words) else ["en"]
+    figures = _MONTH_DAY.match(words)
+    if figures:
+        day = _day(today.year, int(figures.group(1)), int(figures.group(2)))
+        return day if day is None or day >= today else _day(today.year + 1, int(figures.group(1)),
+                                                            int(figures.group(2)))
+    chinese = re.search(r"[\u4e00-\u9fff]", words) is not None
+    if chinese and not _ZH_DATEPARSER.match(words):
+        return None
+    language = ["zh"] if chinese else ["en"]
     found = dateparser.parse(words, languages=language, settings=_SETTINGS)
     if found is None:
         return None

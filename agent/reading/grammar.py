@@ -92,6 +92,11 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
     for v in p.w(i, f"crud.rename.{form}"):
         for j, tg in target(p, v):
             for k in p.opt(j, "glue.rename_to"):
+                # With no "to" before it, a title is quoted or starts as a name does ("call task 5 Launch plan"):
+                # "call it a day", "call it done" rename nothing.
+                if k == j and not (p.kind(k, "quote") or k < p.n and (p.raw(k, k + 1)[:1].isupper()
+                                                                        or p.tokens[k].kind in ("han", "num"))):
+                    continue
                 for end, name in title(p, k):
                     yield end, Change("rename", tg, title=name)
     for v in p.w(i, f"crud.create.{form}"):
@@ -222,8 +227,8 @@ def corrected(p: Parser, i: int, first: Change) -> Iterator[tuple[int, Change]]:
     """"…, sorry I meant task 6": the same change on the task named last."""
     for j in p.opt(i, "glue.with"):
         for k in p.w(j, "correction"):
-            for end, tg in target(p, k):
-                if first.target.task_id is not None or first.target.scope is not None:
+            for end, tg in target(p, k):  # a task by its number: "i mean it" takes nothing back
+                if tg.task_id is not None and (first.target.task_id is not None or first.target.scope is not None):
                     yield end, replace(first, target=tg, taken_back=first.target.task_id)
 
 

@@ -42,7 +42,8 @@ FRAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
             "能不能", "能不能帮我", "可不可以", "可不可以帮我", "可以", "可以帮我", "能", "能帮我", "你能",
             "你能帮我", "你可以", "你可以帮我", "能否", "能否帮我", "可否", "可否帮我", "您能", "您可以", "您能帮我"),
     "ing": ("would you mind", "do you mind", "would you mind please", "mind"),
-    "passive": ("can", "could", "will", "would", "may"),
+    # "can WEB-5 be marked as done?" asks; "will task 5 be deleted?" asks what will happen, not for it.
+    "passive": ("can", "could"),
     "past": ("i'd appreciate it if you", "i would appreciate it if you", "it would be great if you",
              "it'd be great if you", "i'd be grateful if you", "i would be grateful if you"),
 })
@@ -122,7 +123,7 @@ PERSON: Mapping[str, tuple[str, ...]] = MappingProxyType({
 # Tasks a change may name without a number.
 TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "selected": ("this task", "this one", "it", "this", "the selected task", "the current task", "that task",
-                 "the task", "any task", "a task", "任何任务", "某个任务", "这个任务", "该任务", "此任务",
+                 "the task", "这个任务", "该任务", "此任务",
                  "this ticket", "that ticket", "this item", "这个task", "这个ticket", "该task", "此task", "这条任务",
                  "当前任务", "这项任务", "它", "这个", "本任务"),
     # The page's task as the owner of a field that follows ("this task's due date", "its priority"): a
@@ -131,6 +132,8 @@ TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # Among those, the ones that name no task in particular, or need a word after them to ("this week",
     # "这个月"): a change pieced together (gather.py) needs a task it names.
     "vague": ("the task", "any task", "a task", "任何任务", "某个任务", "this", "这个"),
+    # A task of no one's choosing: "don't delete any task" is read (negated), "delete a task" asks for nothing.
+    "any": ("any task", "a task", "任何任务", "某个任务"),
     "visible": ("these tasks", "these", "all these tasks", "all of these", "all visible tasks", "the visible tasks",
                 "all the visible tasks", "all of them", "them", "all tasks shown", "every task", "all tasks",
                 "all the tasks", "every visible task", "visible tasks", "这些任务", "这些", "所有可见任务",

@@ -24,6 +24,9 @@ class Target:
     task_id: int | None = None
     scope: str | None = None  # "selected" (the task on the page) or "visible" (the rows shown)
     possessive: bool = False
+    # "any task", "a task": no task in particular, so a change on it is never asked for (only negated or
+    # questioned: "don't delete any task").
+    anyone: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ def priority(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
 
 
 def due(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
-    token = p.kind(i, "date")
+    token = p.kind(i, "date")  # a day: the tokens hold no other
     if token:
         yield i + 1, (("due_date", token.value),)
         return
@@ -138,6 +141,10 @@ def values(p: Parser, i: int, field: str | None = None) -> Iterator[tuple[int, V
         yield end, first
         for j in p.opt(end, "glue.with"):  # "due 2026-12-15 P1", "to P0 and due Friday"
             for k in p.opt(j, "glue.due", "field.priority", "field.status"):
+                # Side by side, with no word that leads to it, only a value in figures ("P1", "2026-12-15"):
+                # "mark task 5 as done today" sets no due date.
+                if k == j and (j >= p.n or p.tokens[j].kind not in ("prio", "date")):
+                    continue
                 for last, second in value(p, k):
                     if second[0][0] != first[0][0]:
                         yield last, first + second
@@ -170,9 +177,12 @@ def target(p: Parser, i: int) -> Iterator[tuple[int, Target]]:
     bare = bare_number(p, i)
     if bare is not None:
         yield i + 1, Target(task_id=int(bare.text))
+    for end in p.w(i, "target.any"):
+        yield end, Target(scope="selected", anyone=True)
     for scope in ("selected", "visible"):
         for end in p.w(i, f"target.{scope}"):
-            yield end, Target(scope=scope)
+            if not list(p.w(i, "target.any")):
+                yield end, Target(scope=scope)
 
 
 def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
@@ -192,7 +202,8 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     client agrees" leaves "if the client agrees" unread), does not begin with the word that leads to
     it ("rename task 5 成 X" is never titled "成 X") and does not end on a word that needs one after
     it ("make carol the owner of this task" holds no title "carol the owner of this") or on one that
-    closes a request ("改成 Launch plan哈" is titled "Launch plan"): quoted, a title may hold anything.
+    closes a request ("改成 Launch plan哈" is titled "Launch plan"), and names no task ("… and delete task
+    6"): quoted, a title may hold anything.
     """
     token = p.kind(i, "quote")
     if token:
@@ -201,7 +212,8 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     if list(p.w(i, "glue.rename_to")):
         return
     for end in range(i + 1, p.n + 1):
-        if p.tokens[end - 1].kind in ("punct", "sym", "quote") or end - 1 > i and list(p.w(end - 1, "clause")):
+        # No task named inside ("… to Launch plan and delete task 6" is no title "Launch plan and delete task 6").
+        if p.tokens[end - 1].kind in ("punct", "sym", "quote", "ref") or end - 1 > i and list(p.w(end - 1, "clause")):
             break
         if not list(p.w(end - 1, "glue.open", "closer.plain", "closer.ask")):
             yield end, p.raw(i, end)

@@ -36,6 +36,8 @@ from .tokens import Token, tokenize
 
 Mood = Literal["request", "negated", "question", "unread"]
 _SEPARATORS = frozenset({",", ".", "!", "-", ";", ":"})
+# Words between a correction and the task it means: "不对，是任务6", "no wait, it's task 6".
+_RESTATED = frozenset({"是", "it's", "its", "i", "mean", "meant", "should", "be", "应该", "应该是", "就是"})
 
 
 @dataclass(frozen=True)
@@ -134,15 +136,19 @@ def _verbless(p: Parser) -> Change | None:
 
 
 def _corrected_to_last(p: Parser, end: int, named: Change, refs: list[tuple[int, Token]]) -> Change | None:
-    """The change on the last task named, when only a correction stands between them; else None (the reader asks)."""
+    """The change on the last task named, when a correction leads right to it and nothing but courtesy
+    follows ("mark task 5 done, no wait, task 6", "…，不对，是任务6"); else None (the reader asks).
+    "delete task 5, actually keep task 6" is no correction."""
     last_at, last = refs[-1]
     if named.target.task_id is None or last_at < end or int(last.value) == named.target.task_id:
         return None
-    between = range(end, last_at)
-    marked = any(list(p.w(i, "correction_mark")) for i in between)
-    others = [t for i, t in refs if i in between]
-    return replace(named, target=Target(task_id=int(last.value)), taken_back=named.target.task_id) \
-        if marked and not others else None
+    if any(end <= i < last_at for i, _ in refs) or not _ends(p, last_at + 1, asking=False):
+        return None
+    leads = {e for i in range(end, last_at) for e in p.w(i, "correction_mark", "correction")}
+    if not any(all(p.tokens[k].kind == "punct" or p.texts[k] in _RESTATED for k in range(e, last_at))
+               for e in leads):
+        return None
+    return replace(named, target=Target(task_id=int(last.value)), taken_back=named.target.task_id)
 
 
 def read_write(message: str) -> WriteReading | None:
@@ -162,6 +168,8 @@ def _asks_nothing(p: Parser) -> bool:
 
 def _read_write(p: Parser, *, repairs: bool = True) -> WriteReading | None:
     for found in _requests(p):
+        if found.target.anyone:  # "delete a task": no task is asked for
+            return None
         return WriteReading(found, "request")
     for mood, found in _declined(p):
         return WriteReading(found, mood)
@@ -169,7 +177,7 @@ def _read_write(p: Parser, *, repairs: bool = True) -> WriteReading | None:
         return None  # a question about a change (who made it, whether it is made) is answered
     named = _named(p) or _verbless(p)
     if named is not None:
-        return WriteReading(named, "unread")
+        return WriteReading(named, "unread") if not named.target.anyone else None
     better = repaired(p.text) if repairs else None
     # Read through corrected words: never whole, so a request is offered on a card.
     reading = _read_write(Parser(better, tokenize(better)), repairs=False) if better is not None else None

@@ -18,17 +18,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.registry import CAPABILITIES, PHRASES
+from pm_assistant.vocabulary import OPEN_STATUSES
 
 from .due import due_range
 from .lexicon import STATUSES
 from .parts import Parser, priority, status
+from .query_words import DUE_RANGES
 
 _ISO_WEEK = re.compile(r"^\d{4}-W\d{2}$", re.IGNORECASE)
 # Words that begin another filter: a project's name ends before one ("in Mobile App due before Friday").
 _FILTER_STARTS = ("range.due", "range.zh_due", "read.overdue", "read.assigned", "read.unassigned", "read.open",
-                  "read.week", *(f"status.{s}" for s in STATUSES))
+                  "read.week", *(f"range.{name}" for name in DUE_RANGES), *(f"status.{s}" for s in STATUSES))
 _NOT_A_NAME = ("read.mine", "read.known", "read.this_task", "read.here", "courtesy", "query.ask", "query.noun",
                "glue.zh_me", "read.owned_zh", "read.nobody_zh")
+_WHOSE = ("assignee_me", "unassigned", "assignee")
 _CLAUSE_STARTS = frozenset({"that", "which", "where", "whose"})  # "in Website Redesign that are blocked"
 _OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成", "没完成",
          "进行中的和待办的")
@@ -40,6 +43,7 @@ class ReadQuery:
     unusable: list[str] = field(default_factory=list)  # filters read but not usable, as written
     unknown: list[str] = field(default_factory=list)  # words not read at all, side by side ones as one phrase
     unknown_at: list[int] = field(default_factory=list)  # where each word not read stands
+    status_words: list[tuple[str, str]] = field(default_factory=list)  # each status read, as written
     asked: bool = False  # a word of asking or a task noun was read
 
 
@@ -99,6 +103,8 @@ def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
             while end < p.n and (p.tokens[end].kind in ("word", "num", "han") or p.texts[end] == "-" and end > k) \
                     and not list(p.w(end, "read.project", "courtesy")) and not (end > k and _ends_name(p, k, end)):
                 end += 1
+            while end > k and p.texts[end - 1] == "-":  # "in Apollo - blocked": the dash is no part of it
+                end -= 1
             # "in progress", "for last week", "in this project" are not names.
             if end > k and not list(p.w(k, "read.week", "read.here", "read.mine", "glue.me",
                                         *(f"status.{s}" for s in STATUSES))) \
@@ -116,8 +122,14 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     """Read one filter or word at i into q; where reading goes on."""
     token = p.tokens[i]
     if token.kind == "ref":
-        q.slots.update(task_id=int(token.value), scope="selected")
+        if q.slots.get("task_id") not in (None, int(token.value)):
+            q.unusable.append(p.raw(i, i + 1))  # a second task: named, not combined
+        else:
+            q.slots.update(task_id=int(token.value), scope="selected")
         return i + 1
+    for end, name in _owner_zh(p, i):  # "carol负责的", "小王手上的", "carol的任务"; before a priority ("高明负责的")
+        _assignee(q, name, p.raw(i, end))
+        return end
     for end, values in priority(p, i):  # "P0", "P0 priority", "high priority", "最高优先级"
         q.slots.setdefault("priority_filter", []).append(values[0][1])
         return end
@@ -135,35 +147,33 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         return end
     for end, values in status(p, i):
         q.slots.setdefault("status_filter", []).append(values[0][1])
+        q.status_words.append((values[0][1], p.raw(i, end)))
         return end
     for end in p.w(i, "read.this_task"):
         q.slots.update(scope="selected")
         return end
     for end in p.w(i, "read.here"):
-        q.slots.update(scope="project")
+        _project(q, None, p.raw(i, end))
         return end
     if p.texts[i] == "for" and _lone_name(p, i + 1):  # "anything overdue for alice?": a person, not a project
         _assignee(q, p.raw(i + 1, i + 2), p.raw(i, i + 2))
         return i + 2
     for end, name in project_named(p, i):
-        q.slots.update(project_name=name)
+        _project(q, name, p.raw(i, end))
         return end
     for end in p.w(i, "read.unassigned"):
-        q.slots.update(unassigned=True)
+        _whose(q, "unassigned", True, p.raw(i, end))
         return end
     for end in p.w(i, "read.mine"):
-        q.slots.update(assignee_me=True)
+        _whose(q, "assignee_me", True, p.raw(i, end))
         return end
     for j in p.w(i, "read.assigned"):
         for end in p.w(j, "glue.me", "glue.zh_me"):
-            q.slots.update(assignee_me=True)
+            _whose(q, "assignee_me", True, p.raw(i, end))
             return next(p.w(end, "glue.de"), end)
         for end, name in _person(p, j):
             _assignee(q, name, p.raw(i, end))
             return next(p.w(end, "glue.de"), end)
-    for end, name in _owner_zh(p, i):  # "carol负责的", "小王手上的", "carol的任务"
-        _assignee(q, name, p.raw(i, end))
-        return end
     if i == 0 and token.kind == "word" and p.raw(0, 1)[:1].isupper() and p.kind(1, "han"):
         _assignee(q, p.raw(0, 1), p.raw(0, 1))  # "Alice 有哪些任务": Alice's tasks
         return 1
@@ -206,7 +216,7 @@ def _person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
 
 def _owner_zh(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """A person before "负责的" / "手上的" (a word, or up to four Chinese characters), or a word before "的任务"."""
-    if p.kind(i, "word") and not list(p.w(i, "read.known", "courtesy", "query.noun", "read.mine")):
+    if p.kind(i, "word") and p.texts[i] not in p.lex.known:  # "blocked 的任务" names a status, no one
         for end in p.w(i + 1, "read.owned_zh", "read.tasks_of_zh"):
             yield end, p.raw(i, i + 1)
         return
@@ -219,16 +229,39 @@ def _owner_zh(p: Parser, i: int) -> Iterator[tuple[int, str]]:
 
 def _assignee(q: ReadQuery, name: str, written: str) -> None:
     """A person whose tasks the question lists; a second one is named as unused, never combined."""
-    if "assignee" in q.slots:
+    _whose(q, "assignee", name, written)
+
+
+def _whose(q: ReadQuery, slot: str, value: Any, written: str) -> None:
+    """Whose tasks: me, nobody, or a person, one of them; another is named as not used ("my tasks assigned
+    to carol" lists mine and says it could not use "assigned to carol")."""
+    taken = {k: q.slots[k] for k in _WHOSE if q.slots.get(k)}
+    if taken and taken != {slot: value}:
         q.unusable.append(written)
     else:
-        q.slots["assignee"] = name
+        q.slots[slot] = value
+
+
+def _project(q: ReadQuery, name: str | None, written: str) -> None:
+    """The project named, or this one ("here", name None); a second is named as not used."""
+    here = q.slots.get("scope") == "project"
+    if here and name is not None or q.slots.get("project_name") not in (None, name):
+        q.unusable.append(written)
+    elif name is None:
+        q.slots.update(scope="project")
+    else:
+        q.slots.update(project_name=name)
 
 
 def read_query(p: Parser) -> ReadQuery:
     q, i = ReadQuery(), 0
     while i < p.n:
         i = _step(p, i, q)
+    if q.slots.get("preset") == "overdue":  # an overdue task is open: "overdue done tasks" names "done" unused
+        for name, written in q.status_words:
+            if name not in OPEN_STATUSES:
+                q.slots["status_filter"].remove(name)
+                q.unusable.append(written)
     starts = [at for n, at in enumerate(q.unknown_at) if n == 0 or q.unknown_at[n - 1] != at - 1]
     ends = [at + 1 for n, at in enumerate(q.unknown_at) if n + 1 == len(q.unknown_at) or q.unknown_at[n + 1] != at + 1]
     q.unknown = [p.raw(a, b) for a, b in zip(starts, ends, strict=True)]  # "Mobile App", "小王手上": one phrase

@@ -4,12 +4,14 @@ English words are whole tokens, lower-cased; Chinese is read one character a tok
 either language is a sequence of tokens and the lexicon matches both alike. Task references ("task
 5", "#5", "WEB-5", "任务5", "5号任务", and "900号那个任务" with a number no day of a month can be: "5号" alone,
 or "5号那个任务", may be a day), ISO dates, priorities ("P0") and quoted text are one token each.
-Anything else (an emoji, a slash) is a symbol token, which no phrase holds: it is never read.
+Anything else (an emoji, a slash, a date that names no day: "2027-02-30") is a symbol token, which no
+phrase holds: it is never read.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from pm_assistant.one_line import one_line
 
@@ -52,6 +54,8 @@ def tokenize(message: str) -> tuple[Token, ...]:
                     if m.group(k) is not None)
         if kind == "space":
             continue
+        if kind == "date" and not _is_day(m.group(0)):
+            kind = "sym"  # "2027-02-30" names no day: never read
         raw = m.group(0)
         number = m.group("id") or m.group("zh_id") or m.group("zh_big") or ""
         value = {"quote": raw[1:-1].strip(), "ref": number, "date": raw, "prio": raw.upper()}.get(kind, "")
@@ -59,6 +63,14 @@ def tokenize(message: str) -> tuple[Token, ...]:
         tokens.append(Token(kind, _PUNCT.get(raw, word) if kind == "punct" else word, m.start(), m.end(), value,
                             bool(m.group("poss"))))
     return tuple(tokens)
+
+
+def _is_day(iso: str) -> bool:
+    try:
+        date.fromisoformat(iso)
+    except ValueError:
+        return False
+    return True
 
 
 def phrase_tokens(phrase: str) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from agent.reading.reader import Reading
 from agent.routing.decision import Slots
 from agent.words.language import Language, in_each_language
 from pm_assistant.markdown import quoted
+from pm_assistant.vocabulary import OPEN_STATUSES, STATUS_LABELS, STATUS_LABELS_ZH
 
 TEXTS = in_each_language(
     en={"what_mine": "overdue tasks assigned to you", "what_any": "matching tasks",
@@ -33,12 +34,16 @@ NAMED = 3
 
 
 def filter_words(slots: Slots, person: str | None, language: Language = "en", *, open_only: bool = False) -> str:
-    """The person and due range the list was narrowed to, and "open" when only open tasks are listed though
-    no status was said ("my P0 tasks"), as the answer states them ("" when none)."""
+    """The priorities, statuses, person and due range the list was narrowed to ("open" also when only open
+    tasks are listed though no status was said: "my P0 tasks"), as the answer states them ("" when none)."""
     words = TEXTS[language]
     first, last = slots.due_after, slots.due_before
-    parts = [words["open"] if open_only else "", words["assigned"].format(name=person) if person else "",
-             words["unassigned"] if slots.unassigned else ""]
+    statuses = tuple(slots.status_filter or ())
+    labels = STATUS_LABELS_ZH if language == "zh" else {k: v.lower() for k, v in STATUS_LABELS.items()}
+    shown = words["open"] if open_only or set(statuses) == set(OPEN_STATUSES) else \
+        words["or"].join(labels[s] for s in dict.fromkeys(statuses))
+    parts = [words["or"].join(dict.fromkeys(slots.priority_filter or ())), shown,
+             words["assigned"].format(name=person) if person else "", words["unassigned"] if slots.unassigned else ""]
     if first or last:
         kind = ("due_on" if first == last else "due_between") if first and last else \
             "due_by" if last else "due_from"

@@ -59,7 +59,19 @@ def query_filters(ctx: ExecCtx, slots: Slots, *, project_id: int | None = None,
         # "overdue" is everyone's, or the named person's.
         named = slots.project_name is not None or slots.scope == "project"
         overdue = replace(query_tools.my_overdue_filters(), project_id=project_id if named else None)
-        return overdue if slots.preset == "my_overdue" else replace(overdue, assignee=assignee)
+        if slots.preset == "overdue":
+            overdue = replace(overdue, assignee=assignee)
+        # What else was asked narrows it: a priority, open statuses, a due range ending sooner.
+        if slots.priority_filter:
+            overdue = replace(overdue, priority=tuple(slots.priority_filter))
+        statuses = tuple(s for s in OPEN_STATUSES if s in (slots.status_filter or ()))
+        if statuses:
+            overdue = replace(overdue, status=statuses)
+        if slots.due_after is not None:
+            overdue = replace(overdue, due_after=slots.due_after)
+        if slots.due_before is not None and overdue.due_before is not None and slots.due_before < overdue.due_before:
+            overdue = replace(overdue, due_before=slots.due_before)
+        return overdue
     overrides: dict[str, Any] = {"project_id": project_id} if project_id is not None else {}
     if slots.status_filter:
         overrides["status"] = slots.status_filter

@@ -27,7 +27,7 @@ def test_an_explanation_with_a_number_the_query_did_not_return_gives_way_to_the_
     run = post_request(alice, PAGE, message="show todo tasks")
 
     assert run["status"] == "done"
-    assert run["reply"].startswith("3 matching tasks:")
+    assert run["reply"].startswith("3 matching tasks (to do):")  # the status it was narrowed to, said
     alert = Alert.objects.get(run_id=run["run_id"])
     assert alert.kind == "number_mismatch"
     # Not a count, date or key of the result (a small number could be a task id the result names).

@@ -1,10 +1,12 @@
 """A priority in letters or in words narrows a query; "my P0 tasks" are my open ones unless a status is said."""
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from projects.models import Project
 from tasks.models import Task
@@ -37,14 +39,14 @@ def test_my_p0_tasks_are_the_open_ones_and_the_answer_says_so(alice: User, tasks
     run = post_request(alice, HOME, message=message)
     assert run["route"]["capability"] == "query", run
     assert _ids(run) == {tasks["open_p0"].pk}
-    assert "(open)" in run["reply"] or "（未完成）" in run["reply"], run["reply"]
+    assert "(P0; open)" in run["reply"] or "（P0；未完成）" in run["reply"], run["reply"]
     assert "status=" in run["data"]["list_url"]  # the task list shows the same tasks
 
 
 def test_a_status_said_is_the_status_listed(alice: User, tasks: dict[str, Task]) -> None:
     run = post_request(alice, HOME, message="my done P0 tasks")
     assert _ids(run) == {tasks["done_p0"].pk}
-    assert "(open)" not in run["reply"]
+    assert "open" not in run["reply"] and "(P0; done)" in run["reply"], run["reply"]
 
 
 def test_a_priority_in_words_narrows_everyones_tasks(alice: User, tasks: dict[str, Task]) -> None:
@@ -59,3 +61,17 @@ def test_a_model_routed_my_p0_query_is_open_too(alice: User, tasks: dict[str, Ta
     openai_settings.push_json(route_json("query", assignee_me=True, priority_filter=["P0"])).push_text("Here.")
     run = post_request(alice, HOME, message="what P0 work is on my plate")
     assert _ids(run) == {tasks["open_p0"].pk}
+
+
+@pytest.mark.parametrize(("message", "said"), [("show overdue P0 tasks", "(P0)"), ("逾期的P0任务", "（P0）"),
+                                               ("overdue blocked tasks", "(blocked)")])
+def test_overdue_keeps_the_other_filters_asked_for_and_says_them(alice: User, carol: User, website: Project,
+                                                                 message: str, said: str) -> None:
+    past = timezone.localdate() - timedelta(days=3)
+    late_p0 = task_create(actor=alice, project=website, title="Late P0", priority="P0", due_date=past)
+    late_blocked = task_create(actor=alice, project=website, title="Late P1", priority="P1", status="blocked",
+                               due_date=past)
+    run = post_request(alice, HOME, message=message)
+    assert run["route"]["capability"] == "query", run
+    assert _ids(run) == {(late_blocked if "blocked" in message else late_p0).pk}, run
+    assert said in run["reply"], run["reply"]

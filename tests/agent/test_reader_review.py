@@ -1,0 +1,96 @@
+"""Readings a review found wrong, each now read as the message means it or not read at all (fail closed).
+
+Nothing here may be a request (a write at once) unless the message plainly asks for exactly that
+write; a question keeps its filters, or names the ones it cannot use.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agent.reading.dates import read_date
+from agent.reading.reader import read
+
+
+@pytest.mark.parametrize("words", ["the 3rd", "the 10th", "1", "10", "15日", "本月20日", "5号", "32号", "6月底",
+                                   "下个月5号", "December of 2027", "2027 June", "12/2027", "2027.12", "this week",
+                                   "next week", "本周", "下周"])
+def test_a_day_of_no_month_or_a_week_is_no_date(words: str) -> None:
+    assert read_date(words) is None
+
+
+def test_a_dotted_month_and_day_and_next_years_day_in_chinese_are_read() -> None:
+    dotted, next_year = read_date("12.31"), read_date("明年3月1日")
+    assert dotted is not None and (dotted.month, dotted.day) == (12, 31)
+    assert next_year is not None and (next_year.month, next_year.day) == (3, 1)
+
+
+@pytest.mark.parametrize("message", [
+    "mark task 5 as done today", "mark task 5 done at 10", "把任务5标记为完成，明天",  # a value side by side
+    "will task 5 be deleted?", "would task 5 be marked done?",  # what will happen, not a request
+    "delete a task", "mark a task as done",  # no task in particular
+    "call it a day", "let's call it a day", "call it done", "name it after carol",  # idioms
+    "rename task 5 to Launch plan and delete task 6",  # a second instruction, not a title
+    "set task 5 due to the 3rd", "set task 5 to 1", "把任务5的截止日期改成15日", "set task 5 due in 2027",
+])
+def test_no_request_is_read_where_the_message_does_not_plainly_ask_for_it(message: str) -> None:
+    reading = read(message)
+    assert reading.mood != "request", reading
+    assert "due_date" not in reading.slots or reading.mood is None, reading
+
+
+@pytest.mark.parametrize("message", ["delete task 5, i mean it", "删除任务5，是这个"])
+def test_a_correction_takes_back_only_for_a_task_named_by_its_number(message: str) -> None:
+    reading = read(message)
+    assert reading.slots.get("task_id") == 5, reading  # not the page's task
+
+
+@pytest.mark.parametrize("message", ["delete task 5, actually keep task 6", "delete task 5. oops, task 6 must stay",
+                                     "assign task 5 to carol, no, not task 6", "mark task 5 done and wait for task 6",
+                                     "把任务5标记为完成，应该是任务6先做"])
+def test_a_correction_word_that_leads_elsewhere_moves_nothing(message: str) -> None:
+    assert read(message).change is None
+
+
+def test_any_task_is_still_read_in_a_negation() -> None:
+    assert read("don't delete any task").mood == "negated"
+
+
+@pytest.mark.parametrize(("message", "slots", "unusable"), [
+    ("my tasks assigned to carol", {"assignee_me": True}, "assigned to carol"),
+    ("show carol's unassigned tasks", {"assignee": "carol"}, "unassigned"),
+    ("what about task 5 and task 6", {"task_id": 5}, "task 6"),
+    ("tasks in Apollo and in Zeus", {"project_name": "Apollo"}, "in Zeus"),
+    ("overdue done tasks", {"preset": "overdue"}, "done"),
+])
+def test_a_second_filter_of_one_kind_is_named_not_dropped(message: str, slots: dict[str, Any],
+                                                           unusable: str) -> None:
+    reading = read(message)
+    assert reading.capability == "query" and slots.items() <= reading.slots.items(), reading
+    assert unusable in reading.unusable, reading
+
+
+@pytest.mark.parametrize(("message", "slots"), [
+    ("高明负责的任务", {"assignee": "高明"}),  # a name, not "高" (high priority) and "明"
+    ("show tasks in Apollo - blocked", {"project_name": "Apollo", "status_filter": ["blocked"]}),
+    ("show me everything that's blocked", {"status_filter": ["blocked"]}),  # "that's" is no one's
+    ("Is anything overdue for alice?", {"assignee": "alice", "preset": "overdue"}),
+])
+def test_each_filter_is_read_with_the_value_written_and_no_other(message: str, slots: dict[str, Any]) -> None:
+    reading = read(message)
+    assert reading.capability == "query" and not reading.unusable, reading
+    assert {k: v for k, v in reading.slots.items() if v not in (None, [], False)} == slots
+
+
+@pytest.mark.parametrize("message", ["show tasks due 2026-02-29", "set task 5 due to 2027-02-30", "tasks 0000-00-00"])
+def test_a_date_that_names_no_day_is_never_read_and_never_raises(message: str) -> None:
+    reading = read(message)
+    assert "due_date" not in reading.slots and "due_before" not in reading.slots, reading
+
+
+@pytest.mark.parametrize(("message", "slots"), [("blocked 的任务 list 一下", {"status_filter": ["blocked"]}),
+                                                ("unassigned 的任务有哪些", {"unassigned": True})])
+def test_a_word_of_the_grammar_before_的任务_is_no_one(message: str, slots: dict[str, Any]) -> None:
+    reading = read(message)
+    assert {k: v for k, v in reading.slots.items() if v not in (None, [], False)} == slots, reading
