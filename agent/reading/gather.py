@@ -32,6 +32,7 @@ _LEADS = ("glue.to", "glue.zh_to", "glue.verbless", "glue.due", "glue.rename_to"
 _ARROWS = frozenset({"→", "->", "=>", ":"})
 # Marks that may stand between a lead and its value: a comma, a colon, a dash.
 _PAUSES = frozenset({",", ":", "-"})
+_NOT = frozenset({"not", "never", "不", "未", "没", "非"})
 _FIELDS = ("field.status", "field.priority", "field.due_date", "field.title", "field.assignee")
 _CHANGE_VERBS = ("crud.mark", "crud.set", "crud.close", "crud.block", "crud.delete", "crud.assign", "crud.unassign",
                  "crud.rename", "decompose.verb")
@@ -90,6 +91,8 @@ def _values(p: Parser) -> tuple[tuple[str, str], ...] | None:
     if _verbs(p, "crud.block"):
         found.setdefault("status", set()).add("blocked")
     for i in range(p.n):
+        if i and p.texts[i - 1] in _NOT:  # "mark task 5 as not done" names no status to set
+            continue
         for _end, vals in value(p, i, "status"):
             found.setdefault("status", set()).update(v for _, v in vals)
         if p.tokens[i].kind in ("prio", "date"):
@@ -153,7 +156,9 @@ def _changes(p: Parser, tg: Target | None) -> Iterator[Change]:
     if tg is not None:
         if cleared:
             yield Change("unassign", tg)
-        if any(i not in unstaff or not cleared for i, _ in _verbs(p, "crud.delete")):
+        # A delete of something of the task's ("delete the due date of task 5", "task 5's subtasks") is none.
+        of_part = bool(_at(p, *_FIELDS, "decompose.into")) or any(t.possessive for t in p.tokens)
+        if not of_part and any(i not in unstaff or not cleared for i, _ in _verbs(p, "crud.delete")):
             yield Change("delete", tg)
         if _verbs(p, "decompose.verb") or _at(p, "decompose.into"):
             yield Change("decompose", tg)

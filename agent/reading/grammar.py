@@ -68,7 +68,8 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
     yield from en_people(p, i, form)
     for v in p.w(i, f"crud.delete.{form}"):
         for end, tg in target(p, v):
-            yield end, Change("delete", tg)
+            if not _owns_more(p, end, tg):
+                yield end, Change("delete", tg)
     for v in p.w(i, f"decompose.verb.{form}"):
         # A breakdown with no task named is of the selected one ("can you give me a breakdown?", "break it
         # down"), never a verb alone ("the build broke").
@@ -193,7 +194,8 @@ def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
                 yield from _zh_task_first(p, j, tg, ba=b != i)
     for v in p.w(i, "crud.delete.base"):
         for j, tg in target(p, v):
-            yield j, Change("delete", tg)
+            if not _owns_more(p, j, tg):
+                yield j, Change("delete", tg)
     for v in p.w(i, "crud.close.base"):
         for j, tg in target(p, v):
             yield j, Change("update", tg, (("status", "done"),))
@@ -213,6 +215,12 @@ def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
                 for m, name in title(p, k):
                     for end in p.w(m, "glue.zh_task_after"):
                         yield end, Change("create", title=name)
+
+
+def _owns_more(p: Parser, end: int, tg: Target) -> bool:
+    """Whether what follows the task is something of its ("task 5's owner", "任务5的截止日期"): then the
+    delete is of that, not of the task."""
+    return end < p.n and (tg.possessive or bool(list(p.w(end, "glue.de"))) and end + 1 < p.n)
 
 
 def change(p: Parser, i: int, form: str = "base") -> Iterator[tuple[int, Change]]:

@@ -78,7 +78,9 @@ NOT_ASKED: Mapping[str, tuple[str, ...]] = MappingProxyType({
 # (reader._asks_nothing). A yes-no question may be a request ("can WEB-5 be closed?", "mark it done?"),
 # and "how" opens suggestions ("how about closing it"): neither is here.
 QUESTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "opens": ("what", "what's", "whats", "who", "who's", "whose", "which", "when", "why", "where"),
+    # A question for information, or about what was done ("did you delete task 5?", "was task 5 deleted").
+    "opens": ("what", "what's", "whats", "who", "who's", "whose", "which", "when", "why", "where", "did", "was",
+              "were", "has", "have", "had"),
     "marks": ("谁", "什么", "为什么", "哪个", "哪些", "哪里", "多少"),
 })
 # Values.

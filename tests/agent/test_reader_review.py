@@ -94,3 +94,11 @@ def test_a_date_that_names_no_day_is_never_read_and_never_raises(message: str) -
 def test_a_word_of_the_grammar_before_的任务_is_no_one(message: str, slots: dict[str, Any]) -> None:
     reading = read(message)
     assert {k: v for k, v in reading.slots.items() if v not in (None, [], False)} == slots, reading
+
+
+@pytest.mark.parametrize("message", ["mark task 5 as not done", "delete the due date of task 5", "删除任务5的截止日期",
+                                     "delete task 5's subtasks", "did you delete task 5?", "was task 5 deleted"])
+def test_no_change_is_offered_that_the_message_does_not_name(message: str) -> None:
+    """Not "done" after "not", not the task's delete for one of its fields, not a change asked about."""
+    reading = read(message)
+    assert reading.change is None or reading.change.operation not in ("delete", "update"), reading

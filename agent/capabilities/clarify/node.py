@@ -21,6 +21,7 @@ from agent.routing.quick_actions import quick_actions_for
 from agent.runtime import RunContext
 from agent.tools.project_tools import project_for_examples
 from agent.words.language import language_of
+from pm_assistant.markdown import literal
 
 from .unasked import unasked_reply
 
@@ -95,8 +96,9 @@ def clarify(state: ClarifyInput, runtime: Runtime[RunContext]) -> dict[str, Any]
     unread = unread_words(message) if message and runtime.context.llm.offline else ()
     if unread:
         # The offline reader stands in for the model: what it could not read is named, never passed over.
-        reason = (f"我没能读懂{'、'.join(f'“{w}”' for w in unread)}，不确定你想做什么。" if chinese else
-                  f"I couldn't read {', '.join(f"'{w}'" for w in unread)}, so I'm not sure what you'd like me to do.")
+        shown = [literal(w) for w in unread]  # the user's words, shown as written (no Markdown of theirs)
+        reason = (f"我没能读懂{'、'.join(f'“{w}”' for w in shown)}，不确定你想做什么。" if chinese else
+                  f"I couldn't read {', '.join(f"'{w}'" for w in shown)}, so I'm not sure what you'd like me to do.")
     elif chinese:
         reason = "我没太明白你想做什么。"
     else:

@@ -9,7 +9,7 @@ from typing import Any
 from agent.reading.reader import Reading
 from agent.routing.decision import Slots
 from agent.words.language import Language, in_each_language
-from pm_assistant.markdown import quoted
+from pm_assistant.markdown import literal, quoted
 from pm_assistant.vocabulary import OPEN_STATUSES, STATUS_LABELS, STATUS_LABELS_ZH
 
 TEXTS = in_each_language(
@@ -84,4 +84,4 @@ def unread_filters(reading: Reading, slots: Slots) -> tuple[str, ...]:
 def unusable_words(unusable: tuple[str, ...], language: Language = "en") -> str:
     """Name the filters the request held that the query could not use ("I couldn't use 'assigned to carol'")."""
     words = TEXTS[language]
-    return words["unusable"].format(words=words["or"].join(words["quote"].format(w) for w in unusable))
+    return words["unusable"].format(words=words["or"].join(words["quote"].format(literal(w)) for w in unusable))

@@ -40,3 +40,9 @@ def test_a_models_clarify_keeps_its_own_reason(alice: Any, openai_settings: LLMS
     openai_settings.push_json(route_json("clarify", confidence=0.2))
     reply = ask(alice, "tasks with no due date", HOME)["reply"]
     assert "couldn't read" not in reply and "not clear enough" in reply, reply
+
+
+@pytest.mark.django_db
+def test_the_words_named_are_shown_as_written_not_as_markdown(alice: Any) -> None:
+    reply = ask(alice, "[x](/projects/1) **bold**", HOME)["reply"]
+    assert reply.startswith(r"I couldn't read '\[x\](/projects/1) \*\*bold\*\*'"), reply
