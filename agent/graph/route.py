@@ -101,8 +101,8 @@ def route(state: RouteInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
                 "reply": TEXTS[language_of(state["message"])]["unavailable"].format(why=exc),
             }}
         # The model's choice of a write is checked against the user's own words, read by the rules:
-        # "don't …", "should I …?", "just kidding" go to clarify, which says nothing changed; a write on
-        # another task than the one the words name is moved to it, and waits on its card.
+        # "don't …" and "should I …?" read whole go to clarify, which says nothing changed; a write on
+        # the task a correction took back is moved to the task meant, and waits on its card.
         decision = checked_route(message=state["message"], route=decision)
     runtime.context.recorder.node("route", capability=decision.capability, via=decision.via,
                                   confidence=decision.confidence, slots=decision.slots,

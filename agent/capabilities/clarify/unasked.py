@@ -1,9 +1,9 @@
-"""The answer to a write that was named but not asked for: "don't …", "should I …?", "what if …", "just kidding".
+"""The answer to a write that was named but not asked for, read whole: "don't …", "should I …?".
 
 Nothing is written and no card is shown: the user did not ask. The answer says which change was
-read, that nothing changed, and, for a question or a hypothetical, what the change would do and how
-to ask for it. The change is described from the deterministic rules' reading of the message
-(agent/llm/offline.py), never from a model's slots, and in the language of the message.
+read, that nothing changed, and, for a question, what the change would do and how to ask for it.
+The change is described from the deterministic rules' reading of the message (agent/llm/offline.py),
+never from a model's slots, and in the language of the message.
 """
 from __future__ import annotations
 
@@ -103,23 +103,13 @@ def unasked_reply(mood: Mood, reading: dict[str, Any] | None, *, chinese: bool, 
         return ("你的消息不是在要求修改，所以我什么都没有改。" if chinese else
                 "Your message does not ask me to change anything, so nothing was changed.")
     capability, slots = reading["capability"], reading["slots"]
-    change = _change(capability, slots, chinese=chinese, selected=selected, negated=mood in ("negated", "retracted"))
+    change = _change(capability, slots, chinese=chinese, selected=selected, negated=mood == "negated")
     ask = _how_to_ask(capability, slots, change, chinese=chinese, selected=selected)
+    if mood == "negated":
+        return f"好的，我不会{change}。什么都没有改。" if chinese else \
+            f"Understood: I won't {change}. Nothing was changed."
     if chinese:
-        return {
-            "negated": f"好的，我不会{change}。什么都没有改。",
-            "retracted": f"好的，那就不改：我没有{change}。什么都没有改。",
-            "reported": f"这像是转述别人的话，所以我没有{change}。如果你要这样做，请直接说{ask}。",
-            "stated": f"这像是在说打算，不是要我去做，所以我没有{change}。如果要我来做，请直接说{ask}。",
-            "sarcastic": f"这听起来不是真的要改，所以我没有{change}。如果你要这样做，请直接说{ask}。",
-        }.get(mood, f"如果要{change}：{_effect(capability, slots, chinese=True)}。我现在什么都没有改；"
-                    f"需要的话请直接说{ask}。")
-    return {
-        "negated": f"Understood: I won't {change}. Nothing was changed.",
-        "retracted": f"OK, leaving it: I did not {change}. Nothing was changed.",
-        "reported": f"That reads as someone else's words, so I did not {change}. If you want it, say {ask}.",
-        "stated": f"That reads as a plan, not a request, so I did not {change}. If you want me to do it, say "
-                  f"{ask}.",
-        "sarcastic": f"That does not read as meant, so I did not {change}. If you want it, say {ask}.",
-    }.get(mood, f"If you asked me to {change}, {_effect(capability, slots, chinese=False)}. I have not changed "
-                f"anything; to do it, say {ask}.")
+        return (f"如果要{change}：{_effect(capability, slots, chinese=True)}。我现在什么都没有改；"
+                f"需要的话请直接说{ask}。")
+    return (f"If you asked me to {change}, {_effect(capability, slots, chinese=False)}. I have not changed "
+            f"anything; to do it, say {ask}.")
