@@ -187,6 +187,12 @@ def _zh_task_first(p: Parser, j: int, tg: Target, *, ba: bool) -> Iterator[tuple
 
 
 # Chinese: the task first (with 把 or without), or the verb first.
+def zh_after_task(p: Parser, i: int, tg: Target) -> Iterator[tuple[int, Change]]:
+    """The change read after its task and any adverbs ("任务5 | 别 | 删"): what a negation between them negates."""
+    for j in _adverbs(p, i):
+        yield from _zh_task_first(p, j, tg, ba=False)
+
+
 def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
     for b in p.opt(i, "glue.ba"):
         for t, tg in target(p, b):

@@ -27,7 +27,7 @@ from django.utils import timezone
 from pm_assistant.one_line import one_line
 
 from .gather import gathered
-from .grammar import change, corrected, en_passive, verbless
+from .grammar import change, corrected, en_passive, verbless, zh_after_task
 from .lexicon import FRAMES
 from .parts import Change, Parser, Target, asks_assistant, target
 from .reads import read_capability, read_query
@@ -102,6 +102,23 @@ def _declined(p: Parser) -> Iterator[tuple[Mood, Change]]:
                     for end, found in change(p, c, form):
                         if _ends(p, end, asking=True):
                             yield mood, found  # type: ignore[misc]
+        for t, tg in target(p, a):  # "任务5别删", "任务5不用删除": the task, then the negation
+            for b in p.w(t, "not.negated"):
+                for end, found in zh_after_task(p, b, tg):
+                    if _ends(p, end, asking=True):
+                        yield "negated", found
+        for _, found in _retracted(p, a):
+            yield "negated", found
+
+
+def _retracted(p: Parser, a: int) -> Iterator[tuple[int, Change]]:
+    """A request taken back at once ("delete task 5, just kidding", "把任务5删了，开玩笑的"): nothing is asked."""
+    for b in p.opt(a, *(f"frame.{kind}" for kind in FRAMES if kind != "passive")):
+        for end, found in change(p, b, "base"):
+            for c in _reach(p, end, ("courtesy",), asking=False):
+                for d in p.w(c, "not.retracted"):
+                    if _ends(p, d, asking=False):
+                        yield d, found
 
 
 def _named(p: Parser) -> Change | None:

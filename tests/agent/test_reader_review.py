@@ -102,3 +102,16 @@ def test_no_change_is_offered_that_the_message_does_not_name(message: str) -> No
     """Not "done" after "not", not the task's delete for one of its fields, not a change asked about."""
     reading = read(message)
     assert reading.change is None or reading.change.operation not in ("delete", "update"), reading
+
+
+@pytest.mark.parametrize("message", ["任务5别删", "任务5不用删除", "never mind deleting task 5",
+                                     "delete task 5, just kidding", "把任务5删了，开玩笑的",
+                                     "delete task 5 -- scratch that"])
+def test_a_negation_after_the_task_or_a_request_taken_back_is_declined(message: str) -> None:
+    reading = read(message)
+    assert reading.mood == "negated" and reading.slots.get("task_id") == 5, reading
+
+
+@pytest.mark.parametrize("message", ["把任务5删了算了", "把任务5删了，不用了"])
+def test_a_word_that_may_also_ask_is_no_retraction(message: str) -> None:
+    assert read(message).mood != "negated"

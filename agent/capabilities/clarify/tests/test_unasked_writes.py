@@ -53,9 +53,10 @@ def test_offline_a_negation_in_chinese_is_answered_in_chinese(alice: Any, task: 
     assert _unchanged(task)
 
 
-def test_offline_a_retracted_delete_deletes_nothing(alice: Any, task: Task) -> None:
+def test_offline_a_retracted_delete_deletes_nothing_and_offers_nothing(alice: Any, task: Task) -> None:
     body = ask(alice, f"delete task {task.pk}. just kidding", selected_page(task))
-    assert body["status"] == "needs_confirmation" and body["confirmation"]["facts"]["title"] == "Fix login page"
+    assert body["confirmation"] is None and body["reply"] == f"Understood: I won't delete task {task.pk}. " \
+        "Nothing was changed.", body
     assert Task.objects.filter(pk=task.pk).exists()
 
 
