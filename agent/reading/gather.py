@@ -3,7 +3,7 @@
 When the grammar finds no change (reader.py), the reader looks for one change's parts anywhere in
 the message: the task it acts on, and the words of one write with what that write needs.
 
-    delete     a delete verb                                 "900号任务不要了，帮我删了吧"
+    delete     a delete verb, of the task itself             "900号任务不要了，帮我删了吧"
     decompose  a breakdown verb, or "into subtasks"          "this one's too big — chop it into subtasks"
     unassign   an unassign verb, or the assignee cleared      "#900暂时没人跟，清空负责人"
     assign     an assign word and one person it goes to      "Mike's out on leave, so pass #900 to carol"
@@ -13,10 +13,12 @@ the message: the task it acts on, and the words of one write with what that writ
 
 A word is one of these only in the forms a request or a wish uses (the plain form and the past
 participle: "delete", "deleted"). A priority or a date in words counts only where a value is led to
-("to", "为", "改成", "deadline", …); "P0" and "2026-12-31" anywhere. The task is one task number,
-else the page's task ("this task", "it", "这个任务"). Exactly one change so pieced is offered on a
-card that states it, for the user to approve or not; none, two different ones, two tasks, or a
-question that asks nothing of the assistant ("task 5 finished?"): the reader answers or asks.
+("to", "为", "改成", "deadline", …), never after "not"; "P0" and "2026-12-31" anywhere. The task is one
+task reference, else the message's one number standing alone right after a change's verb or before an
+arrow ("reassign 900 → carol"), else the page's task ("this task", "it", "这个任务", "its due date").
+Exactly one change so pieced is offered on a card that states it, for the user to approve or not;
+none, two different ones, two tasks, or a question that asks nothing of the assistant ("task 5
+finished?"): the reader answers or asks.
 Pieced together, a change is never a request: the words around it were not read.
 """
 from __future__ import annotations
@@ -58,8 +60,8 @@ def _after(p: Parser, ends: list[int], *, pauses: bool = False) -> Iterator[int]
 
 
 def _task(p: Parser) -> Target | None | bool:
-    """The one task the message names: a reference, else a number standing alone ("p0 for 900 thx"), else
-    the page's task; None for none, False for two."""
+    """The one task the message names: a reference, else a number standing alone (_bare_tasks), else the
+    page's task; None for none, False for two."""
     ids = {int(t.value) for t in p.tokens if t.kind == "ref"} or _bare_tasks(p)
     if len(ids) > 1:
         return False
