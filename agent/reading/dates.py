@@ -38,8 +38,16 @@ _NO_DAY = re.compile(rf"^(?:in\s+)?(?:\d{{4}}|{_MONTHS}(?:\s+of)?(?:\s*,?\s*\d{{
                      r"|^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?$"  # "the 3rd", "10": which month's?
                      r"|^(?:\d{4}\s*年)?\s*(?:\d{1,2}\s*月份?)?$|^(?:下|本|这|上)个?(?:月|周|星期|礼拜)$|^(?:明|今|去)年$",
                      re.IGNORECASE)
-# A month and a day in figures: "12/31", "12.31" (dateparser reads the dotted one as tomorrow).
+# A month and a day in figures: "12/31", "12.31" (dateparser reads the dotted one as tomorrow); with the year
+# first: "2026.12.31", "2026/12/31".
 _MONTH_DAY = re.compile(r"^(\d{1,2})\s*[/.]\s*(\d{1,2})$")
+_YEAR_MONTH_DAY = re.compile(r"^(\d{4})\s*[/.]\s*(\d{1,2})\s*[/.]\s*(\d{1,2})$")
+_WEEKDAYS = r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*"
+# Read wrongly by dateparser, so not read at all: a weekday with a number ("friday the 11th" is November
+# to it, "12 by friday" December), and a number not followed by a month ("3 days": from today, or from
+# the due date, as "postpone task 5 3 days" means?).
+_UNREAD = re.compile(rf"\b{_WEEKDAYS}\b.*\d|\d.*\b{_WEEKDAYS}\b|^\d+(?:st|nd|rd|th)?\s+(?!{_MONTHS}(?:\s|$|,))",
+                     re.IGNORECASE)
 # Chinese dateparser reads unreliably ("15日" is 15 days on, "明年3月1日" today's day next year): only
 # these forms of its, besides the ones read here.
 _ZH_DATEPARSER = re.compile(r"^(?:今天|明天|后天|大后天|\d{1,3}\s*天(?:后|之后|以后)"
@@ -82,8 +90,11 @@ def read_date(words: str) -> date | None:
             return _day(int(year) if year else today.year + (named == "明年"), int(month), int(day_of))
         day = _day(today.year, int(month), int(day_of))
         return day if day is None or day >= today else _day(today.year + 1, int(month), int(day_of))
-    if _NO_DAY.match(words):
+    if _NO_DAY.match(words) or _UNREAD.search(words):
         return None
+    full = _YEAR_MONTH_DAY.match(words)
+    if full:
+        return _day(int(full.group(1)), int(full.group(2)), int(full.group(3)))
     figures = _MONTH_DAY.match(words)
     if figures:
         day = _day(today.year, int(figures.group(1)), int(figures.group(2)))
@@ -99,7 +110,11 @@ def read_date(words: str) -> date | None:
     years = {int(year) for year in _YEAR.findall(words)}
     if years:  # the year named, and no other
         return found.date() if years == {found.year} else None
-    return found.date() if abs(found.year - today.year) <= _YEARS_AROUND else None
+    day = found.date()
+    earlier = _day(day.year - 1, day.month, day.day)
+    if earlier is not None and earlier >= today:  # "dec 7" said on Dec 7 is today, not a year on
+        day = earlier
+    return day if abs(day.year - today.year) <= _YEARS_AROUND else None
 
 
 def _day(year: int, month: int, day: int) -> date | None:

@@ -48,9 +48,16 @@ def _ranges(p: Parser, i: int) -> Iterator[tuple[int, str]]:
             yield end, name
 
 
-def _bounded(bound: str, day: date) -> Range:
-    return {"before": (None, day - timedelta(days=1)), "by": (None, day), "after": (day + timedelta(days=1), None),
-            "on": (day, day)}[bound]
+def _bounded(bound: str, day: date) -> Range | None:
+    """The range a bound and a day make; None past the calendar's ends ("before 0001-01-01")."""
+    try:
+        if bound == "before":
+            return None, day - timedelta(days=1)
+        if bound == "after":
+            return day + timedelta(days=1), None
+    except OverflowError:
+        return None
+    return (None, day) if bound == "by" else (day, day)
 
 
 def due_range(p: Parser, i: int) -> Iterator[tuple[int, Range]]:
@@ -62,7 +69,8 @@ def due_range(p: Parser, i: int) -> Iterator[tuple[int, Range]]:
         for bound in ("before", "by", "after", "on"):
             for k in p.w(j, f"range.{bound}"):
                 for end, day in _day(p, k):
-                    yield end, _bounded(bound, day)
+                    if (bounded := _bounded(bound, day)) is not None:
+                        yield end, bounded
         for end, day in _day(p, j):
             yield end, (day, day)
     for j, name in _ranges(p, i):  # "本周到期", "今天到期的"
@@ -74,4 +82,5 @@ def due_range(p: Parser, i: int) -> Iterator[tuple[int, Range]]:
         for bound, cls in (("by", "range.zh_by"), ("after", "range.zh_after"), ("on", "")):
             for k in (p.w(j, cls) if cls else iter((j,))):
                 for end in p.w(k, "range.zh_due"):
-                    yield end, _bounded(bound, day)
+                    if (bounded := _bounded(bound, day)) is not None:
+                        yield end, bounded

@@ -84,13 +84,18 @@ def _bare_tasks(p: Parser) -> set[int]:
     return {int(p.tokens[i].text)} if i in verbs or i + 1 < p.n and p.tokens[i + 1].text in _ARROWS else set()
 
 
+def _affirmed(p: Parser, spans: list[tuple[int, int]]) -> bool:
+    """Whether one of these words stands with no "not" before it ("not blocked", "未完成", "没完成" set nothing)."""
+    return any(not (i and p.texts[i - 1] in _NOT) for i, _ in spans)
+
+
 def _values(p: Parser) -> tuple[tuple[str, str], ...] | None:
     """Every value named, one per field; None when a field is given two."""
     leads = [end for _, end in _at(p, *_LEADS)] + [i + 1 for i, t in enumerate(p.tokens) if t.text in _ARROWS]
     found: dict[str, set[str]] = {}
-    if _verbs(p, "crud.close"):  # "finish", "完成": done; "block", "挂起": blocked
+    if _affirmed(p, _verbs(p, "crud.close")):  # "finish", "完成": done; "block", "挂起": blocked
         found["status"] = {"done"}
-    if _verbs(p, "crud.block"):
+    if _affirmed(p, _verbs(p, "crud.block")):
         found.setdefault("status", set()).add("blocked")
     for i in range(p.n):
         if i and p.texts[i - 1] in _NOT:  # "mark task 5 as not done" names no status to set

@@ -68,8 +68,9 @@ NOT_ASKED: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "negated_ing": ("stop", "avoid", "no", "skip", "never mind", "nevermind"),
     # Taken back right after the request: "delete task 5, just kidding", "把任务5删了，开玩笑的". ("算了" and
     # "不用了" are not here: "删了算了" is "just delete it", "…，不用了" may give the reason.)
-    "retracted": ("just kidding", "jk", "kidding", "never mind", "nevermind", "scratch that", "forget it",
-                  "forget that", "ignore that", "开玩笑的", "开个玩笑", "当我没说"),
+    "kidding": ("just kidding", "jk", "kidding", "开玩笑的", "开个玩笑"),
+    # Only after a mark: "delete task 5, never mind"; but "delete task 5 and forget it" asks.
+    "retracted": ("never mind", "nevermind", "scratch that", "forget it", "forget that", "ignore that", "当我没说"),
     "question": ("should i", "should we", "shall i", "shall we", "can i", "could i", "may i", "do i need to",
                  "do we need to", "is it ok to", "is it okay to", "is it safe to", "is it wise to", "how do i",
                  "how can i", "why would i", "why would we", "why should i", "why should we",

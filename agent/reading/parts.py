@@ -15,6 +15,10 @@ from .tokens import Token
 
 Values = tuple[tuple[str, str], ...]
 _DATE_SEPARATORS = frozenset({",", "/", "."})
+# A second instruction after a title: "and" or "并" and a change's verb.
+_AND = frozenset({"and", "then", "并", "然后", "再", "并且"})
+_VERBS = tuple(f"crud.{verb}.base" for verb in ("mark", "set", "close", "block", "delete", "create", "assign",
+                                                "unassign", "rename")) + ("decompose.verb.base",)
 # How many spans of words one message is read for a date (dateparser takes about a millisecond each).
 _DAY_READS = 300
 
@@ -145,6 +149,9 @@ def values(p: Parser, i: int, field: str | None = None) -> Iterator[tuple[int, V
                 # "mark task 5 as done today" sets no due date.
                 if k == j and (j >= p.n or p.tokens[j].kind not in ("prio", "date")):
                     continue
+                # "mark task 5 done by friday" is when to finish it, not a due date to set.
+                if first[0][0] == "status" and p.texts[j:k] == ("by",):
+                    continue
                 for last, second in value(p, k):
                     if second[0][0] != first[0][0]:
                         yield last, first + second
@@ -212,8 +219,10 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     if list(p.w(i, "glue.rename_to")):
         return
     for end in range(i + 1, p.n + 1):
-        # No task named inside ("… to Launch plan and delete task 6" is no title "Launch plan and delete task 6").
-        if p.tokens[end - 1].kind in ("punct", "sym", "quote", "ref") or end - 1 > i and list(p.w(end - 1, "clause")):
+        # No task named inside, no second instruction ("… to Launch plan and delete task 6", "… called Fix
+        # login bug and assign it to me" are no titles).
+        if p.tokens[end - 1].kind in ("punct", "sym", "quote", "ref") or end - 1 > i and (
+                list(p.w(end - 1, "clause")) or p.texts[end - 1] in _AND and list(p.w(end, *_VERBS))):
             break
         if not list(p.w(end - 1, "glue.open", "closer.plain", "closer.ask")):
             yield end, p.raw(i, end)

@@ -36,6 +36,8 @@ from .tokens import Token, tokenize
 
 Mood = Literal["request", "negated", "question", "unread"]
 _SEPARATORS = frozenset({",", ".", "!", "-", ";", ":"})
+# How many tokens of courtesy, closers and marks a request's lead or tail may hold.
+_AROUND = 24
 # Words between a correction and the task it means: "不对，是任务6", "no wait, it's task 6".
 _RESTATED = frozenset({"是", "it's", "its", "i", "mean", "meant", "should", "be", "应该", "应该是", "就是"})
 
@@ -47,10 +49,14 @@ class WriteReading:
 
 
 def _reach(p: Parser, i: int, classes: tuple[str, ...], asking: bool) -> Iterator[int]:
-    """Every position reachable from i through these classes and separators ("?" and "吗" when asking)."""
+    """Every position reachable from i through these classes and separators ("?" and "吗" when asking),
+    within _AROUND tokens: courtesy around a request is a few words, and a message of hundreds of "ok"
+    is read in bounded time (it is then no request read whole)."""
     seen, todo = {i}, [i]
     while todo:
         pos = todo.pop()
+        if pos - i > _AROUND:
+            continue
         yield pos
         steps = list(p.w(pos, *classes, *(("closer.question",) if asking else ())))
         token = p.tokens[pos] if pos < p.n else None
@@ -116,7 +122,8 @@ def _retracted(p: Parser, a: int) -> Iterator[tuple[int, Change]]:
     for b in p.opt(a, *(f"frame.{kind}" for kind in FRAMES if kind != "passive")):
         for end, found in change(p, b, "base"):
             for c in _reach(p, end, ("courtesy",), asking=False):
-                for d in p.w(c, "not.retracted"):
+                marked = any(t.kind == "punct" for t in p.tokens[end:c])
+                for d in p.w(c, "not.kidding", *(("not.retracted",) if marked else ())):
                     if _ends(p, d, asking=False):
                         yield d, found
 

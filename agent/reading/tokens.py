@@ -2,8 +2,9 @@
 
 English words are whole tokens, lower-cased; Chinese is read one character a token, so a phrase of
 either language is a sequence of tokens and the lexicon matches both alike. Task references ("task
-5", "#5", "WEB-5", "任务5", "5号任务", and "900号那个任务" with a number no day of a month can be: "5号" alone,
-or "5号那个任务", may be a day), ISO dates, priorities ("P0") and quoted text are one token each.
+5", "#5", "WEB-5" with its project's key in capitals — "covid-19" and "utf-8" are none —, "任务5",
+"5号任务", and "900号那个任务" with a number no day of a month can be: "5号" alone, or "5号那个任务",
+may be a day), ISO dates, priorities ("P0") and quoted text are one token each.
 Anything else (an emoji, a slash, a date that names no day: "2027-02-30") is a symbol token, which no
 phrase holds: it is never read.
 """
@@ -18,7 +19,7 @@ from pm_assistant.one_line import one_line
 _SCAN = re.compile(r"""
   (?P<quote>“[^”]*”|「[^」]*」|『[^』]*』|"[^"]*"|‘[^’]*’|(?<![a-z0-9])'[^']+'(?![a-z0-9]))
 | (?P<ref>(?:(?<![a-z])task\s*\#?\s*|任务\s*\#?\s*|\#
-           |(?<![a-z0-9])(?-i:[A-Z][A-Z0-9]{0,9}|[a-z][a-z0-9]{0,9})-)(?P<id>\d{1,12})(?!\d)
+           |(?<![a-z0-9])(?-i:[A-Z][A-Z0-9]{0,9})-)(?P<id>\d{1,12})(?!\d)
     (?P<poss>['’]s(?![a-z]))?
   | (?<!\d)(?P<zh_id>\d{1,12})\s*号\s*任务
   | (?<![\d.])(?P<zh_big>3[2-9]|[4-9]\d|[1-9]\d{2,11})\s*号\s*(?:那个|这个)\s*任务)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from agent.reading.dates import read_date
 from agent.reading.reader import read
@@ -115,3 +116,49 @@ def test_a_negation_after_the_task_or_a_request_taken_back_is_declined(message: 
 @pytest.mark.parametrize("message", ["把任务5删了算了", "把任务5删了，不用了"])
 def test_a_word_that_may_also_ask_is_no_retraction(message: str) -> None:
     assert read(message).mood != "negated"
+
+
+@pytest.mark.parametrize("words", ["friday the 11th", "tuesday the 8th", "7 friday", "12 by friday", "3 days",
+                                   "2 weeks", "2026.13.01"])
+def test_a_date_dateparser_would_misread_is_not_read(words: str) -> None:
+    assert read_date(words) is None
+
+
+def test_todays_month_and_day_is_today_not_a_year_on() -> None:
+    today = timezone.localdate()
+    assert read_date(today.strftime("%b %d").replace(" 0", " ")) == today
+
+
+@pytest.mark.parametrize(("message", "title"), [("create a task called Sprint 12 by friday", "Sprint 12"),
+                                                ("create a task called Fix login bug and assign it to me",
+                                                 "Fix login bug"),
+                                                ("create a task called Research and Development",
+                                                 "Research and Development")])
+def test_a_title_keeps_its_number_and_ends_before_a_second_instruction(message: str, title: str) -> None:
+    assert read(message).slots.get("title") == title
+
+
+@pytest.mark.parametrize("message", ["mark task 5 done by friday", "postpone task 5 3 days", "delete covid-19",
+                                     "close sprint-12", "mark task 5 as not blocked", "把任务5标记为未完成",
+                                     "delete task 5 and forget it"])
+def test_none_of_these_is_a_write_at_once_or_a_declined_request(message: str) -> None:
+    reading = read(message)
+    assert reading.mood not in ("request", "negated"), reading
+    assert reading.slots.get("status") != "blocked" and reading.slots.get("task_id") not in (19, 12), reading
+
+
+@pytest.mark.parametrize("message", ["find me the overdue tasks", "get me all P0 tasks"])
+def test_me_after_a_verb_of_asking_is_not_mine(message: str) -> None:
+    reading = read(message)
+    assert reading.capability == "query" and not reading.slots.get("assignee_me"), reading
+    assert reading.slots.get("preset") != "my_overdue"
+
+
+@pytest.mark.parametrize("message", ["show tasks due before 9999-12-31", "tasks due after Dec 31, 9999",
+                                     "show tasks due before 0001-01-01", "9999年底前到期的任务"])
+def test_a_range_at_the_calendars_end_never_raises(message: str) -> None:
+    read(message)
+
+
+def test_a_message_of_two_thousand_courtesy_words_is_no_request() -> None:
+    assert read("请" * 2000).mood is None and read("please " * 285).mood is None

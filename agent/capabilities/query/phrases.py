@@ -11,7 +11,9 @@ from agent.registry import Phrases
 PHRASES = Phrases(
     en={"ask": ("show", "show me", "list", "find", "what", "what's", "what is", "what are", "which", "how many",
                 "any", "get", "give me", "display", "are there", "is there", "do i have", "have i got", "pull up",
-                "tell me", "let me see", "can i see", "search", "look up", "see", "view", "count"),
+                "tell me", "let me see", "can i see", "search", "look up", "see", "view", "count",
+                # "me" here is whom the list is for, not whose tasks: "find me the overdue tasks".
+                "find me", "get me", "fetch me", "list me", "pull me up", "dig up", "bring up"),
         "noun": ("task", "tasks", "work", "items", "issues", "tickets", "to-dos", "todos", "things", "stuff", "ones",
                  "anything", "something", "open items")},
     zh={"ask": ("哪些", "列出", "显示", "查找", "找", "找出", "多少", "看看", "有什么", "有哪些", "查询", "查看", "查",
