@@ -88,8 +88,7 @@ def read_date(words: str) -> date | None:
         year, named, month, day_of = month_day.groups()
         if year or named:
             return _day(int(year) if year else today.year + (named == "明年"), int(month), int(day_of))
-        day = _day(today.year, int(month), int(day_of))
-        return day if day is None or day >= today else _day(today.year + 1, int(month), int(day_of))
+        return _next(int(month), int(day_of), today)
     if _NO_DAY.match(words) or _UNREAD.search(words):
         return None
     full = _YEAR_MONTH_DAY.match(words)
@@ -97,9 +96,7 @@ def read_date(words: str) -> date | None:
         return _day(int(full.group(1)), int(full.group(2)), int(full.group(3)))
     figures = _MONTH_DAY.match(words)
     if figures:
-        day = _day(today.year, int(figures.group(1)), int(figures.group(2)))
-        return day if day is None or day >= today else _day(today.year + 1, int(figures.group(1)),
-                                                            int(figures.group(2)))
+        return _next(int(figures.group(1)), int(figures.group(2)), today)
     chinese = re.search(r"[\u4e00-\u9fff]", words) is not None
     if chinese and not _ZH_DATEPARSER.match(words):
         return None
@@ -115,6 +112,12 @@ def read_date(words: str) -> date | None:
     if earlier is not None and earlier >= today:  # "dec 7" said on Dec 7 is today, not a year on
         day = earlier
     return day if abs(day.year - today.year) <= _YEARS_AROUND else None
+
+
+def _next(month: int, day: int, today: date) -> date | None:
+    """That month and day this year, or next year once it has passed; None when there is none."""
+    this_year = _day(today.year, month, day)
+    return this_year if this_year is None or this_year >= today else _day(today.year + 1, month, day)
 
 
 def _day(year: int, month: int, day: int) -> date | None:

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .parts import Change, Parser, Target, asks_assistant, bare_number, person, title, value
+from .lexicon import FIELDS
+from .parts import CHANGE_VERBS, Change, Parser, Target, asks_assistant, bare_number, person, title, value
 
 _FORMS = ("base", "pp")
 # Where a value is led to: a priority or a date in words is read only after one of these.
@@ -35,9 +36,7 @@ _ARROWS = frozenset({"→", "->", "=>", ":"})
 # Marks that may stand between a lead and its value: a comma, a colon, a dash.
 _PAUSES = frozenset({",", ":", "-"})
 _NOT = frozenset({"not", "never", "不", "未", "没", "非"})
-_FIELDS = ("field.status", "field.priority", "field.due_date", "field.title", "field.assignee")
-_CHANGE_VERBS = ("crud.mark", "crud.set", "crud.close", "crud.block", "crud.delete", "crud.assign", "crud.unassign",
-                 "crud.rename", "decompose.verb")
+_FIELDS = tuple(f"field.{name}" for name in FIELDS)
 
 
 def _at(p: Parser, *classes: str) -> list[tuple[int, int]]:
@@ -80,7 +79,7 @@ def _bare_tasks(p: Parser) -> set[int]:
     bare = [i for i in range(p.n) if bare_number(p, i) is not None]
     if len(bare) != 1:
         return set()
-    i, verbs = bare[0], {end for _, end in _verbs(p, *_CHANGE_VERBS)}
+    i, verbs = bare[0], {end for _, end in _verbs(p, *CHANGE_VERBS)}
     return {int(p.tokens[i].text)} if i in verbs or i + 1 < p.n and p.tokens[i + 1].text in _ARROWS else set()
 
 

@@ -17,8 +17,10 @@ Values = tuple[tuple[str, str], ...]
 _DATE_SEPARATORS = frozenset({",", "/", "."})
 # A second instruction after a title: "and" or "并" and a change's verb.
 _AND = frozenset({"and", "then", "并", "然后", "再", "并且"})
-_VERBS = tuple(f"crud.{verb}.base" for verb in ("mark", "set", "close", "block", "delete", "create", "assign",
-                                                "unassign", "rename")) + ("decompose.verb.base",)
+# The verbs of a change to a task, by lexicon class (each in the forms the lexicon gives it).
+CHANGE_VERBS = (*(f"crud.{verb}" for verb in ("mark", "set", "close", "block", "delete", "assign", "unassign",
+                                               "rename")), "decompose.verb")
+_VERBS = tuple(f"{verb}.base" for verb in (*CHANGE_VERBS, "crud.create"))
 # How many spans of words one message is read for a date (dateparser takes about a millisecond each).
 _DAY_READS = 300
 

@@ -51,17 +51,17 @@ def intent_check(*, message: str, route: Route) -> IntentCheck:
         return IntentCheck(verdict="declined", model_kind=model_kind, rules_kind=rules_kind, mood=reading.mood)
     agrees = reading.asks_write and rules_kind == model_kind
     return IntentCheck(verdict="agrees" if agrees else "differs", model_kind=model_kind, rules_kind=rules_kind,
-                       mood=reading.mood, rules_task_id=None if agrees else _meant(reading, route))
+                       mood=reading.mood, rules_task_id=None if agrees else _meant(reading, rules_kind, route))
 
 
-def _meant(reading: Reading, route: Route) -> int | None:
+def _meant(reading: Reading, rules_kind: str | None, route: Route) -> int | None:
     """The task a correction meant, when the model wrote the one it took back and the same write otherwise."""
     found = reading.change
     if found is None or found.taken_back is None or found.taken_back != route.slots.task_id:
         return None
     moved = route.slots.model_copy(update={"task_id": found.target.task_id, "scope": None})
     same = reading.capability == route.capability and \
-        BY_NAME[route.capability].write_kind(moved) == rules_write_kind(reading)
+        BY_NAME[route.capability].write_kind(moved) == rules_kind
     return found.target.task_id if same else None
 
 
