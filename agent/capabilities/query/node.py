@@ -197,8 +197,11 @@ def query(state: QueryInput, runtime: Runtime[RunContext]) -> dict[str, Any]:
     rows = steps.shown["s1"]
     count = classified.data["count"] if not classified.externalized else _artifact_count(classified)
     language = language_of(state.get("message"))
+    stated = route.slots
+    if stated.preset in ("my_overdue", "overdue"):  # an overdue task is open: a done status asked is not used
+        stated = stated.model_copy(update={"status_filter": [s for s in stated.status_filter if s in OPEN_STATUSES]})
     fallback = template_reply({"count": count, "items": rows}, route.slots, language,
-                              said=filter_words(route.slots, person.name, language,
+                              said=filter_words(stated, person.name, language,
                                                 open_only=open_by_default(route.slots, person.value)))
     # A filter the request held but the query cannot use (or the router dropped) is named, never dropped
     # (agent/reading/reads.py), above the template's answer or the model's alike.

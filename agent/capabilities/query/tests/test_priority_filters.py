@@ -75,3 +75,16 @@ def test_overdue_keeps_the_other_filters_asked_for_and_says_them(alice: User, ca
     assert run["route"]["capability"] == "query", run
     assert _ids(run) == {(late_blocked if "blocked" in message else late_p0).pk}, run
     assert said in run["reply"], run["reply"]
+
+
+def test_a_routers_done_status_with_overdue_is_not_said_as_used(alice: User, website: Project,
+                                                               openai_settings: LLMStub) -> None:
+    """Overdue lists open tasks; the answer never claims a done status it did not apply."""
+    task_create(actor=alice, project=website, title="Late P0", priority="P0",
+                due_date=timezone.localdate() - timedelta(days=3))
+    # An explanation with a number the query did not return gives way to the template, which is checked here.
+    openai_settings.push_json(route_json("query", preset="overdue", status_filter=["done"])).push_text(
+        "There are 7 of them.")
+    run = post_request(alice, HOME, message="overdue done tasks")
+    assert run["route"]["capability"] == "query", run
+    assert "1 overdue task:" in run["reply"] and "(done)" not in run["reply"], run["reply"]
