@@ -69,17 +69,21 @@ def main() -> int:
                                                                              "differ": len(differ)}
         from tests.security import query_corpus
 
-        asked_to_see = query_corpus.figures([(q, query_corpus.decide(q)) for q in query_corpus.questions()])
+        asked_to_see = {split: query_corpus.figures([(q, query_corpus.decide(q))
+                                                     for q in query_corpus.questions(split)])
+                        for split in query_corpus.QUERY_SPLITS}
     if args.json:
-        print(json.dumps({**figures, "questions to see tasks (sealed)": asked_to_see}, indent=2))
+        print(json.dumps({**figures, **{f"questions to see tasks ({split})": f for split, f in asked_to_see.items()}},
+                         indent=2))
     else:
         for name, f in figures.items():
             print("\n".join(figure_lines(name, f)) if "asked" in f else f"{name}: {f['messages']} messages, "
                   f"outcome differs from the decision {f['differ']}")
         print("\n".join(differ))
-        print("\n".join(query_corpus.figure_lines(asked_to_see)))
+        for split, f in asked_to_see.items():
+            print("\n".join(query_corpus.figure_lines(split, f)))
     bad = sum(f.get("unasked_written", 0) for f in figures.values()) + len(differ) + \
-        asked_to_see["dropped"] + asked_to_see["wrong"]
+        sum(f["dropped"] + f["wrong"] for f in asked_to_see.values())
     return 1 if bad else 0
 
 

@@ -20,7 +20,8 @@ from .tokens import phrase_tokens
 # The closed set of words a request may hold besides its change: courtesy and filler.
 COURTESY = ("please", "pls", "plz", "kindly", "just", "thanks", "thank you", "thanks a lot", "many thanks", "thx",
             "ty", "cheers", "hey", "hi", "hello", "ok", "okay", "alright", "so", "now", "right now", "quickly",
-            "asap", "for me", "no rush", "when you get a chance", "when you have a moment", "when you can",
+            "asap", "for me", "no rush", "good morning", "good afternoon", "good evening", "hi there", "hey there",
+            "你好", "您好", "早上好", "下午好", "when you get a chance", "when you have a moment", "when you can",
             "if you can", "if you could", "if you don't mind", "that would be great", "that'd be great",
             "would be great", "right away", "real quick", "then", "also", "and",
             "请", "谢谢", "谢谢你", "谢谢了", "多谢", "麻烦了", "辛苦了", "劳驾", "一下", "哈", "啦", "呗", "吧", "哦",
@@ -92,18 +93,23 @@ QUESTIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
 STATUSES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "done": ("done", "complete", "completed", "finished", "closed", "resolved", "完成", "已完成", "做完", "完成状态",
              "已关闭", "关闭"),
-    "in_progress": ("in progress", "in-progress", "started", "doing", "underway", "进行中", "处理中", "开始"),
-    "blocked": ("blocked", "stuck", "on hold", "阻塞", "受阻", "卡住", "被阻塞", "阻塞中", "挂起", "阻塞状态"),
-    "todo": ("todo", "to do", "to-do", "not started", "待办", "未开始", "待处理"),
+    "in_progress": ("in progress", "in-progress", "started", "doing", "underway", "进行中", "处理中", "开始",
+                    "在进行中", "正在做", "正在进行", "在做"),
+    "blocked": ("blocked", "stuck", "on hold", "阻塞", "受阻", "卡住", "被阻塞", "阻塞中", "挂起", "阻塞状态", "被卡住",
+                "卡着"),
+    "todo": ("todo", "to do", "to-do", "not started", "待办", "未开始", "待处理", "not started yet", "not yet started",
+             "haven't been started", "hasn't been started", "haven't started", "hasn't started", "还没开始", "没开始",
+             "没有开始", "尚未开始"),
 })
 # Priorities in words: the highest is P0, the lowest P3 ("bump it to top priority", "调到最高").
 PRIORITIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "P0": ("top priority", "the top priority", "highest priority", "the highest priority", "highest", "top",
-           "urgent", "critical", "最高优先级", "最高", "最高级", "最优先", "紧急"),
-    "P1": ("high priority", "high", "高优先级", "高"),
-    "P2": ("medium priority", "normal priority", "medium", "normal", "中优先级", "中等", "普通"),
+           "urgent", "critical", "最高优先级", "最高", "最高级", "最优先", "紧急", "top-priority", "top prio"),
+    "P1": ("high priority", "high", "高优先级", "高", "high-priority", "high prio"),
+    "P2": ("medium priority", "normal priority", "medium", "normal", "中优先级", "中等", "普通", "medium-priority",
+           "medium prio"),
     "P3": ("lowest priority", "the lowest priority", "lowest", "low priority", "low", "最低优先级", "最低", "最低级",
-           "低优先级", "低"),
+           "低优先级", "低", "low-priority", "low prio"),
 })
 FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "status": ("status", "state", "状态"),

@@ -21,10 +21,10 @@ def en_people(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
                 for end, tg in target(p, k):
                     yield end, Change("assign", tg, assignee=who)
     for v in p.w(i, f"crud.unstaff.{form}"):
-        for j, _who in person(p, v):
+        for j, who in person(p, v):  # the person is kept: the task's assignee must be them (crud checks)
             for k in p.w(j, "person.off"):
                 for end, tg in target(p, k):
-                    yield end, Change("unassign", tg)
+                    yield end, Change("unassign", tg, assignee=who)
         for j in p.w(v, "person.assignee"):
             for k in p.w(j, "glue.of", "person.off"):
                 for end, tg in target(p, k):
@@ -54,12 +54,12 @@ def zh_people(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
                         for end in p.w(m, "crud.unstaff.base"):
                             yield end, Change("unassign", tg)
     for b in p.w(i, "glue.ba"):
-        for j, _who in person(p, b):
+        for j, who in person(p, b):
             for k in p.w(j, "glue.zh_from"):
                 for m, tg in target(p, k):
                     for n in p.opt(m, "person.zh_off"):
                         for end in p.w(n, "crud.unstaff.base"):
-                            yield end, Change("unassign", tg)
+                            yield end, Change("unassign", tg, assignee=who)
     for v in p.w(i, "person.let"):
         for j, who in person(p, v):
             for k in p.w(j, "person.take"):

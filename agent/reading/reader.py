@@ -258,7 +258,8 @@ def change_slots(found: Change) -> tuple[str, dict[str, Any]]:
     if found.operation == "rename":
         return "crud", {"operation": "rename", **where, "title": found.title}
     assert found.operation == "unassign", found.operation
-    return "crud", {"operation": "unassign", **where}
+    # "take carol off task 5" names whom: the task's assignee must be carol (crud checks), or nothing changes.
+    return "crud", {"operation": "unassign", **where, "assignee": found.assignee}
 
 
 def read(message: str) -> Reading:

@@ -12,8 +12,6 @@ unclear, and clarify says so.
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,19 +20,14 @@ from pm_assistant.vocabulary import OPEN_STATUSES
 
 from .due import due_range
 from .lexicon import STATUSES
+from .names import lone_name, owner_zh, person, person_before, project_named
 from .parts import Parser, priority, status
-from .query_words import DUE_RANGES
+from .repair import repaired
+from .tokens import tokenize
 
-_ISO_WEEK = re.compile(r"^\d{4}-W\d{2}$", re.IGNORECASE)
-# Words that begin another filter: a project's name ends before one ("in Mobile App due before Friday").
-_FILTER_STARTS = ("range.due", "range.zh_due", "read.overdue", "read.assigned", "read.unassigned", "read.open",
-                  "read.week", *(f"range.{name}" for name in DUE_RANGES), *(f"status.{s}" for s in STATUSES))
-_NOT_A_NAME = ("read.mine", "read.known", "read.this_task", "read.here", "courtesy", "query.ask", "query.noun",
-               "glue.zh_me", "read.owned_zh", "read.nobody_zh")
 _WHOSE = ("assignee_me", "unassigned", "assignee")
-_CLAUSE_STARTS = frozenset({"that", "which", "where", "whose"})  # "in Website Redesign that are blocked"
-_OPEN = ("open", "unfinished", "not done", "incomplete", "outstanding", "pending", "remaining", "未完成", "没完成",
-         "进行中的和待办的")
+# A request's frame or courtesy around a question ("could you show me …", "帮我查一下 …"): asks nothing more.
+_AROUND = ("read.known", "courtesy", "frame.plain", "frame.ask")
 
 
 @dataclass
@@ -44,6 +37,8 @@ class ReadQuery:
     unknown: list[str] = field(default_factory=list)  # words not read at all, side by side ones as one phrase
     unknown_at: list[int] = field(default_factory=list)  # where each word not read stands
     status_words: list[tuple[str, str]] = field(default_factory=list)  # each status read, as written
+    values: list[tuple[int, int, str]] = field(default_factory=list)  # where each status or priority stands
+    ors: list[tuple[int, int]] = field(default_factory=list)  # where each "or" starts and ends
     asked: bool = False  # a word of asking or a task noun was read
 
 
@@ -71,53 +66,6 @@ def _topic(p: Parser) -> str | None:
     return None
 
 
-def _capitalised(p: Parser, i: int) -> bool:
-    return i < p.n and p.tokens[i].kind == "word" and p.raw(i, i + 1)[:1].isupper()
-
-
-def _ends_name(p: Parser, start: int, i: int) -> bool:
-    """Whether a project's name that began at `start` ends before the token at i.
-
-    A capitalised word never ends it ("Customer Assigned Leads"). A lower-case word that begins another
-    filter or a clause does ("in Mobile App due before Friday", "in Website Redesign that are blocked").
-    A name begun with a capital ends at a lower-case word no capitalised one follows ("in Support Portal
-    are waiting", but "Bill of Materials") and at Chinese ("在 Customer Portal 的逾期任务")."""
-    if _capitalised(p, i):
-        return False
-    if p.texts[i] in _CLAUSE_STARTS or list(p.w(i, *_FILTER_STARTS)):
-        return True
-    if not _capitalised(p, start):
-        return False
-    return p.tokens[i].kind == "han" or p.tokens[i].kind == "word" and not _capitalised(p, i + 1)
-
-
-def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
-    """"in Website Redesign", "for project Apollo", "在 Website Redesign 项目里": the words up to a mark."""
-    for j in p.w(i, "read.in"):
-        for k in p.opt(j, "read.project"):
-            quote = p.kind(k, "quote")
-            if quote:
-                yield next(p.w(k + 1, "read.project"), k + 1), quote.value
-                continue
-            end = k
-            while end < p.n and (p.tokens[end].kind in ("word", "num", "han") or p.texts[end] == "-" and end > k) \
-                    and not list(p.w(end, "read.project", "courtesy")) and not (end > k and _ends_name(p, k, end)):
-                end += 1
-            while end > k and p.texts[end - 1] == "-":  # "in Apollo - blocked": the dash is no part of it
-                end -= 1
-            # "in progress", "for last week", "in this project" are not names.
-            if end > k and not list(p.w(k, "read.week", "read.here", "read.mine", "glue.me",
-                                        *(f"status.{s}" for s in STATUSES))) \
-                    and not _ISO_WEEK.match(p.raw(k, end)):
-                yield next(p.w(end, "read.project"), end), p.raw(k, end)
-    # "Website Redesign 有哪些逾期任务？": two or more capitalised words leading a Chinese question.
-    end = i
-    while i == 0 and end < p.n and p.tokens[end].kind == "word" and p.raw(end, end + 1)[:1].isupper():
-        end += 1
-    if end - i >= 2 and end < p.n and p.tokens[end].kind == "han":
-        yield next(p.w(end, "read.project"), end), p.raw(i, end)
-
-
 def _step(p: Parser, i: int, q: ReadQuery) -> int:
     """Read one filter or word at i into q; where reading goes on."""
     token = p.tokens[i]
@@ -127,11 +75,12 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         else:
             q.slots.update(task_id=int(token.value), scope="selected")
         return i + 1
-    for end, name in _owner_zh(p, i):  # "carol负责的", "小王手上的", "carol的任务"; before a priority ("高明负责的")
+    for end, name in owner_zh(p, i):  # "carol负责的", "小王手上的", "carol的任务"; before a priority ("高明负责的")
         _assignee(q, name, p.raw(i, end))
         return end
     for end, values in priority(p, i):  # "P0", "P0 priority", "high priority", "最高优先级"
         q.slots.setdefault("priority_filter", []).append(values[0][1])
+        q.values.append((i, end, "priority"))
         return end
     for end, (first, last) in due_range(p, i):
         if "due_after" in q.slots or "due_before" in q.slots:
@@ -144,10 +93,12 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         return end
     for end in p.w(i, "read.open"):
         q.slots.setdefault("status_filter", []).extend(s for s in STATUSES if s != "done")
+        q.values.append((i, end, "status"))
         return end
     for end, values in status(p, i):
         q.slots.setdefault("status_filter", []).append(values[0][1])
         q.status_words.append((values[0][1], p.raw(i, end)))
+        q.values.append((i, end, "status"))
         return end
     for end in p.w(i, "read.this_task"):
         q.slots.update(scope="selected")
@@ -155,9 +106,11 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     for end in p.w(i, "read.here"):
         _project(q, None, p.raw(i, end))
         return end
-    if p.texts[i] == "for" and _lone_name(p, i + 1):  # "anything overdue for alice?": a person, not a project
+    if p.texts[i] == "for" and lone_name(p, i + 1):  # "anything overdue for alice?": a person, not a project
         _assignee(q, p.raw(i + 1, i + 2), p.raw(i, i + 2))
         return i + 2
+    for end in p.w(i, "read.everywhere"):  # "across all my projects": every project, as a query reads anyway
+        return end
     for end, name in project_named(p, i):
         _project(q, name, p.raw(i, end))
         return end
@@ -171,19 +124,22 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         for end in p.w(j, "glue.me", "glue.zh_me"):
             _whose(q, "assignee_me", True, p.raw(i, end))
             return next(p.w(end, "glue.de"), end)
-        for end, name in _person(p, j):
+        for end, name in person(p, j):
             _assignee(q, name, p.raw(i, end))
             return next(p.w(end, "glue.de"), end)
-    if i == 0 and token.kind == "word" and p.raw(0, 1)[:1].isupper() and p.kind(1, "han"):
-        _assignee(q, p.raw(0, 1), p.raw(0, 1))  # "Alice 有哪些任务": Alice's tasks
-        return 1
+    if (who := person_before(p, i)) is not None:  # "Alice 有哪些任务", "what does dave have", "carol P0"
+        _assignee(q, who, who)
+        return i + 1
+    for end in p.w(i, "read.or"):  # "blocked or in progress": checked once all is read (read_query)
+        q.ors.append((i, end))
+        return end
     for end in p.w(i, "query.ask", "query.noun"):
         q.asked = True
         return end
     for end in p.w(i, "read.week"):
         q.unusable.append(p.raw(i, end))  # a week no due range took ("closed last week"): named, not dropped
         return end
-    for end in p.w(i, "read.known", "courtesy"):
+    for end in p.w(i, *_AROUND):
         return end
     if token.kind == "word" and token.text.endswith("'s"):
         if token.text[:-2] in p.lex.known:  # "that's", "it's": a word of the grammar, no one's name
@@ -194,37 +150,6 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         return i + 1
     q.unknown_at.append(i)
     return i + 1
-
-
-def _lone_name(p: Parser, i: int) -> bool:
-    """A single lower-case word no word of the grammar's, ending the question ("… for alice?")."""
-    return (p.kind(i, "word") is not None and not _capitalised(p, i) and p.texts[i] not in p.lex.known
-            and all(t.kind == "punct" for t in p.tokens[i + 1:]))
-
-
-def _person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
-    """A person's name after "assigned to": one word ("carol"), or Chinese characters up to 的 ("小王")."""
-    if p.kind(i, "word") and not list(p.w(i, "read.known", "courtesy", "query.noun")):
-        yield i + 1, p.raw(i, i + 1)
-        return
-    end = i
-    while end < p.n and end - i < 4 and p.kind(end, "han") and not list(p.w(end, "glue.de")):
-        end += 1
-    if end > i and list(p.w(end, "glue.de")):
-        yield end, p.raw(i, end)
-
-
-def _owner_zh(p: Parser, i: int) -> Iterator[tuple[int, str]]:
-    """A person before "负责的" / "手上的" (a word, or up to four Chinese characters), or a word before "的任务"."""
-    if p.kind(i, "word") and p.texts[i] not in p.lex.known:  # "blocked 的任务" names a status, no one
-        for end in p.w(i + 1, "read.owned_zh", "read.tasks_of_zh"):
-            yield end, p.raw(i, i + 1)
-        return
-    for end in range(i + 1, min(p.n, i + 4) + 1):  # a name holds no word of the lexicon's ("任务是我负责的")
-        if not p.kind(end - 1, "han") or list(p.w(end - 1, *_NOT_A_NAME)):
-            return
-        for after in p.w(end, "read.owned_zh"):
-            yield after, p.raw(i, end)
 
 
 def _assignee(q: ReadQuery, name: str, written: str) -> None:
@@ -258,18 +183,48 @@ def read_query(p: Parser) -> ReadQuery:
     while i < p.n:
         i = _step(p, i, q)
     if q.slots.get("preset") == "overdue":  # an overdue task is open: "overdue done tasks" names "done" unused
+        if set(q.slots.get("status_filter", ())) == set(OPEN_STATUSES):  # "overdue and not done": overdue says it
+            del q.slots["status_filter"]
         for name, written in q.status_words:
             if name not in OPEN_STATUSES:
                 q.slots["status_filter"].remove(name)
                 q.unusable.append(written)
+    for at, end in q.ors:  # "or" joins two values of one filter, both listed; between any others it is not read
+        if not _joins_alike(q, at, end):
+            q.unknown_at.extend(range(at, end))
+    q.unknown_at.sort()
     starts = [at for n, at in enumerate(q.unknown_at) if n == 0 or q.unknown_at[n - 1] != at - 1]
     ends = [at + 1 for n, at in enumerate(q.unknown_at) if n + 1 == len(q.unknown_at) or q.unknown_at[n + 1] != at + 1]
     q.unknown = [p.raw(a, b) for a, b in zip(starts, ends, strict=True)]  # "Mobile App", "小王手上": one phrase
     return q
 
 
-def read_capability(p: Parser) -> tuple[str, dict[str, Any], tuple[str, ...]]:
-    """The capability a message that names no change asks for, its slots, and the words it could not use."""
+def _joins_alike(q: ReadQuery, at: int, end: int) -> bool:
+    """Whether the "or" at `at`…`end` stands between two statuses or two priorities ("either" before the first)."""
+    before = next((kind for _, stop, kind in q.values if stop == at), None)
+    after = next(((stop, kind) for start, stop, kind in q.values if start == end), None)
+    if after is not None and before is None:  # "either P0 or P1": the "or" after the next value decides
+        following = next(((a, b) for a, b in q.ors if a == after[0]), None)
+        return following is not None and _joins_alike(q, *following)
+    return before is not None and after is not None and before == after[1]
+
+
+def read_capability(p: Parser, *, repairs: bool = True) -> tuple[str, dict[str, Any], tuple[str, ...]]:
+    """The capability a message that names no change asks for, its slots, and the words it could not use.
+
+    A question with a word the reader does not know is read again with its misspelt words put right
+    ("overdeu tasks", "shwo me blokced tasks"), and kept only if that reading leaves no word unread: the
+    answer states the filters it used, so a correction is never hidden."""
+    capability, slots, unusable = _capability(p)
+    better = repaired(p.text, names=True) if repairs and capability == "clarify" and unusable else None
+    if better is not None:
+        again = _capability(Parser(better, tokenize(better)))
+        if again[0] != "clarify":
+            return again
+    return capability, slots, unusable
+
+
+def _capability(p: Parser) -> tuple[str, dict[str, Any], tuple[str, ...]]:
     topic = _topic(p)
     if topic is not None:
         return topic, dict(PHRASES[topic].slots), ()

@@ -41,7 +41,8 @@ def _vocabulary() -> dict[int, frozenset[str]]:
 
 # Bounded: the words come from users, any number of them.
 @lru_cache(maxsize=4096)
-def _corrected(word: str) -> str | None:
+def corrected(word: str) -> str | None:
+    """The lexicon word a misspelt word stands for, when exactly one is one edit away."""
     by_length = _vocabulary()
     if word in by_length.get(len(word), ()) or len(word) < _SHORTEST:
         return None
@@ -57,12 +58,14 @@ def _corrected(word: str) -> str | None:
     return None
 
 
-def repaired(message: str) -> str | None:
-    """The message with its misspelt words put right; None when no word was."""
+def repaired(message: str, *, names: bool = False) -> str | None:
+    """The message with its misspelt words put right; None when no word was. With ``names``, a capitalised
+    word is taken for a name and kept ("in Billing Migration" is no "killing")."""
     text = one_line(message)
     parts, at = [], 0
     for token in tokenize(text):
-        better = _corrected(token.text) if token.kind == "word" else None
+        kept = names and text[token.start:token.start + 1].isupper()
+        better = corrected(token.text) if token.kind == "word" and not kept else None
         if better is not None:
             parts += [text[at:token.start], better]
             at = token.end

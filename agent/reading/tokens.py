@@ -24,7 +24,7 @@ _SCAN = re.compile(r"""
   | (?<!\d)(?P<zh_id>\d{1,12})\s*号\s*任务
   | (?<![\d.])(?P<zh_big>3[2-9]|[4-9]\d|[1-9]\d{2,11})\s*号\s*(?:那个|这个)\s*任务)
 | (?P<date>(?<!\d)\d{4}-\d{2}-\d{2}(?!\d))
-| (?P<prio>(?<![a-z0-9])p[0-3](?![a-z0-9]))
+| (?P<prio>(?<![a-z0-9])p[0-3](?:s(?![a-z0-9]))?(?![a-z0-9]))
 | (?P<word>[a-z]+(?:['’][a-z]+)*)
 | (?P<num>\d+)
 | (?P<han>[\u3400-\u9fff])
@@ -59,7 +59,7 @@ def tokenize(message: str) -> tuple[Token, ...]:
             kind = "sym"  # "2027-02-30" names no day: never read
         raw = m.group(0)
         number = m.group("id") or m.group("zh_id") or m.group("zh_big") or ""
-        value = {"quote": raw[1:-1].strip(), "ref": number, "date": raw, "prio": raw.upper()}.get(kind, "")
+        value = {"quote": raw[1:-1].strip(), "ref": number, "date": raw, "prio": raw[:2].upper()}.get(kind, "")
         word = raw.lower().replace("’", "'")
         tokens.append(Token(kind, _PUNCT.get(raw, word) if kind == "punct" else word, m.start(), m.end(), value,
                             bool(m.group("poss"))))

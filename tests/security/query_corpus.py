@@ -1,8 +1,9 @@
 """Questions to see tasks, each labelled with every filter it asks for: does the reader keep them all?
 
-`tests/security/data/query_sealed.json` was written apart from the reader by someone who saw neither
-it nor the other corpora, from docs/USAGE.md alone; only its figures are read. Each question is read
-as the offline provider reads it (agent/reading/) and its filters compared with the ones asked for:
+Two splits, each written apart from the reader by someone who saw neither it nor the other corpora,
+from docs/USAGE.md alone: *dev* (`data/query_dev.json`), which the reader may be widened for, and
+*sealed* (`data/query_sealed.json`), whose figures only are read. Each question is read as the offline
+provider reads it (agent/reading/) and its filters compared with the ones asked for:
 
 - ``kept``: every filter asked for was read, with its value, and none was added;
 - ``named``: a filter was not read and the answer says so (the reader's unusable words, or clarify,
@@ -23,7 +24,8 @@ from typing import Any, Literal
 
 from pm_assistant.vocabulary import OPEN_STATUSES
 
-SEALED = Path(__file__).parent / "data" / "query_sealed.json"
+QuerySplit = Literal["dev", "sealed"]
+QUERY_SPLITS: tuple[QuerySplit, ...] = ("dev", "sealed")
 Outcome = Literal["kept", "named", "elsewhere", "dropped", "wrong"]
 OUTCOMES: tuple[Outcome, ...] = ("kept", "named", "elsewhere", "dropped", "wrong")
 
@@ -35,8 +37,8 @@ class Question:
     expect: tuple[str, ...]
 
 
-def questions() -> tuple[Question, ...]:
-    rows = json.loads(SEALED.read_text(encoding="utf-8"))
+def questions(split: QuerySplit = "sealed") -> tuple[Question, ...]:
+    rows = json.loads((Path(__file__).parent / "data" / f"query_{split}.json").read_text(encoding="utf-8"))
     return tuple(Question(r["text"], r["lang"], tuple(r["expect"])) for r in rows)
 
 
@@ -87,7 +89,7 @@ def figures(decided: list[tuple[Question, Outcome]]) -> dict[str, Any]:
             "kept_pct": round(100 * counts["kept"] / max(1, len(decided)), 1)}
 
 
-def figure_lines(f: dict[str, Any]) -> list[str]:
-    return [f"questions to see tasks (sealed): {f['questions']}",
+def figure_lines(split: QuerySplit, f: dict[str, Any]) -> list[str]:
+    return [f"questions to see tasks ({split}): {f['questions']}",
             f"  kept {f['kept']} ({f['kept_pct']}%), named {f['named']}, elsewhere {f['elsewhere']}, "
             f"dropped {f['dropped']}, wrong {f['wrong']}"]

@@ -58,6 +58,8 @@ TEXTS = in_each_language(
         "not_member": "Nothing was changed: assignee: “{name}” is not a member of {project}, the task's project.",
         "who_several": "Several members of the task's project go by “{name}”: {names}. Which one? Give the "
                        "username.",
+        "not_theirs": "{task} is not assigned to {name} (its assignee is {assignee}), so nothing was changed.",
+        "had_assignee": "assignee {value}", "had_nobody": "no assignee",
         "confirm_unasked": "Please confirm: {change}. Your message did not ask for this change in so many words, "
                            "so nothing is changed until you approve.",
         "confirm_proposed": "Please confirm: {change}. The assistant proposed this change; nothing is changed "
@@ -110,6 +112,8 @@ TEXTS = in_each_language(
         "who_unknown": "在你的项目成员中找不到“{name}”，什么都没有改。你指的是谁？请给出任务列表上显示的用户名。",
         "not_member": "什么都没有改：负责人（assignee）“{name}”不是任务所在项目 {project} 的成员。",
         "who_several": "任务所在项目中有几位成员都叫“{name}”：{names}。是哪一位？请给出用户名。",
+        "not_theirs": "{task} 的负责人不是 {name}（现在是 {assignee}），所以什么都没有改。",
+        "had_assignee": "负责人 {value}", "had_nobody": "无负责人",
         "confirm_unasked": "请确认：{change}。你的消息没有明确要求这个修改，所以批准之前什么都不会改。",
         "confirm_proposed": "请确认：{change}。这是助手提出的修改，批准之前什么都不会改。",
         "cancelled_one": "已取消：什么都没有改。",
@@ -135,7 +139,8 @@ def update_words(row: dict[str, Any], named: dict[str, bool], *, changed: bool, 
     parts = [words["status"].format(value=status_label(row["status"], language)) if named["status"] else "",
              words["priority"].format(value=row["priority"]) if named["priority"] else "",
              words["due"].format(value=date_shown(row["due_date"])) if named["due_date"] else "",
-             (words["assignee"].format(value=who) if who else words["unassigned"]) if named.get("assignee") else "",
+             (words["assignee" if changed else "had_assignee"].format(value=who) if who
+              else words["unassigned" if changed else "had_nobody"]) if named.get("assignee") else "",
              words["title"].format(value=quoted(row["title"])) + (words["renamed"].format(before=before)
                                                                  if before and changed else "")
              if named.get("title") else ""]

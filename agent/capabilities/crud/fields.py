@@ -43,6 +43,8 @@ def _person(runtime: Runtime[RunContext], name: str, facts: dict[str, Any],
     if len(here) > 1:
         names = words["join"].join(f"{p['username']} ({p['name']})" for p in here)
         return clarify(words["who_several"].format(name=literal(name), names=names))
+    # The id reaches the write bound to the server's lookup, as a fact from the server (audit point 1).
+    steps.bind_lookup("people", "assignee_id", f"$.items[{found.index(here[0])}].id")
     return {"person": here[0]}
 
 
@@ -57,11 +59,15 @@ def change_fields(runtime: Runtime[RunContext], route: Route, task_id: int, lang
                task_id=task_id, subtasks=False)
     facts = steps.data("facts")
     person: dict[str, Any] | None = None
-    if slots.operation == "assign":
+    if slots.operation in ("assign", "unassign") and slots.assignee:
         found = _person(runtime, str(slots.assignee), facts, language)
         if "person" not in found:
             return found
-        person = found["person"]
+        if slots.operation == "assign":
+            person = found["person"]
+        elif found["person"]["username"] != facts["assignee"]:  # "take carol off WEB-5": WEB-5 must be carol's
+            return done(words["not_theirs"].format(name=found["person"]["username"], task=facts["key"],
+                                                   assignee=facts["assignee"] or words["nobody"]))
     if slots.operation == "rename":
         change: dict[str, Any] = {"title": f"“{slots.title}”"}
     else:

@@ -38,8 +38,9 @@ def _kind(slots: Any) -> str | None:
     # A person and a title as the user wrote them, compared whole: a model cannot pick another.
     if slots.operation == "assign":
         return f"assign {target} to {' '.join((slots.assignee or '').split()).casefold() or 'nobody named'}"
-    if slots.operation == "unassign":
-        return f"unassign {target}"
+    if slots.operation == "unassign":  # whom, when the user named them: the check is against that person
+        named = " ".join((slots.assignee or "").split()).casefold()
+        return f"unassign {target}" + (f" from {named}" if named else "")
     if slots.operation == "rename":
         return f"rename {target} to {' '.join((slots.title or '').split())!r}"
     return f"update {target}: " + (", ".join(changes) or "nothing")

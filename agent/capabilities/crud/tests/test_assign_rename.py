@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from agent.models import Confirmation
+from agent.models import Alert, Confirmation, Run
 from projects.models import Project
 from tasks.models import Task, TaskActivity
 from tasks.services import task_create
@@ -42,6 +42,10 @@ def test_an_assign_asked_whole_runs_at_once_and_undoes(alice: User, task: Task, 
     task.refresh_from_db()
     assert task.assignee is not None and task.assignee.username == "carol"
     assert "carol" in body["reply"] and body["undo_until"]
+    # The person's id reached the write bound to the server's lookup: the run passes its four-point audit.
+    run = Run.objects.get(pk=body["run_id"])
+    assert run.audit["passed"], run.audit
+    assert not Alert.objects.filter(run=run, kind=Alert.Kind.AUDIT_FAILED).exists()
     _undo(alice, body["run_id"])
     assert _untouched_but_logged(task, assignee="alice", title="Fix login page")
 
@@ -136,3 +140,31 @@ def test_a_task_of_a_project_the_user_is_not_in_is_refused(alice: User, bob: Use
     theirs.refresh_from_db()
     assert theirs.title == "Their task" and theirs.assignee == bob
     assert not TaskActivity.objects.exclude(kind="created").exists()
+
+
+@pytest.mark.parametrize("message", ["take alice off task {id}", "remove alice from WEB-{id}",
+                                     "把alice从任务{id}上撤下来"])
+def test_an_unassign_naming_the_assignee_leaves_the_task_to_nobody(alice: User, task: Task, message: str) -> None:
+    body = ask(alice, message.format(id=task.pk), selected_page(task))
+    assert body["status"] == "done", body
+    task.refresh_from_db()
+    assert task.assignee is None
+
+
+@pytest.mark.parametrize(("message", "said"), [
+    ("take carol off task {id}", "not assigned to carol"),  # a member, but not the task's assignee
+    ("把carol从任务{id}上撤下来", "负责人不是 carol"),
+    ("remove tags from task {id}", "“tags”"),  # no one at all: a word that names nobody changes nothing
+    ("take notes from task {id}", "“notes”"),
+])
+def test_an_unassign_naming_someone_else_changes_nothing(alice: User, task: Task, message: str, said: str) -> None:
+    body = ask(alice, message.format(id=task.pk), selected_page(task))
+    assert body["status"] in ("done", "needs_clarification") and body["confirmation"] is None, body
+    assert said in body["reply"], body["reply"]
+    assert _untouched(task)
+
+
+def test_an_assign_that_changes_nothing_says_the_assignee_it_had(alice: User, task: Task) -> None:
+    body = ask(alice, f"assign task {task.pk} to alice", selected_page(task))
+    assert body["status"] == "done", body
+    assert "already had assignee alice" in body["reply"], body["reply"]

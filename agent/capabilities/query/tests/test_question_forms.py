@@ -1,0 +1,92 @@
+"""The forms a question to see tasks takes around its filters, as the reader reads them (agent/reading/reads.py,
+names.py): polite frames, "or" between two values, a person or a project named without "assigned to" or "in",
+misspellings. Each either keeps every filter or names what it could not use; none is guessed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agent.reading.reader import read
+from pm_assistant.vocabulary import OPEN_STATUSES, PRIORITIES, STATUSES
+
+
+def _query(message: str) -> dict[str, Any]:
+    reading = read(message)
+    assert reading.capability == "query" and not reading.unusable, reading
+    return {k: v for k, v in reading.slots.items() if v not in (None, [], False)}
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    # Request frames and greetings around a question ask nothing more.
+    ("could you pull up the blocked tasks?", {"status_filter": ["blocked"]}),
+    ("hi there, I'd like to see the P2 tasks please", {"priority_filter": ["P2"]}),
+    ("请帮我看一下待办的任务", {"status_filter": ["todo"]}),
+    ("您好，有没有逾期的任务？", {"preset": "overdue"}),
+    # A person before Chinese, in "what does … have", leading a terse question, or after "for" before a filter.
+    ("mia的P2任务", {"assignee": "mia", "priority_filter": ["P2"]}),
+    ("oscar 手上 blocked 的任务", {"assignee": "oscar", "status_filter": ["blocked"]}),
+    ("what does oscar have?", {"assignee": "oscar"}),
+    ("oscar blocked", {"assignee": "oscar", "status_filter": ["blocked"]}),
+    ("anything for oscar that is overdue?", {"assignee": "oscar", "preset": "overdue"}),
+    # A project in capitals before what is listed, or in Chinese before 项目.
+    ("show the Payments Revamp tasks", {"project_name": "Payments Revamp"}),
+    ("客服系统项目里的P0", {"project_name": "客服系统", "priority_filter": ["P0"]}),
+    # Statuses and "nobody" in more words.
+    ("tasks that haven't started", {"status_filter": ["todo"]}),
+    ("还没开始的任务", {"status_filter": ["todo"]}),
+    ("unowned P1s", {"unassigned": True, "priority_filter": ["P1"]}),
+    ("everything overdue across all my projects", {"preset": "overdue"}),
+    # Overdue is open already: "overdue and not done" is overdue.
+    ("overdue tasks that aren't done", {"preset": "overdue"}),
+])
+def test_the_question_keeps_every_filter(message: str, expected: dict[str, Any]) -> None:
+    assert _query(message) == expected
+
+
+# Statuses whose name is also their word ("todo", "blocked"), and every priority: "or" between two lists both.
+_WORDED = [s for s in STATUSES if "_" not in s]
+
+
+@pytest.mark.parametrize(("template", "slot", "values"), [
+    ("{} or {} tasks", "status_filter", _WORDED[:2]),
+    ("either {} or {}", "priority_filter", list(PRIORITIES)[2:]),
+    ("优先级是{}或者{}的任务", "priority_filter", list(PRIORITIES)[1:3]),
+])
+def test_or_between_two_values_of_one_filter_lists_both(template: str, slot: str, values: list[str]) -> None:
+    assert _query(template.format(*values)) == {slot: values}
+
+
+def test_not_done_is_every_open_status() -> None:
+    assert set(_query("oscar's tasks that are not finished")["status_filter"]) == set(OPEN_STATUSES)
+
+
+@pytest.mark.parametrize(("message", "unread"), [
+    ("blocked or overdue tasks", "or"),  # "or" across two filters would be read as "and": named instead
+    ("P1 tasks or carol's", "or"),
+])
+def test_or_between_two_filters_is_named_not_read_as_and(message: str, unread: str) -> None:
+    reading = read(message)
+    assert reading.capability == "clarify" and unread in reading.unusable, reading
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("shwo overdeu tasks", {"preset": "overdue"}),
+    ("blokced tasks in Mobile App", {"status_filter": ["blocked"], "project_name": "Mobile App"}),
+    ("blcoked 的任务", {"status_filter": ["blocked"]}),  # a misspelt status is no person's name
+])
+def test_a_misspelt_question_is_read_as_put_right(message: str, expected: dict[str, Any]) -> None:
+    assert _query(message) == expected
+
+
+def test_a_capitalised_word_is_never_put_right() -> None:
+    """"Billing" is a project's name, not "killing" misspelt: the question names the word it could not use."""
+    reading = read("tasks in Billing Migration craeted last week")
+    assert reading.slots.get("project_name") in (None, "Billing Migration"), reading
+
+
+@pytest.mark.parametrize("message", ["有 attachments 的任务", "label 是 backend 的任务"])
+def test_a_word_of_what_tasks_have_is_no_person(message: str) -> None:
+    reading = read(message)
+    assert reading.capability == "clarify" or not reading.slots.get("assignee"), reading
