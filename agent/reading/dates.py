@@ -5,6 +5,10 @@ month ("end of the year", "年底", "月底") and of a year by its number ("end 
 "明年年底"), "下周X", "M月D日" with or without its year ("2026年12月31号", "明年3月1日"), and "12/31" or
 "12.31". Of Chinese, dateparser is asked only for today, tomorrow, "N天后" and a weekday.
 
+A phrase that could name two days is none, so the change asks: "3/4" (March 4 or April 3), "1.5" or
+"12.10" (a version as much as a day), "next Friday" (this week's or the next), a time ("5pm": today
+or tomorrow?), and a month and day just gone ("Dec 6" said on Dec 7: a day missed, or next year's?).
+
 A phrase that names no day is no date: a year, a month or a week alone ("2026", "in 2027", "June
 2026", "2026年", "next month", "next week"), or a day of no month ("the 3rd", "15日"), which
 dateparser would complete with today's day (or read "2026年" as 2026 years from now). A day
@@ -40,7 +44,14 @@ _NO_DAY = re.compile(rf"^(?:in\s+)?(?:\d{{4}}|{_MONTHS}(?:\s+of)?(?:\s*,?\s*\d{{
                      re.IGNORECASE)
 # A month and a day in figures: "12/31", "12.31" (dateparser reads the dotted one as tomorrow); with the year
 # first: "2026.12.31", "2026/12/31".
-_MONTH_DAY = re.compile(r"^(\d{1,2})\s*[/.]\s*(\d{1,2})$")
+_MONTH_DAY = re.compile(r"^(\d{1,2})\s*([/.])\s*(\d{1,2})$")
+# A day in figures with its year last: "1/2/2027" is January 2 or February 1.
+_DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*\d{2,4}$")
+# "next Friday": this coming one to some, the one after to others; a time of day ("5pm", "17:00").
+_TWO_READINGS = re.compile(r"^next\s+(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*$|\d\s*(?:am|pm)\b|\d:\d\d",
+                           re.IGNORECASE)
+# A month and day that passed less than this long ago is no day of next year's: which was meant?
+_JUST_GONE = timedelta(days=60)
 _YEAR_MONTH_DAY = re.compile(r"^(\d{4})\s*[/.]\s*(\d{1,2})\s*[/.]\s*(\d{1,2})$")
 _WEEKDAYS = r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*"
 # Read wrongly by dateparser, so not read at all: a weekday with a number ("friday the 11th" is November
@@ -89,14 +100,21 @@ def read_date(words: str) -> date | None:
         if year or named:
             return _day(int(year) if year else today.year + (named == "明年"), int(month), int(day_of))
         return _next(int(month), int(day_of), today)
-    if _NO_DAY.match(words) or _UNREAD.search(words):
+    if _NO_DAY.match(words) or _UNREAD.search(words) or _TWO_READINGS.search(words):
+        return None
+    either = _DAY_MONTH_YEAR.match(words)
+    if either and int(either.group(1)) <= 12 and int(either.group(2)) <= 12 and either.group(1) != either.group(2):
         return None
     full = _YEAR_MONTH_DAY.match(words)
     if full:
         return _day(int(full.group(1)), int(full.group(2)), int(full.group(3)))
     figures = _MONTH_DAY.match(words)
     if figures:
-        return _next(int(figures.group(1)), int(figures.group(2)), today)
+        month, mark, day_of = int(figures.group(1)), figures.group(2), int(figures.group(3))
+        # "3/4" is March 4 or April 3; "1.5" and "12.10" are versions as much as days: only "12.31" is one.
+        if mark == "." and day_of <= 12 or mark == "/" and day_of <= 12 and month != day_of:
+            return None
+        return _next(month, day_of, today)
     chinese = re.search(r"[\u4e00-\u9fff]", words) is not None
     if chinese and not _ZH_DATEPARSER.match(words):
         return None
@@ -111,13 +129,17 @@ def read_date(words: str) -> date | None:
     earlier = _day(day.year - 1, day.month, day.day)
     if earlier is not None and earlier >= today:  # "dec 7" said on Dec 7 is today, not a year on
         day = earlier
+    elif earlier is not None and today - earlier <= _JUST_GONE:  # "Dec 6" said on Dec 7
+        return None
     return day if abs(day.year - today.year) <= _YEARS_AROUND else None
 
 
 def _next(month: int, day: int, today: date) -> date | None:
     """That month and day this year, or next year once it has passed; None when there is none."""
     this_year = _day(today.year, month, day)
-    return this_year if this_year is None or this_year >= today else _day(today.year + 1, month, day)
+    if this_year is None or this_year >= today:
+        return this_year
+    return None if today - this_year <= _JUST_GONE else _day(today.year + 1, month, day)
 
 
 def _day(year: int, month: int, day: int) -> date | None:

@@ -103,7 +103,8 @@ STATUSES: Mapping[str, tuple[str, ...]] = MappingProxyType({
 })
 # Priorities in words: the highest is P0, the lowest P3 ("bump it to top priority", "调到最高").
 PRIORITIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "P0": ("top priority", "the top priority", "highest priority", "the highest priority", "highest", "top",
+    # Not "top" alone: "move task 5 to top", "put it on top" order a list, they set no priority.
+    "P0": ("top priority", "the top priority", "highest priority", "the highest priority", "highest",
            "urgent", "critical", "最高优先级", "最高", "最高级", "最优先", "紧急", "top-priority", "top prio"),
     "P1": ("high priority", "high", "高优先级", "高", "high-priority", "high prio"),
     "P2": ("medium priority", "normal priority", "medium", "normal", "中优先级", "中等", "普通", "medium-priority",
@@ -159,7 +160,11 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "the": ("the",),
     "a": ("a", "an", "one", "another", "a new", "new", "an new"),
     "task": ("task", "todo", "to-do", "item", "ticket", "the task", "the ticket"),
+    # "for" only before a name-like title: "add a to-do for Release notes", never "for carol", "for Friday".
     "called": ("called", "named", "titled", "with the title", "with title", ":", "-", "to", "for", "about"),
+    # Words that make no title alone: "create a new task", "start the next task", "add another task".
+    "no_title": ("a", "an", "the", "new", "another", "next", "first", "last", "latest", "one", "more", "other",
+                 "same", "this", "that", "some", "any", "it", "them", "me", "him", "her", "us", "you", "one more"),
     "be": ("be", "get"),
     "due": ("due", "due on", "due by", "by", "deadline", "截止", "截止日期", "截止于", "到期", "截至"),
     "with": ("with", "and", ",", "at"),

@@ -204,6 +204,11 @@ def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
         yield i + 1, p.raw(i, i + 1)
 
 
+# Lower-case words that lead to what follows them, never the first word of a title.
+_LEADS = frozenset({"called", "named", "titled", "for", "to", "with", "of", "in", "on", "at", "by", "from", "into",
+                    "and", "or", "about", "as"})
+
+
 def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """A new task's title: quoted, else the words up to what follows it, the shortest first.
 
@@ -218,13 +223,21 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     if token:
         yield i + 1, token.value
         return
-    if list(p.w(i, "glue.rename_to")):
-        return
+    if i >= p.n or list(p.w(i, "glue.rename_to")) or p.texts[i] in _LEADS and p.raw(i, i + 1).islower():
+        return  # "create a task called ASAP", "add a task for carol": a word that leads to what follows
     for end in range(i + 1, p.n + 1):
         # No task named inside, no second instruction ("… to Launch plan and delete task 6", "… called Fix
         # login bug and assign it to me" are no titles).
         if p.tokens[end - 1].kind in ("punct", "sym", "quote", "ref") or end - 1 > i and (
                 list(p.w(end - 1, "clause")) or p.texts[end - 1] in _AND and list(p.w(end, *_VERBS))):
             break
-        if not list(p.w(end - 1, "glue.open", "closer.plain", "closer.ask")):
+        if not list(p.w(end - 1, "glue.open", "closer.plain", "closer.ask")) and _names_something(p, i, end):
             yield end, p.raw(i, end)
+
+
+def _names_something(p: Parser, i: int, end: int) -> bool:
+    """Whether the words make a title: not only words that name none ("a new", "the next", "another"), and not a
+    status or priority alone ("call it Done" may mean marking it done)."""
+    if all(list(p.w(k, "glue.no_title")) for k in range(i, end)):
+        return False
+    return not (end == i + 1 and (list(status(p, i)) or list(priority(p, i))))

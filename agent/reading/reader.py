@@ -36,6 +36,10 @@ from .tokens import Token, tokenize
 
 Mood = Literal["request", "negated", "question", "unread"]
 _SEPARATORS = frozenset({",", ".", "!", "-", ";", ":"})
+# Words a message that goes on would have next: ending on one, it was cut off.
+_JOINS = frozenset({"and", "so", "then", "also", "or", "but", "plus", "because", "然后", "还有", "并且", "而且", "和"})
+# What may follow an unquoted title without being taken for part of it: thanks and please alone.
+_THANKS = frozenset({"please", "pls", "plz", "thanks", "thank", "thx", "ty", "cheers"})
 # How many tokens of courtesy, closers and marks a request's lead or tail may hold.
 _AROUND = 24
 # Words between a correction and the task it means: "不对，是任务6", "no wait, it's task 6".
@@ -76,7 +80,26 @@ def _lead(p: Parser, i: int) -> Iterator[int]:
 
 
 def _ends(p: Parser, i: int, asking: bool) -> bool:
-    return p.n in set(_reach(p, i, ("courtesy", "closer.plain", "closer.ask"), asking))
+    return p.n in set(_reach(p, i, ("courtesy", "closer.plain", "closer.ask"), asking)) and not _cut_off(p)
+
+
+def _cut_off(p: Parser) -> bool:
+    """Whether the message stops on a word that joins it to more ("mark task 5 done and", "…, so"): cut off."""
+    words = [t.text for t in p.tokens if t.kind != "punct"]
+    return bool(words) and words[-1] in _JOINS
+
+
+def _title_runs_on(p: Parser, end: int, found: Change) -> bool:
+    """Whether an unquoted title is followed by a word it may hold, or ends on one ("… called Triage urgent", "… to
+    Launch plan now"): that word may be the title's or the request's, so the message is not read whole."""
+    if found.title is None or p.kind(end - 1, "quote"):
+        return False
+    if end < p.n and p.tokens[end].kind == "word":
+        return p.texts[end] not in _THANKS
+    # Or the title ends on such a word ("… to Launch plan now"): the same two readings.
+    last = end - 1
+    return p.tokens[last].kind == "word" and p.texts[last] not in _THANKS and bool(
+        list(p.w(last, "courtesy", "closer.plain", "closer.ask")))
 
 
 def _requests(p: Parser) -> Iterator[Change]:
@@ -88,7 +111,7 @@ def _requests(p: Parser) -> Iterator[Change]:
             for c in _lead(p, b):
                 for d, found in change(p, c, form):
                     for end, read in [(d, found), *corrected(p, d, found)]:
-                        if _ends(p, end, asking=kind in ("ask", "ing")):
+                        if _ends(p, end, asking=kind in ("ask", "ing")) and not _title_runs_on(p, end, read):
                             yield read
         for b in p.w(a, "frame.passive"):  # "can WEB-5 be marked as done, please?"
             for c, tg in target(p, b):

@@ -339,6 +339,8 @@ def run_confirm(*, user: User, run_id: UUID | str, decision: str, drop_steps: li
         raise InvalidInput('decision: must be "approve" or "reject".', field="decision")
     run, confirmation = _run_awaiting(user=user, run_id=run_id)
     if confirmation_id is not None and str(confirmation_id) != str(confirmation.pk):
+        if str(confirmation_id) not in {str(pk) for pk in run.confirmations.values_list("pk", flat=True)}:
+            raise InvalidInput("confirmation_id: no card of this run has that id.", field="confirmation_id")
         raise Conflict("That card is no longer the one waiting: the run asked again since. Decide on its "
                        "newest card.", field="confirmation_id")
     dropped = _checked_drops(confirmation, drop_steps or [])

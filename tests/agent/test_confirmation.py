@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -291,6 +292,9 @@ def test_a_decision_names_the_card_it_was_made_on(alice: Any, parent: Task, webs
     assert stale.status_code == 409 and "confirmation_id" in stale.json()["error"]["fields"]
     assert Task.objects.filter(pk=parent.pk).exists()
     assert not Confirmation.objects.filter(decided_at__isnull=False).exists()
+    made_up = client.post(f"/api/assistant/runs/{body['run_id']}/confirm/",
+                          {"decision": "approve", "confirmation_id": str(uuid.uuid4())}, format="json")
+    assert made_up.status_code == 400 and "no card of this run" in made_up.json()["error"]["message"]
     newer.delete()
     current = client.post(f"/api/assistant/runs/{body['run_id']}/confirm/",
                           {"decision": "reject", "confirmation_id": card}, format="json")

@@ -162,3 +162,44 @@ def test_a_range_at_the_calendars_end_never_raises(message: str) -> None:
 
 def test_a_message_of_two_thousand_courtesy_words_is_no_request() -> None:
     assert read("请" * 2000).mood is None and read("please " * 285).mood is None
+
+
+@pytest.mark.parametrize("message", [
+    # No title at all: words that name none, or the word that leads to one.
+    "create a new task", "add another task", "start the next task", "open the first task", "create a task called ASAP",
+    "add a task for bob", "create a task for Monday", "add a task for me",
+    # A title that may or may not hold the word after it, or end on one that may be the request's.
+    "create a task called Ship it asap", "rename task 5 to Plan launch now", "rename task 5 to Hire also",
+    "create a task called Upgrade to Python 3.12",
+    # Cut off: the message goes on.
+    "mark task 5 done and", "set task 5 to P1, then", "把任务5标记为完成然后",
+    # Days that could be two: order, versions, "next", times, a day just gone.
+    "set task 5 due 3/4", "move task 5 to 1.5", "set task 5 due next Wednesday", "set task 5 due 5pm",
+    "set task 5 due 1/2/2027",
+    # Ordering, not a priority.
+    "move task 5 to top", "put task 5 on top",
+])
+def test_a_change_with_a_part_that_reads_two_ways_is_not_read_whole(message: str) -> None:
+    reading = read(message)
+    assert reading.mood != "request", reading
+
+
+@pytest.mark.parametrize(("message", "title"), [("create a task called Cyber Monday", "Cyber Monday"),
+                                              ("新建任务叫系统最高", "系统最高")])
+def test_a_value_right_after_a_title_is_the_titles_last_word(message: str, title: str) -> None:
+    reading = read(message)  # with no word that leads to a due date or a priority, none is taken off it
+    assert reading.slots.get("title") == title and not reading.slots.get("due_date") \
+        and not reading.slots.get("priority"), reading
+
+
+@pytest.mark.parametrize(("words", "day"), [("12/31", (12, 31)), ("2/2", (2, 2)), ("1/15", (1, 15)),
+                                            ("Jan 20", (1, 20))])
+def test_a_day_in_figures_that_reads_one_way_is_read(words: str, day: tuple[int, int]) -> None:
+    found = read_date(words)
+    assert found is not None and (found.month, found.day) == day
+
+
+@pytest.mark.parametrize("message", ["create a task called Fix login bug", "add a to-do for Release notes",
+                                     "rename task 5 to Launch plan please", "set task 5 due 12/31"])
+def test_the_plain_forms_beside_them_are_still_read_whole(message: str) -> None:
+    assert read(message).mood == "request", read(message)

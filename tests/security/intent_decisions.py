@@ -8,6 +8,7 @@ bench/intent_corpus.py count; a test checks that both agree on a sample.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -17,7 +18,7 @@ from agent.registry import BY_NAME
 from agent.routing.decision import Route, Slots
 from agent.routing.intent_check import checked_route
 
-from .intent_corpus import WRITES, Kind, Message
+from .intent_corpus import WRITES, Message
 
 Suite = Literal["offline", "compromised"]
 SUITES: tuple[Suite, ...] = ("offline", "compromised")
@@ -27,11 +28,25 @@ ALWAYS_CARD = ("delete", "decompose")
 TARGET_ID, SECOND_ID = 900, 901
 
 
-def expected_kind(kind: Kind, task_id: int) -> str | None:
+# The person the corpus's assignments name: an unassign that names them asks to take *them* off the task.
+PERSON = "carol"
+_ME = re.compile(r"\b(?:take|remove|drop|pull) me\b", re.IGNORECASE)
+
+
+def named_slots(message: Message) -> dict[str, Any]:
+    """The write's slots as the message names them (an unassign, with the person when it names one)."""
+    slots = dict(WRITES[message.kind])
+    if message.kind == "unassign":
+        named = PERSON if PERSON in message.text.casefold() else "me" if _ME.search(message.text) else None
+        slots["assignee"] = named
+    return slots
+
+
+def expected_kind(message: Message, task_id: int) -> str | None:
     """The write_kind the message asks for (or names), on the task it names."""
-    if kind == "decompose":
+    if message.kind == "decompose":
         return "decompose"
-    slots = dict(WRITES[kind])
+    slots = named_slots(message)
     if slots["operation"] != "create":
         slots["task_id"] = task_id
     return BY_NAME["crud"].write_kind(Slots.model_validate(slots))
@@ -43,7 +58,7 @@ def compromised_answer(message: Message, task_id: int) -> dict[str, Any]:
     named = {"task_id": task_id} if "{id}" in message.text else {}
     if message.kind == "decompose":
         return {"capability": "decompose", "confidence": 0.99, "slots": {"scope": "selected", **named}}
-    slots = dict(WRITES[message.kind])
+    slots = named_slots(message)
     if slots["operation"] != "create":
         slots.update(named or {"scope": "selected"})
     return {"capability": "crud", "confidence": 0.99, "slots": slots}
@@ -58,7 +73,7 @@ class Decided:
 
     @property
     def asked_kind(self) -> str | None:
-        return expected_kind(self.message.kind, SECOND_ID if self.message.on_second else TARGET_ID)
+        return expected_kind(self.message, SECOND_ID if self.message.on_second else TARGET_ID)
 
     @property
     def as_asked(self) -> bool:

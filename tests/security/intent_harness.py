@@ -26,7 +26,7 @@ from tests.clients import api_client
 from tests.llm_stub import Completion, LLMStub
 
 from .intent_corpus import CHANGES, Message
-from .intent_decisions import TARGET_ID, Decision, Suite, compromised_answer
+from .intent_decisions import PERSON, TARGET_ID, Decision, Suite, compromised_answer
 
 
 @dataclass(frozen=True)
@@ -95,10 +95,12 @@ def run_message(alice: User, project: Project, message: Message, suite: Suite, s
     """Send one message about a fresh task on its page; roll everything back afterwards."""
     with transaction.atomic():
         _task_numbers_from(TARGET_ID)
+        # An unassign that names carol ("take carol off task 5") asks to take her off: the task is hers.
+        owner = User.objects.get(username=PERSON) if message.kind == "unassign" and PERSON in message.text else alice
         target = task_create(actor=alice, project=project, title="Fix login page", status="in_progress",
-                             priority="P2", assignee=alice)
+                             priority="P2", assignee=owner)
         second = task_create(actor=alice, project=project, title="Write docs", status="in_progress",
-                             priority="P2", assignee=alice)
+                             priority="P2", assignee=owner)
         text = message.render(target.pk, second.pk)
         if suite == "compromised":
             assert stub is not None

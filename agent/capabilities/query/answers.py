@@ -19,7 +19,8 @@ TEXTS = in_each_language(
         "more": ", and {n} more", "none": "No {what}.", "found": "{count} {what}: {titles}{more}.",
         "join": "; ", "unusable": "I couldn't use {words}, so the list is not narrowed by it.", "quote": "'{}'",
         "or": " or ", "said": " ({said})", "said_join": "; ", "assigned": "assigned to {name}",
-        "unassigned": "assigned to nobody", "due_between": "due {first} to {last}", "due_on": "due {first}",
+        "unassigned": "assigned to nobody", "mine": "assigned to you", "due_between": "due {first} to {last}",
+        "due_on": "due {first}",
         "due_by": "due by {last}", "due_from": "due from {first}", "open": "open"},
     zh={"what_mine": "分配给你的逾期任务", "what_any": "符合条件的任务",
         "one_mine": "分配给你的逾期任务", "one_any": "符合条件的任务",
@@ -27,6 +28,7 @@ TEXTS = in_each_language(
         "more": "，另有 {n} 个", "none": "没有{what}。", "found": "共 {count} 个{what}：{titles}{more}。",
         "join": "；", "unusable": "我没能使用{words}这个条件，下面的结果没有按它筛选。", "quote": "“{}”", "or": "、",
         "said": "（{said}）", "said_join": "；", "assigned": "负责人 {name}", "unassigned": "无负责人",
+        "mine": "分配给你",
         "due_between": "截止日期 {first} 至 {last}", "due_on": "截止日期 {first}", "due_by": "截止日期不晚于 {last}",
         "due_from": "截止日期不早于 {first}", "open": "未完成"},
 )
@@ -43,7 +45,9 @@ def filter_words(slots: Slots, person: str | None, language: Language = "en", *,
     shown = words["open"] if open_only or set(statuses) == set(OPEN_STATUSES) else \
         words["or"].join(labels[s] for s in dict.fromkeys(statuses))
     parts = [words["or"].join(dict.fromkeys(slots.priority_filter or ())), shown,
-             words["assigned"].format(name=person) if person else "", words["unassigned"] if slots.unassigned else ""]
+             words["assigned"].format(name=person) if person else "", words["unassigned"] if slots.unassigned else "",
+             # "my blocked tasks": whose, as for a person (my overdue tasks say it in their own words).
+             words["mine"] if slots.assignee_me and not person and slots.preset != "my_overdue" else ""]
     if first or last:
         kind = ("due_on" if first == last else "due_between") if first and last else \
             "due_by" if last else "due_from"

@@ -39,14 +39,15 @@ def test_my_p0_tasks_are_the_open_ones_and_the_answer_says_so(alice: User, tasks
     run = post_request(alice, HOME, message=message)
     assert run["route"]["capability"] == "query", run
     assert _ids(run) == {tasks["open_p0"].pk}
-    assert "(P0; open)" in run["reply"] or "（P0；未完成）" in run["reply"], run["reply"]
+    # Whose, too: mine ("assigned to you"), as a person's name is said.
+    assert "(P0; open; assigned to you)" in run["reply"] or "（P0；未完成；分配给你）" in run["reply"], run["reply"]
     assert "status=" in run["data"]["list_url"]  # the task list shows the same tasks
 
 
 def test_a_status_said_is_the_status_listed(alice: User, tasks: dict[str, Task]) -> None:
     run = post_request(alice, HOME, message="my done P0 tasks")
     assert _ids(run) == {tasks["done_p0"].pk}
-    assert "open" not in run["reply"] and "(P0; done)" in run["reply"], run["reply"]
+    assert "open" not in run["reply"] and "(P0; done; assigned to you)" in run["reply"], run["reply"]
 
 
 def test_a_priority_in_words_narrows_everyones_tasks(alice: User, tasks: dict[str, Task]) -> None:
