@@ -76,8 +76,9 @@ _MONTH_END = ("end of the month", "end of month", "the end of the month", "month
 _PERIOD_ENDS = frozenset(_YEAR_END + _MONTH_END)
 
 
-def read_date(words: str) -> date | None:
-    """The day a phrase names, or None."""
+def read_date(words: str, *, recent: bool = False) -> date | None:
+    """The day a phrase names, or None. ``recent``: a month and day just gone is this year's (a question's
+    range, "due between Dec 1 and Dec 10"), not a day that reads two ways (a new due date, "due Dec 1")."""
     words = words.strip()
     if not words or not _STARTS.match(words) and words.lower() not in _PERIOD_ENDS:
         return None
@@ -99,7 +100,7 @@ def read_date(words: str) -> date | None:
         year, named, month, day_of = month_day.groups()
         if year or named:
             return _day(int(year) if year else today.year + (named == "明年"), int(month), int(day_of))
-        return _next(int(month), int(day_of), today)
+        return _next(int(month), int(day_of), today, recent=recent)
     if _NO_DAY.match(words) or _UNREAD.search(words) or _TWO_READINGS.search(words):
         return None
     either = _DAY_MONTH_YEAR.match(words)
@@ -114,7 +115,7 @@ def read_date(words: str) -> date | None:
         # "3/4" is March 4 or April 3; "1.5" and "12.10" are versions as much as days: only "12.31" is one.
         if mark == "." and day_of <= 12 or mark == "/" and day_of <= 12 and month != day_of:
             return None
-        return _next(month, day_of, today)
+        return _next(month, day_of, today, recent=recent)
     chinese = re.search(r"[\u4e00-\u9fff]", words) is not None
     if chinese and not _ZH_DATEPARSER.match(words):
         return None
@@ -130,16 +131,41 @@ def read_date(words: str) -> date | None:
     if earlier is not None and earlier >= today:  # "dec 7" said on Dec 7 is today, not a year on
         day = earlier
     elif earlier is not None and today - earlier <= _JUST_GONE:  # "Dec 6" said on Dec 7
-        return None
+        return earlier if recent else None
     return day if abs(day.year - today.year) <= _YEARS_AROUND else None
 
 
-def _next(month: int, day: int, today: date) -> date | None:
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# A month, for a question's due range: "December", "Dec 2026", "12月", "2026年12月".
+_MONTH_EN = re.compile(rf"^({_MONTHS})(?:\s*,?\s*(\d{{4}}))?$", re.IGNORECASE)
+_MONTH_ZH = re.compile(r"^(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月份?$")
+
+
+def read_month(words: str) -> tuple[date, date] | None:
+    """The first and last day of the month a phrase names ("December", "12月", "Dec 2026"), or None. With no
+    year it is this month or the next one of that name."""
+    words = words.strip()
+    english, chinese = _MONTH_EN.match(words), _MONTH_ZH.match(words)
+    if english:
+        month, year = _MONTH_NAMES.index(english.group(1).lower()[:3]) + 1, english.group(2)
+    elif chinese and 1 <= int(chinese.group(2)) <= 12:
+        month, year = int(chinese.group(2)), chinese.group(1)
+    else:
+        return None
+    today = timezone.localdate()
+    first = date(int(year) if year else today.year + (month < today.month), month, 1)
+    following = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    return first, following - timedelta(days=1)
+
+
+def _next(month: int, day: int, today: date, *, recent: bool = False) -> date | None:
     """That month and day this year, or next year once it has passed; None when there is none."""
     this_year = _day(today.year, month, day)
     if this_year is None or this_year >= today:
         return this_year
-    return None if today - this_year <= _JUST_GONE else _day(today.year + 1, month, day)
+    if today - this_year <= _JUST_GONE:
+        return this_year if recent else None
+    return _day(today.year + 1, month, day)
 
 
 def _day(year: int, month: int, day: int) -> date | None:

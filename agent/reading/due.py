@@ -11,6 +11,7 @@ from datetime import date, timedelta
 
 from django.utils import timezone
 
+from .dates import read_month
 from .parts import Parser, due
 from .query_words import DUE_RANGES
 
@@ -38,8 +39,15 @@ def _named(name: str, today: date) -> Range:
 
 def _day(p: Parser, i: int) -> Iterator[tuple[int, date]]:
     """A day at i (an ISO date or words dateparser reads), the longest reading first."""
-    for end, values in due(p, i):
+    for end, values in due(p, i, recent=True):  # a day just gone is this year's: a range may hold it
         yield end, date.fromisoformat(values[0][1])
+
+
+def _month(p: Parser, i: int) -> Iterator[tuple[int, Range]]:
+    """A month at i ("December", "Dec 2026", "12月"), the longest reading first."""
+    for end in range(min(p.n, i + 4), i, -1):
+        if (month := read_month(p.raw(i, end))) is not None:
+            yield end, month
 
 
 def _ranges(p: Parser, i: int) -> Iterator[tuple[int, str]]:
@@ -66,6 +74,12 @@ def due_range(p: Parser, i: int) -> Iterator[tuple[int, Range]]:
     for j in p.w(i, "range.due"):  # "due this week", "due before Friday", "due 2026-12-31"
         for end, name in _ranges(p, j):
             yield end, _named(name, today)
+        for k in p.w(j, "range.between"):  # "due between Dec 1 and Dec 10", "due from Monday to Friday"
+            for m, first in _day(p, k):
+                for n in p.w(m, "range.and"):
+                    for end, last in _day(p, n):
+                        if first <= last:
+                            yield end, (first, last)
         for bound in ("before", "by", "after", "on"):
             for k in p.w(j, f"range.{bound}"):
                 for end, day in _day(p, k):
@@ -73,9 +87,13 @@ def due_range(p: Parser, i: int) -> Iterator[tuple[int, Range]]:
                         yield end, bounded
         for end, day in _day(p, j):
             yield end, (day, day)
+        yield from _month(p, j)  # "due in December": after a day in it ("due Dec 1"), which reads further
     for j, name in _ranges(p, i):  # "本周到期", "今天到期的"
         for end in p.w(j, "range.zh_due"):
             yield end, _named(name, today)
+    for j, month in _month(p, i):  # "12月到期的"
+        for end in p.w(j, "range.zh_due"):
+            yield end, month
     for j, day in _day(p, i):  # "周五前到期", "12月31日到期"
         if any(list(p.w(k, "range.zh_by", "range.zh_after")) for k in range(i, j)):
             continue  # a bound read as part of the day ("12月31日前") is not a day

@@ -53,16 +53,16 @@ class Parser:
         self.text, self.tokens, self.n = text, tokens, len(tokens)
         self.texts = tuple(t.text for t in tokens)
         self.lex = lexicon()
-        self._days: dict[tuple[int, int], date | None] = {}
+        self._days: dict[tuple[int, int, bool], date | None] = {}
 
-    def day(self, i: int, end: int) -> date | None:
+    def day(self, i: int, end: int, *, recent: bool = False) -> date | None:
         """The day the words from i to end name (dates.read_date), read once per span; past the budget of
         spans a message may have read, none (a message of hundreds of numbers is not read for dates)."""
-        if (i, end) not in self._days:
+        if (i, end, recent) not in self._days:
             if len(self._days) >= _DAY_READS:
                 return None
-            self._days[(i, end)] = read_date(self.raw(i, end))
-        return self._days[(i, end)]
+            self._days[(i, end, recent)] = read_date(self.raw(i, end), recent=recent)
+        return self._days[(i, end, recent)]
 
     def w(self, i: int, *classes: str) -> Iterator[int]:
         """The ends of the phrases of these classes that start at i, the longest first."""
@@ -116,7 +116,7 @@ def priority(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
             yield end, (("priority", name),)
 
 
-def due(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
+def due(p: Parser, i: int, *, recent: bool = False) -> Iterator[tuple[int, Values]]:
     token = p.kind(i, "date")  # a day: the tokens hold no other
     if token:
         yield i + 1, (("due_date", token.value),)
@@ -126,11 +126,11 @@ def due(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
         inner = p.tokens[i + 1:end - 1]
         if all(t.kind in ("word", "han", "num") for t in (p.tokens[i], p.tokens[end - 1])) and all(
                 t.kind in ("word", "han", "num") or t.text in _DATE_SEPARATORS for t in inner):
-            day = p.day(i, end)
+            day = p.day(i, end, recent=recent)
             # A last word of the grammar's own the day does not need ("Friday in Mobile App") is left for
             # what follows; a word of the date stays ("June 1st", "Friday evening").
-            if day is not None and not (end - i > 1 and p.tokens[end - 1].kind == "word"
-                                        and p.tokens[end - 1].text in p.lex.known and p.day(i, end - 1) == day):
+            shorter = end - i > 1 and p.tokens[end - 1].kind == "word" and p.tokens[end - 1].text in p.lex.known
+            if day is not None and not (shorter and p.day(i, end - 1, recent=recent) == day):
                 yield end, (("due_date", day.isoformat()),)
 
 

@@ -4,9 +4,11 @@ misspellings. Each either keeps every filter or names what it could not use; non
 """
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from agent.reading.reader import read
 from pm_assistant.vocabulary import OPEN_STATUSES, PRIORITIES, STATUSES
@@ -90,3 +92,24 @@ def test_a_capitalised_word_is_never_put_right() -> None:
 def test_a_word_of_what_tasks_have_is_no_person(message: str) -> None:
     reading = read(message)
     assert reading.capability == "clarify" or not reading.slots.get("assignee"), reading
+
+
+def _month_days(first: date) -> tuple[str, str]:
+    following = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    return first.isoformat(), (following - timedelta(days=1)).isoformat()
+
+
+@pytest.mark.parametrize("message", ["anything due in March?", "3月到期的任务有哪些", "tasks due March"])
+def test_a_month_is_its_first_to_last_day_this_year_or_next(message: str) -> None:
+    today = timezone.localdate()
+    first = date(today.year + (today.month > 3), 3, 1)
+    slots = _query(message)
+    assert (slots["due_after"], slots["due_before"]) == _month_days(first)
+
+
+def test_between_two_days_is_the_range_from_the_first_to_the_last() -> None:
+    today = timezone.localdate()
+    first, last = today - timedelta(days=3), today + timedelta(days=4)  # a day just gone reads as this year's
+    message = f"what is due between {first:%b} {first.day} and {last:%b} {last.day}?"
+    slots = _query(message)
+    assert (slots["due_after"], slots["due_before"]) == (first.isoformat(), last.isoformat())
