@@ -59,7 +59,7 @@ def test_a_message_of_hundreds_of_numbers_reads_a_bounded_number_of_spans_for_da
     import agent.reading.parts as parts
 
     calls: list[str] = []
-    monkeypatch.setattr(parts, "read_date", lambda words: calls.append(words))
+    monkeypatch.setattr(parts, "read_date", lambda words, recent=False: calls.append(words))
     read(" ".join(str(n) for n in range(1, 600)))  # every number may start a date of up to eight words
     assert 0 < len(calls) <= parts._DAY_READS
     calls.clear()
