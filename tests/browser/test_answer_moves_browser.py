@@ -56,12 +56,12 @@ def test_an_answer_is_copied_and_its_question_edited_or_retried(page: Page, live
     open_assistant(page)
     send(page, "show my blocked tasks")
     run = page.locator("#assistant-transcript .run-done").last
-    expect(run.locator(".run-reply")).to_contain_text("1 matching task (blocked):")
+    expect(run.locator(".run-reply")).to_contain_text("1 matching task (blocked; assigned to you):")
 
     run.get_by_role("button", name="Copy the answer").click()
     expect(run.get_by_role("button", name="Copied the answer")).to_be_visible()
     copied = page.evaluate("() => navigator.clipboard.readText()")
-    assert copied.startswith("1 matching task (blocked):") and f"- {task.key} Write the release notes" in copied
+    assert copied.startswith("1 matching task (blocked; assigned to you):") and f"- {task.key} Write the release notes" in copied
 
     run.get_by_role("button", name="Edit and send again").click()
     box = page.locator("#assistant-message")
