@@ -137,7 +137,9 @@ def read_date(words: str, *, recent: bool = False) -> date | None:
 
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # A month, for a question's due range: "December", "Dec 2026", "12月", "2026年12月".
-_MONTH_EN = re.compile(rf"^({_MONTHS})(?:\s*,?\s*(\d{{4}}))?$", re.IGNORECASE)
+_MONTH_EN = re.compile(r"^(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+                       r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s*,?\s*(\d{4}))?$",
+                       re.IGNORECASE)
 _MONTH_ZH = re.compile(r"^(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月份?$")
 
 

@@ -17,7 +17,8 @@ from agent.registry import PHRASES
 from .query_words import DUE_RANGES, RANGE, READS
 from .tokens import phrase_tokens
 
-# The closed set of words a request may hold besides its change: courtesy and filler.
+# The closed set of words a request may hold besides its change: courtesy and filler. Not "urgent" or "紧急":
+# they may be a priority ("add a task called Fix login - urgent").
 COURTESY = ("please", "pls", "plz", "kindly", "just", "thanks", "thank you", "thanks a lot", "many thanks", "thx",
             "ty", "cheers", "hey", "hi", "hello", "ok", "okay", "alright", "so", "now", "right now", "quickly",
             "asap", "for me", "no rush", "good morning", "good afternoon", "good evening", "hi there", "hey there",
@@ -25,7 +26,7 @@ COURTESY = ("please", "pls", "plz", "kindly", "just", "thanks", "thank you", "th
             "if you can", "if you could", "if you don't mind", "that would be great", "that'd be great",
             "would be great", "right away", "real quick", "then", "also", "and",
             "请", "谢谢", "谢谢你", "谢谢了", "多谢", "麻烦了", "辛苦了", "劳驾", "一下", "哈", "啦", "呗", "吧", "哦",
-            "嗯", "好的", "那个", "现在", "马上", "赶紧", "顺便", "辛苦", "辛苦你", "urgent", "紧急")
+            "嗯", "好的", "那个", "现在", "马上", "赶紧", "顺便", "辛苦", "辛苦你")
 # Request frames before the change, by the form of the verb they take; "ask" frames may end in "?".
 FRAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "plain": ("please", "go ahead and", "don't forget to", "do not forget to", "remember to", "make sure to",
@@ -53,7 +54,7 @@ CLOSERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "plain": ("please", "thanks", "thank you", "thx", "pls", "plz", "for me", "asap", "when you can", "instead",
               "when you get a chance", "if you can", "if you could", "if you don't mind", "no rush",
               "谢谢", "谢谢你", "谢谢了", "多谢", "吧", "一下", "哈", "啦", "呗", "嘛", "呀", "就行", "就好", "就可以",
-              "即可", "辛苦啦", "谢啦", "urgent", "紧急", "when you get a sec", "when you get a minute",
+              "即可", "辛苦啦", "谢啦", "when you get a sec", "when you get a minute",
               "when you have a sec", "when you have a minute"),
     "ask": ("好吗", "好不好", "可以吗", "行吗", "行不行", "成吗", "好么", "行么", "可以么", "可以不", "ok", "okay",
             "ok?", "alright"),

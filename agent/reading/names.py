@@ -29,6 +29,19 @@ _CLAUSE_STARTS = frozenset({"that", "which", "where", "whose", "who"})  # "in We
 _FILTER_WORDS = frozenset(w for table in (STATUSES, PRIORITIES) for words in table.values() for w in words
                           if w.isascii() and " " not in w) | frozenset(READS["overdue"]) | frozenset(READS["open"])
 _HAVING = ("有", "带", "含", "带有", "包含")
+# Words that name no one person and no project: pronouns, everyone and no one, days and months, a team.
+NOT_NAMES = frozenset({
+    "i", "me", "you", "him", "her", "us", "them", "it", "we", "they", "someone", "somebody", "anyone", "anybody",
+    "everyone", "everybody", "nobody", "nothing", "anything", "everything", "something", "all", "team", "the",
+    "today", "tomorrow", "yesterday", "tonight", "now", "later", "soon", "week", "month", "year",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend",
+    "january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
+    "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "q1", "q2",
+    "q3", "q4", "next", "this", "last", "except", "not", "without", "but", "or", "and", "too", "also", "lately",
+    "recently"})
+# A word before "'s" that makes a contraction, no one's possessive ("that's", "what's", "let's").
+CONTRACTED = frozenset({"that", "it", "what", "there", "here", "who", "let", "he", "she", "where", "how", "when",
+                        "why", "nobody", "everyone", "everybody", "someone"})
 # What may follow a project's name written in capitals: "Mobile App tasks", "Data Platform 项目".
 _AFTER_PROJECT = ("query.noun", "read.project")
 
@@ -40,7 +53,7 @@ def capitalised(p: Parser, i: int) -> bool:
 def name_word(p: Parser, i: int) -> bool:
     """A word that is none of the grammar's, nor a filter's word misspelt ("blcoked"), nor what tasks have ("有
     comments 的任务"): it may be a person's name."""
-    return (p.kind(i, "word") is not None and p.texts[i] not in p.lex.known
+    return (p.kind(i, "word") is not None and p.texts[i] not in p.lex.known and p.texts[i] not in NOT_NAMES
             and corrected(p.texts[i]) not in _FILTER_WORDS and not (i > 0 and p.texts[i - 1] in _HAVING))
 
 
@@ -55,8 +68,8 @@ def _ends_name(p: Parser, start: int, i: int) -> bool:
         return False
     if p.texts[i] in _CLAUSE_STARTS or list(p.w(i, *FILTER_STARTS)):
         return True
-    if not capitalised(p, start):
-        return False
+    if not capitalised(p, start):  # a name in lower case holds no word of the grammar's ("in apollo low priority")
+        return p.texts[i] in p.lex.known or p.texts[i] in NOT_NAMES
     return p.tokens[i].kind == "han" or p.tokens[i].kind == "word" and not capitalised(p, i + 1)
 
 
@@ -68,6 +81,8 @@ def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
             quote = p.kind(k, "quote")
             if quote:
                 yield next(p.w(k + 1, "read.project"), k + 1), quote.value
+                continue
+            if p.texts[k] in NOT_NAMES or p.kind(k, "num"):  # "for today", "in december", "in 2027": no project
                 continue
             end = k
             while end < p.n and (p.tokens[end].kind in ("word", "num", "han") or p.texts[end] == "-" and end > k) \
@@ -109,7 +124,7 @@ def lone_name(p: Parser, i: int) -> bool:
         return False
     after = i + 1
     return (all(t.kind == "punct" for t in p.tokens[after:]) or p.texts[after] in _CLAUSE_STARTS
-            or list(p.w(after, "read.in", *FILTER_STARTS)) != [])
+            or list(p.w(after, "read.in", "courtesy", "closer.plain", *FILTER_STARTS)) != [])
 
 
 def person_before(p: Parser, i: int) -> str | None:

@@ -52,8 +52,8 @@ READS: Mapping[str, tuple[str, ...]] = MappingProxyType({
               "of", "to", "a", "an", "some", "currently", "still", "yet", "everything", "at", "about", "describe",
               "details", "detail", "tell me about", "status of", "what about", "summary of", "info on", "on",
               "right now", "in", "which are", "that are", "left", "now", "does it say",
-              "有", "的", "吗", "了", "都", "里", "中", "是", "目前", "现在", "还", "一共", "共", "所有", "全部", "个",
-              "关于", "介绍", "详情", "情况", "怎么样", "讲什么", "说说", "是什么", "呢", "吧", "下", "一下", "进展",
+              "有", "的", "吗", "了", "都", "里", "中", "是", "目前", "现在", "还", "一共", "共", "所有", "全部",
+              "关于", "介绍", "详情", "情况", "怎么样", "讲什么", "说说", "是什么", "呢", "吧", "一下", "进展",
               "进度", "状态", "怎么样了", "是关于什么的",
               # A filter's field named before its value ("with status To Do", "状态是待办", "处于待办状态"), and
               # the words that join two filters ("blocked and overdue", "卡住了而且已经逾期").

@@ -29,7 +29,7 @@ from pm_assistant.one_line import one_line
 from .gather import gathered
 from .grammar import change, corrected, en_passive, verbless, zh_after_task
 from .lexicon import FRAMES
-from .parts import Change, Parser, Target, asks_assistant, target
+from .parts import Change, Parser, Target, asks_assistant, due, priority, status, target
 from .reads import read_capability, read_query
 from .repair import repaired
 from .tokens import Token, tokenize
@@ -83,6 +83,18 @@ def _ends(p: Parser, i: int, asking: bool) -> bool:
     return p.n in set(_reach(p, i, ("courtesy", "closer.plain", "closer.ask"), asking)) and not _cut_off(p)
 
 
+def _holds_value(title: str) -> bool:
+    """Whether a title holds a task's value or a word that leads to one: a status, a priority, a day, "due",
+    "assigned to", "截止" (in Chinese, two characters or more: "提高" holds no priority)."""
+    q = Parser(title, tokenize(title))
+    for k in range(q.n):
+        ends = [*q.w(k, "glue.due", "read.assigned", "not.kidding"), *(e for e, _ in status(q, k)),
+                *(e for e, _ in priority(q, k)), *(e for e, _ in due(q, k))]
+        if any(e - k > 1 or q.tokens[k].kind != "han" for e in ends):
+            return True
+    return False
+
+
 def _cut_off(p: Parser) -> bool:
     """Whether the message stops on a word that joins it to more ("mark task 5 done and", "…, so"): cut off."""
     words = [t.text for t in p.tokens if t.kind != "punct"]
@@ -91,9 +103,13 @@ def _cut_off(p: Parser) -> bool:
 
 def _title_runs_on(p: Parser, end: int, found: Change) -> bool:
     """Whether an unquoted title is followed by a word it may hold, or ends on one ("… called Triage urgent", "… to
-    Launch plan now"): that word may be the title's or the request's, so the message is not read whole."""
-    if found.title is None or p.kind(end - 1, "quote"):
+    Launch plan now"), or holds what may be a value of the task's ("Release notes due the 15th", "Kickoff P1",
+    "Call Mark tomorrow", "交报告 明天截止"): the words may be the title's or the request's, so the message is
+    not read whole."""
+    if found.title is None or any(t.kind == "quote" and t.value == found.title for t in p.tokens):
         return False
+    if _holds_value(found.title):
+        return True
     if end < p.n and p.tokens[end].kind == "word":
         return p.texts[end] not in _THANKS
     # Or the title ends on such a word ("… to Launch plan now"): the same two readings.

@@ -20,7 +20,7 @@ from pm_assistant.vocabulary import OPEN_STATUSES
 
 from .due import due_range
 from .lexicon import STATUSES
-from .names import lone_name, owner_zh, person, person_before, project_named
+from .names import CONTRACTED, NOT_NAMES, lone_name, owner_zh, person, person_before, project_named
 from .parts import Parser, priority, status
 from .repair import repaired
 from .tokens import tokenize
@@ -142,7 +142,10 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     for end in p.w(i, *_AROUND):
         return end
     if token.kind == "word" and token.text.endswith("'s"):
-        if token.text[:-2] in p.lex.known:  # "that's", "it's": a word of the grammar, no one's name
+        if token.text[:-2] in CONTRACTED:  # "that's", "it's": a contraction, no one's name ("Will's" is one)
+            return i + 1
+        if token.text[:-2] in NOT_NAMES:  # "tomorrow's tasks", "the team's": no one person, so not read
+            q.unknown_at.append(i)
             return i + 1
         _assignee(q, p.raw(i, i + 1)[:-2], p.raw(i, i + 1))  # "carol's open tasks"
         return i + 1

@@ -161,7 +161,7 @@ def test_more_declared_phrasings_are_read_whole(message: str, slots: dict[str, A
     ("麻烦把任务5 bump 到 P0 一下", {"operation": "update", "task_id": 5, "priority": "P0"}),
     ("5号任务负责人清空一下", {"operation": "unassign", "task_id": 5}),
     ("帮忙把5号任务改成无人负责哈", {"operation": "unassign", "task_id": 5}),
-    ("#5 的 priority 改成 P0，urgent", {"operation": "update", "task_id": 5, "priority": "P0"}),
+    ("#5 的 priority 改成 P0，thx", {"operation": "update", "task_id": 5, "priority": "P0"}),
     ("Would you be so kind as to change the due date of task 5 to 2026-12-31?",
      {"operation": "update", "task_id": 5, "due_date": "2026-12-31"}),
 ])

@@ -203,3 +203,36 @@ def test_a_day_in_figures_that_reads_one_way_is_read(words: str, day: tuple[int,
                                      "rename task 5 to Launch plan please", "set task 5 due 12/31"])
 def test_the_plain_forms_beside_them_are_still_read_whole(message: str) -> None:
     assert read(message).mood == "request", read(message)
+
+
+@pytest.mark.parametrize("message", [
+    # A title holding what may be a value: the title's words, or the request's?
+    "create a task Budget review due the 20th", "add a task Kickoff assigned to dave", "create a task called Demo P2",
+    "rename task 5 to Retro tomorrow", "创建任务 写周报 周五截止",
+    # "urgent" may be a priority: it is no courtesy word.
+    "add a task called Fix search - urgent", "mark task 5 done, urgent",
+])
+def test_a_title_or_closer_that_may_hold_a_value_is_not_read_whole(message: str) -> None:
+    assert read(message).mood != "request", read(message)
+
+
+@pytest.mark.parametrize(("message", "unread"), [
+    ("tomorrow's P1 tasks", "tomorrow's"), ("tasks in apollo except blocked", "except"), ("tasks for them", "for them"),
+    ("tasks in november", "november"),
+])
+def test_a_word_that_names_no_one_or_no_project_is_named(message: str, unread: str) -> None:
+    reading = read(message)
+    assert reading.capability == "clarify" and unread in reading.unusable, reading
+
+
+@pytest.mark.parametrize(("message", "slots"), [
+    ("show Mark's blocked tasks", {"assignee": "Mark"}),  # a name that is also a word of the grammar's
+    ("P1 tasks for dave please", {"assignee": "dave"}),
+    ("下下周到期的任务", {"due_after": None}),  # not next week: 下下周 is unread, never read as 下周
+])
+def test_names_and_weeks_are_read_as_written(message: str, slots: dict[str, Any]) -> None:
+    reading = read(message)
+    if slots.get("due_after", "") is None:
+        assert reading.capability == "clarify", reading
+    else:
+        assert {k: reading.slots.get(k) for k in slots} == slots, reading

@@ -61,7 +61,8 @@ def test_an_answer_is_copied_and_its_question_edited_or_retried(page: Page, live
     run.get_by_role("button", name="Copy the answer").click()
     expect(run.get_by_role("button", name="Copied the answer")).to_be_visible()
     copied = page.evaluate("() => navigator.clipboard.readText()")
-    assert copied.startswith("1 matching task (blocked; assigned to you):") and f"- {task.key} Write the release notes" in copied
+    assert copied.startswith("1 matching task (blocked; assigned to you):")
+    assert f"- {task.key} Write the release notes" in copied
 
     run.get_by_role("button", name="Edit and send again").click()
     box = page.locator("#assistant-message")

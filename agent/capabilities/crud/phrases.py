@@ -19,7 +19,8 @@ PHRASES = Phrases(
                   "finish off", "mark off", "cross off", "sign off on", "wrap"),
         "block": ("block",),
         "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap", "kill", "nuke", "del"),
-        "create": ("create", "add", "make", "open", "set up", "log", "file", "start", "new", "spin up"),
+        # Not "open": "open tasks for carol" asks to see them.
+        "create": ("create", "add", "make", "set up", "log", "file", "start", "new", "spin up"),
         "assign": ("assign", "reassign", "give", "hand", "hand over", "hand off", "pass", "transfer"),
         # "assign carol to task 5", "put carol on task 5": the person before the task.
         "staff": ("assign", "reassign", "put", "add", "move", "switch"),
