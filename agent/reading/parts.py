@@ -178,6 +178,11 @@ def bare_number(p: Parser, i: int) -> Token | None:
     return token
 
 
+# What "this" or "这个" may name besides a task.
+_NAMED_BY_THIS = frozenset({"week", "month", "year", "quarter", "sprint", "morning", "afternoon", "evening", "time",
+                            "weekend", "project", "page", "list", "月", "周", "星期", "礼拜", "季度", "项目", "页面"})
+
+
 def target(p: Parser, i: int) -> Iterator[tuple[int, Target]]:
     for j in p.opt(i, "glue.task", "glue.zh_task"):  # "task WEB-5", "任务 WEB-5"
         token = p.kind(j, "ref")
@@ -190,7 +195,9 @@ def target(p: Parser, i: int) -> Iterator[tuple[int, Target]]:
         yield end, Target(scope="selected", anyone=True)
     for scope in ("selected", "visible"):
         for end in p.w(i, f"target.{scope}"):
-            if not list(p.w(i, "target.any")):
+            # "this week", "这个月": a word after "this" that it names is no task ("tasks completed this week").
+            if not list(p.w(i, "target.any")) and not (list(p.w(i, "target.vague")) and p.texts[end:end + 1]
+                                                       and p.texts[end] in _NAMED_BY_THIS):
                 yield end, Target(scope=scope)
 
 

@@ -236,3 +236,9 @@ def test_names_and_weeks_are_read_as_written(message: str, slots: dict[str, Any]
         assert reading.capability == "clarify", reading
     else:
         assert {k: reading.slots.get(k) for k in slots} == slots, reading
+
+
+@pytest.mark.parametrize("message", ["tasks completed this week", "tasks closed this month"])
+def test_this_week_is_no_task(message: str) -> None:
+    """"this" naming a week or a month is no task: a question about tasks is not offered as a change to one."""
+    assert read(message).change is None, read(message)
