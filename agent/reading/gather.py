@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .lexicon import FIELDS
-from .parts import CHANGE_VERBS, Change, Parser, Target, asks_assistant, bare_number, person, title, value
+from .parts import CHANGE_VERBS, Change, Parser, Target, asks_assistant, bare_number, named_for, person, title, value
 
 _FORMS = ("base", "pp")
 # Where a value is led to: a priority or a date in words is read only after one of these.
@@ -179,7 +179,9 @@ def _changes(p: Parser, tg: Target | None) -> Iterator[Change]:
                 yield Change("rename", tg, title=names.pop())
         yield from _update(p, tg)
     elif not any(t.kind == "ref" for t in p.tokens) and _verbs(p, "crud.create"):
-        names = _titles(p, [end for _, end in _at(p, "glue.called", "glue.zh_called")])
+        # After "for" only a title that reads as one ("a to-do for Release notes"; not "a task for carol").
+        names = _titles(p, [end for start, end in _at(p, "glue.called", "glue.zh_called")
+                            if p.texts[start] != "for" or named_for(p, end)])
         if len(names) == 1:
             yield Change("create", title=names.pop())
 

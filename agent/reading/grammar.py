@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from .parts import Change, Parser, Target, due, field_name, person, target, title, values
+from .parts import Change, Parser, Target, field_name, named_for, person, target, title, values
 from .people import en_people, zh_people
 
 
@@ -104,19 +104,13 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
         for j in p.opt(v, "glue.a"):
             for k in p.w(j, "glue.task"):
                 for m in p.opt(k, "glue.called"):
-                    if m == k or p.texts[k] != "for" or _named_for(p, m):
+                    if m == k or p.texts[k] != "for" or named_for(p, m):
                         yield from create_fields(p, m)
         if p.kind(v, "quote"):  # "add 'Release notes'"
             yield from create_fields(p, v)
         for j, name in title(p, v):  # "add Release notes as a task"
             for end in p.w(j, "glue.as_task"):
                 yield end, Change("create", title=name)
-
-
-def _named_for(p: Parser, i: int) -> bool:
-    """After "a task for": a quoted or capitalised title that is no day ("for Release notes"; not "for carol",
-    "for Friday", "for me")."""
-    return bool(p.kind(i, "quote")) or p.raw(i, i + 1)[:1].isupper() and not list(due(p, i))
 
 
 def create_fields(p: Parser, i: int) -> Iterator[tuple[int, Change]]:

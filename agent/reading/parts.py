@@ -201,6 +201,12 @@ def target(p: Parser, i: int) -> Iterator[tuple[int, Target]]:
                 yield end, Target(scope=scope)
 
 
+def named_for(p: Parser, i: int) -> bool:
+    """After "a task for": a quoted or capitalised title that is no day ("for Release notes"; not "for carol",
+    "for Friday", "for me")."""
+    return bool(p.kind(i, "quote")) or p.raw(i, i + 1)[:1].isupper() and not list(due(p, i))
+
+
 def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """Me, or a name: a word that is no word of the grammar's own ("to", "the", "please")."""
     for end in p.w(i, "glue.me", "glue.zh_me"):

@@ -242,3 +242,9 @@ def test_names_and_weeks_are_read_as_written(message: str, slots: dict[str, Any]
 def test_this_week_is_no_task(message: str) -> None:
     """"this" naming a week or a month is no task: a question about tasks is not offered as a change to one."""
     assert read(message).change is None, read(message)
+
+
+@pytest.mark.parametrize("message", ["add a task for bob", "create a task for Monday"])
+def test_a_task_for_someone_or_some_day_offers_no_title(message: str) -> None:
+    """Neither read whole nor pieced together: "bob" and "Monday" are whom and when, never a new task's title."""
+    assert read(message).change is None, read(message)
