@@ -109,7 +109,7 @@ PRIORITIES: Mapping[str, tuple[str, ...]] = MappingProxyType({
            "urgent", "critical", "最高优先级", "最高", "最高级", "最优先", "紧急", "top-priority", "top prio"),
     "P1": ("high priority", "high", "高优先级", "高", "high-priority", "high prio"),
     "P2": ("medium priority", "normal priority", "medium", "normal", "中优先级", "中等", "普通", "medium-priority",
-           "medium prio"),
+           "medium prio", "优先级为中", "优先级是中"),
     "P3": ("lowest priority", "the lowest priority", "lowest", "low priority", "low", "最低优先级", "最低", "最低级",
            "低优先级", "低", "low-priority", "low prio"),
 })

@@ -59,6 +59,7 @@ def _topic(p: Parser) -> str | None:
     # the message; with more after it ("carol's tasks due Friday") it is a query, which reads the rest.
     for spec in CAPABILITIES:
         if spec.name in PHRASES and any(token.kind == "word" and token.text.endswith("'s")
+                                        and token.text[:-2] not in CONTRACTED | NOT_NAMES
                                         and any(_ends_here(p, end) for end in
                                                 p.lex.match(p.texts, i + 1, f"{spec.name}.possessed"))
                                         for i, token in enumerate(p.tokens)):

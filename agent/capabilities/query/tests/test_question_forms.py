@@ -113,3 +113,7 @@ def test_between_two_days_is_the_range_from_the_first_to_the_last() -> None:
     message = f"what is due between {first:%b} {first.day} and {last:%b} {last.day}?"
     slots = _query(message)
     assert (slots["due_after"], slots["due_before"]) == (first.isoformat(), last.isoformat())
+
+
+def test_nobodys_tasks_are_the_unassigned_ones() -> None:
+    assert _query("nobody's tasks") == {"unassigned": True}
