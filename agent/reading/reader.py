@@ -84,13 +84,17 @@ def _ends(p: Parser, i: int, asking: bool) -> bool:
 
 
 def _holds_value(title: str) -> bool:
-    """Whether a title holds a task's value or a word that leads to one: a status, a priority, a day, "due",
-    "assigned to", "截止" (in Chinese, two characters or more: "提高" holds no priority)."""
+    """Whether a title holds a task's value or a word that leads to one: a day anywhere ("Call Mark tomorrow"),
+    "due", "assigned to", "截止" anywhere, a priority written as one ("P1", "high priority"), or a status or a
+    priority word ending it ("Kickoff blocked", "Triage urgent"). A word inside a title is the title's ("Fix
+    high CPU usage", "Step by step"); in Chinese a value counts from two characters ("提高" holds no "高")."""
     q = Parser(title, tokenize(title))
     for k in range(q.n):
-        ends = [*q.w(k, "glue.due", "read.assigned", "not.kidding"), *(e for e, _ in status(q, k)),
-                *(e for e, _ in priority(q, k)), *(e for e, _ in due(q, k))]
-        if any(e - k > 1 or q.tokens[k].kind != "han" for e in ends):
+        leads = [e for e in q.w(k, "glue.due", "read.assigned", "not.kidding") if q.texts[k:e] != ("by",)]
+        days = [e for e, _ in due(q, k)]
+        written = [e for e, _ in priority(q, k) if q.tokens[k].kind == "prio" or e - k > 1]
+        ending = [e for e, _ in (*status(q, k), *priority(q, k)) if e == q.n]
+        if any(e - k > 1 or q.tokens[k].kind != "han" for e in (*leads, *days, *written, *ending)):
             return True
     return False
 

@@ -200,7 +200,11 @@ def test_a_day_in_figures_that_reads_one_way_is_read(words: str, day: tuple[int,
 
 
 @pytest.mark.parametrize("message", ["create a task called Fix login bug", "add a to-do for Release notes",
-                                     "rename task 5 to Launch plan please", "set task 5 due 12/31"])
+                                     "rename task 5 to Launch plan please", "set task 5 due 12/31",
+                                     # a value's word inside a title is the title's
+                                     "create a task called Fix high CPU usage",
+                                     "create a task called Step by step guide",
+                                     "create a task called Fix done button", "新建任务叫提高性能"])
 def test_the_plain_forms_beside_them_are_still_read_whole(message: str) -> None:
     assert read(message).mood == "request", read(message)
 
