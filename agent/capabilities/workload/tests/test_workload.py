@@ -89,11 +89,16 @@ def test_typed_questions_are_read_offline(load: None, alice: User, website: Proj
     assert run["reply"].startswith(first)
 
 
-@pytest.mark.parametrize("name", ["zed", "today"])
+@pytest.mark.parametrize("name", ["zed", "quinn"])
 def test_a_name_that_matches_nobody_is_said(load: None, alice: User, website: Project, name: str) -> None:
     run = post_request(alice, _page(website, "sidebar"), message=f"{name}'s tasks")
     assert run["reply"].startswith(f"No assignee or member of Website Redesign is named “{name}”; here is everyone's")
     assert run["data"]["workload"]["person"] is None
+
+
+def test_a_possessive_of_no_one_is_named_not_taken_for_a_person(load: None, alice: User, website: Project) -> None:
+    run = post_request(alice, _page(website, "sidebar"), message="today's tasks")
+    assert run["route"]["capability"] == "clarify" and "today's" in run["reply"], run
 
 
 def test_with_a_model_a_chinese_question_about_one_person(load: None, alice: User, website: Project,
