@@ -34,7 +34,14 @@ _MONTH_DAY_ZH = re.compile(r"^(?:(\d{4})\s*年\s*|(明年|今年))?(\d{1,2})\s*�
 _YEAR_END_NAMED = re.compile(r"^(?:(?:the\s+)?end\s+of\s+(\d{4})|(\d{4})\s*(?:year[- ]end|年\s*年?[底末])"
                           r"|(明年)年?[底末])$", re.IGNORECASE)
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# A month's words: its name, its first three letters, and "sept".
+MONTH_WORDS = frozenset((*MONTHS, *(m[:3] for m in MONTHS), "sept"))
+_MONTH_STARTS = "|".join(m[:3] for m in MONTHS)
+_WEEKDAY_STARTS = "|".join(d[:3] for d in WEEKDAYS)
+_MONTHS = rf"(?:{_MONTH_STARTS}|sept)[a-z]*\.?"
 # A year or a month with no day: "2026", "in 2027", "June", "June 2026", "2026年", "2026年12月", "下个月", "明年".
 _NO_DAY = re.compile(rf"^(?:in\s+)?(?:\d{{4}}|{_MONTHS}(?:\s+of)?(?:\s*,?\s*\d{{4}})?|\d{{4}}\s+{_MONTHS}"
                      r"|\d{1,2}\s*[/.]\s*\d{4}|\d{4}\s*[/.]\s*\d{1,2}"
@@ -48,12 +55,11 @@ _MONTH_DAY = re.compile(r"^(\d{1,2})\s*([/.])\s*(\d{1,2})$")
 # A day in figures with its year last: "1/2/2027" is January 2 or February 1.
 _DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*\d{2,4}$")
 # "next Friday": this coming one to some, the one after to others; a time of day ("5pm", "17:00").
-_TWO_READINGS = re.compile(r"^next\s+(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*$|\d\s*(?:am|pm)\b|\d:\d\d",
-                           re.IGNORECASE)
+_TWO_READINGS = re.compile(rf"^next\s+(?:{_WEEKDAY_STARTS})[a-z]*$|\d\s*(?:am|pm)\b|\d:\d\d", re.IGNORECASE)
 # A month and day that passed less than this long ago is no day of next year's: which was meant?
 _JUST_GONE = timedelta(days=60)
 _YEAR_MONTH_DAY = re.compile(r"^(\d{4})\s*[/.]\s*(\d{1,2})\s*[/.]\s*(\d{1,2})$")
-_WEEKDAYS = r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*"
+_WEEKDAYS = rf"(?:{_WEEKDAY_STARTS})[a-z]*"
 # Read wrongly by dateparser, so not read at all: a weekday with a number ("friday the 11th" is November
 # to it, "12 by friday" December), and a number not followed by a month ("3 days": from today, or from
 # the due date, as "postpone task 5 3 days" means?).
@@ -66,7 +72,7 @@ _ZH_DATEPARSER = re.compile(r"^(?:今天|明天|后天|大后天|\d{1,3}\s*天(?
 # How far from today a phrase that names no year may be read; anything further is a misreading.
 _YEARS_AROUND = 10
 # Words a date in words may start with: anything else is not tried.
-_STARTS = re.compile(r"^(?:\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|today|"
+_STARTS = re.compile(rf"^(?:\d|{_WEEKDAY_STARTS}|{_MONTH_STARTS}|today|"
                      r"tomorrow|tonight|next|this|end|in|the|明|后|今|下|本|这|周|星期|礼拜)", re.IGNORECASE)
 # The ends of this year and this month, which dateparser does not read.
 _YEAR_END = ("end of the year", "end of year", "the end of the year", "year end", "year-end", "年底", "年末",
@@ -135,11 +141,9 @@ def read_date(words: str, *, recent: bool = False) -> date | None:
     return day if abs(day.year - today.year) <= _YEARS_AROUND else None
 
 
-_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-# A month, for a question's due range: "December", "Dec 2026", "12月", "2026年12月".
-_MONTH_EN = re.compile(r"^(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-                       r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s*,?\s*(\d{4}))?$",
-                       re.IGNORECASE)
+# A month, for a question's due range: "December", "Dec 2026", "12月", "2026年12月" (a whole word of the month's:
+# "marketing" is none).
+_MONTH_EN = re.compile(r"^([a-z]+)\.?(?:\s*,?\s*(\d{4}))?$", re.IGNORECASE)
 _MONTH_ZH = re.compile(r"^(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月份?$")
 
 
@@ -148,8 +152,8 @@ def read_month(words: str) -> tuple[date, date] | None:
     year it is this month or the next one of that name."""
     words = words.strip()
     english, chinese = _MONTH_EN.match(words), _MONTH_ZH.match(words)
-    if english:
-        month, year = _MONTH_NAMES.index(english.group(1).lower()[:3]) + 1, english.group(2)
+    if english and english.group(1).lower() in MONTH_WORDS:
+        month, year = [m[:3] for m in MONTHS].index(english.group(1).lower()[:3]) + 1, english.group(2)
     elif chinese and 1 <= int(chinese.group(2)) <= 12:
         month, year = int(chinese.group(2)), chinese.group(1)
     else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .dates import MONTH_WORDS, WEEKDAYS
 from .lexicon import PRIORITIES, STATUSES
 from .parts import Parser
 from .query_words import DUE_RANGES, READS
@@ -33,12 +34,9 @@ _HAVING = ("有", "带", "含", "带有", "包含")
 NOT_NAMES = frozenset({
     "i", "me", "you", "him", "her", "us", "them", "it", "we", "they", "someone", "somebody", "anyone", "anybody",
     "everyone", "everybody", "nobody", "nothing", "anything", "everything", "something", "all", "team", "the",
-    "today", "tomorrow", "yesterday", "tonight", "now", "later", "soon", "week", "month", "year",
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend",
-    "january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
-    "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "q1", "q2",
-    "q3", "q4", "next", "this", "last", "except", "not", "without", "but", "or", "and", "too", "also", "lately",
-    "recently"})
+    "today", "tomorrow", "yesterday", "tonight", "now", "later", "soon", "week", "month", "year", "weekend", "q1",
+    "q2", "q3", "q4", "next", "this", "last", "except", "not", "without", "but", "or", "and", "too", "also",
+    "lately", "recently", *WEEKDAYS, *(MONTH_WORDS - {"may"})})  # "may" is a name as often as a month
 # A word before "'s" that makes a contraction, no one's possessive ("that's", "what's", "let's").
 CONTRACTED = frozenset({"that", "it", "what", "there", "here", "who", "let", "he", "she", "where", "how", "when",
                         "why", "nobody", "everyone", "everybody", "someone"})

@@ -27,7 +27,9 @@ from .tokens import tokenize
 
 _WHOSE = ("assignee_me", "unassigned", "assignee")
 # A request's frame or courtesy around a question ("could you show me …", "帮我查一下 …"): asks nothing more.
-_AROUND = ("read.known", "courtesy", "frame.plain", "frame.ask")
+_ASIDE = ("read.known", "courtesy", "frame.plain", "frame.ask")
+# A possessive of no one ("that's", "nobody's", "tomorrow's"): no person's tasks.
+_NO_ONES = CONTRACTED | NOT_NAMES
 
 
 @dataclass
@@ -59,7 +61,7 @@ def _topic(p: Parser) -> str | None:
     # the message; with more after it ("carol's tasks due Friday") it is a query, which reads the rest.
     for spec in CAPABILITIES:
         if spec.name in PHRASES and any(token.kind == "word" and token.text.endswith("'s")
-                                        and token.text[:-2] not in CONTRACTED | NOT_NAMES
+                                        and token.text[:-2] not in _NO_ONES
                                         and any(_ends_here(p, end) for end in
                                                 p.lex.match(p.texts, i + 1, f"{spec.name}.possessed"))
                                         for i, token in enumerate(p.tokens)):
@@ -140,7 +142,7 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     for end in p.w(i, "read.week"):
         q.unusable.append(p.raw(i, end))  # a week no due range took ("closed last week"): named, not dropped
         return end
-    for end in p.w(i, *_AROUND):
+    for end in p.w(i, *_ASIDE):
         return end
     if token.kind == "word" and token.text.endswith("'s"):
         if token.text[:-2] in CONTRACTED:  # "that's", "it's": a contraction, no one's name ("Will's" is one)
