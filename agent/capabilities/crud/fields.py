@@ -43,9 +43,7 @@ def _person(runtime: Runtime[RunContext], name: str, facts: dict[str, Any],
     if len(here) > 1:
         names = words["join"].join(f"{p['username']} ({p['name']})" for p in here)
         return clarify(words["who_several"].format(name=literal(name), names=names))
-    # The id reaches the write bound to the server's lookup, as a fact from the server (audit point 1).
-    steps.bind_lookup("people", "assignee_id", f"$.items[{found.index(here[0])}].id")
-    return {"person": here[0]}
+    return {"person": here[0], "at": f"$.items[{found.index(here[0])}].id"}
 
 
 def change_fields(runtime: Runtime[RunContext], route: Route, task_id: int, language: Language) -> dict[str, Any]:
@@ -65,6 +63,8 @@ def change_fields(runtime: Runtime[RunContext], route: Route, task_id: int, lang
             return found
         if slots.operation == "assign":
             person = found["person"]
+            # Its id reaches the write bound to the server's lookup, a fact from the server (audit point 1).
+            runtime.context.tools.bind_lookup("people", "assignee_id", found["at"])
         elif found["person"]["username"] != facts["assignee"]:  # "take carol off WEB-5": WEB-5 must be carol's
             return done(words["not_theirs"].format(name=found["person"]["username"], task=facts["key"],
                                                    assignee=facts["assignee"] or words["nobody"]))
