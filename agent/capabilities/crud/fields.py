@@ -30,7 +30,8 @@ FIELD_OPERATIONS = ("assign", "unassign", "rename")
 
 def _person(runtime: Runtime[RunContext], name: str, facts: dict[str, Any],
             language: Language) -> dict[str, Any]:
-    """The one member of the task's project the name fits, or the outcome that says why there is none."""
+    """The one member of the task's project the name fits (and where its id stands in the lookup, "at"), or the
+    outcome that says why there is none."""
     steps, words = runtime.context.tools, TEXTS[language]
     steps.read("people", "members_named", members_named, scope=people_project_ids, name=name)
     found = steps.data("people")["items"]
