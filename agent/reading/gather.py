@@ -9,11 +9,13 @@ the message: the task it acts on, and the words of one write with what that writ
     assign     an assign word and one person it goes to      "Mike's out on leave, so pass #900 to carol"
     rename     a rename verb or the title's name, one title   "现在的名字太 generic 了，麻烦改成 Launch plan"
     update     a value and a verb that sets it, or its field  "shipped it 🚀 can you flip task 900 to done"
+               or a value written as one ("P0", "2026-12-31")     "P0 for task 900 thx"
     create     a create verb and one title, no task named     "spin up a task named Release notes"
 
 A word is one of these only in the forms a request or a wish uses (the plain form and the past
 participle: "delete", "deleted"). A priority or a date in words counts only where a value is led to
-("to", "为", "改成", "deadline", …), never after "not"; "P0" and "2026-12-31" anywhere. The task is one
+("to", "为", "改成", "deadline", …), never after "not"; "P0", "2026-12-31" and a day with its year ("Dec
+31, 2026", "2026年12月31日") anywhere. The task is one
 task reference, else the message's one number standing alone right after a change's verb or before an
 arrow ("reassign 900 → carol"), else the page's task ("this task", "it", "这个任务", "its due date").
 Exactly one change so pieced is offered on a card that states it, for the user to approve or not;
@@ -23,6 +25,7 @@ Pieced together, a change is never a request: the words around it were not read.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from .lexicon import FIELDS
@@ -37,6 +40,7 @@ _ARROWS = frozenset({"→", "->", "=>", ":"})
 _PAUSES = frozenset({",", ":", "-"})
 _NOT = frozenset({"not", "never", "不", "未", "没", "非"})
 _FIELDS = tuple(f"field.{name}" for name in FIELDS)
+_YEAR = re.compile(r"\b\d{4}\b|\d{4}年")
 
 
 def _at(p: Parser, *classes: str) -> list[tuple[int, int]]:
@@ -103,6 +107,13 @@ def _values(p: Parser) -> tuple[tuple[str, str], ...] | None:
             found.setdefault("status", set()).update(v for _, v in vals)
         if p.tokens[i].kind in ("prio", "date"):
             found.setdefault("priority" if p.tokens[i].kind == "prio" else "due_date", set()).add(p.tokens[i].value)
+    i = 0
+    while i < p.n:  # a day with its year, anywhere: "Dec 31, 2026 — that's the new due date"
+        end, vals = next(value(p, i, "due_date"), (i + 1, ()))
+        if vals and _YEAR.search(p.raw(i, end)):
+            found.setdefault("due_date", set()).update(v for _, v in vals)
+            i = end - 1  # not again from inside the same phrase ("3, 2027")
+        i += 1
     for i in set(_after(p, leads, pauses=True)):
         for field in ("priority", "due_date"):
             # The longest phrase a value is read from ("Dec 31, 2026", not "Dec" too).
@@ -174,7 +185,8 @@ def _changes(p: Parser, tg: Target | None) -> Iterator[Change]:
                 yield Change("assign", tg, assignee=people.pop())
         renames = _verbs(p, "crud.rename") + _at(p, "field.title")
         if renames:
-            names = _titles(p, [end for _, end in _at(p, "glue.rename_to", "glue.called", "crud.mark.base")])
+            names = _titles(p, [end for _, end in _at(p, "glue.rename_to", "glue.called", "glue.zh_named",
+                                                      "crud.mark.base")])
             if len(names) == 1:
                 yield Change("rename", tg, title=names.pop())
         yield from _update(p, tg)
@@ -191,7 +203,9 @@ def _update(p: Parser, tg: Target) -> Iterator[Change]:
     if not vals:
         return
     setters = _verbs(p, "crud.mark", "crud.set", "crud.close", "crud.block")
-    if setters or _at(p, *(f"field.{name}" for name in ("status", "priority", "due_date"))):
+    # A value written as one ("P0", "2026-12-31") says which field it sets: "P0 for task 900 thx".
+    written = any(t.kind in ("prio", "date") for t in p.tokens)
+    if setters or written or _at(p, *(f"field.{name}" for name in ("status", "priority", "due_date"))):
         yield Change("update", tg, vals)
 
 

@@ -132,7 +132,8 @@ PERSON: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "take": ("take", "handle", "own", "have", "take over", "负责", "处理", "接手", "跟进", "来做", "来负责"),
     "assignee": ("assignee", "the assignee", "owner", "the owner", "assignment", "负责人", "分配", "指派", "执行人",
                  "whoever's assigned", "whoever is assigned", "whoever's on", "whoever is on", "the person assigned"),
-    "nobody": ("unassigned", "nobody", "no one", "no-one", "无人", "没人", "未分配", "无人负责", "没人负责"),
+    "nobody": ("unassigned", "nobody", "no one", "no-one", "无人", "没人", "未分配", "无人负责", "没人负责",
+               "no assignee", "no owner", "没有负责人", "无负责人", "待认领"),
     "zh_off": ("上", "里", "中"),
 })
 # Tasks a change may name without a number.
@@ -195,6 +196,8 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "yige": ("一个", "个", "一条", "条", "新", "一个新", "个新"),
     "zh_task": ("任务", "待办", "task", "ticket"),
     "zh_called": ("叫", "叫做", "名为", "名叫", "标题为", "标题是", "，", ":", "：", "为"),
+    # The name a task is given, in Chinese: "就叫Launch plan", "以后叫Launch plan" (a change pieced together).
+    "zh_named": ("叫", "叫做", "名为", "名叫"),
     "zh_me": ("我", "我自己"),
     "le": ("了",),
     "zh_from": ("从",),

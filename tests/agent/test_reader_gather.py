@@ -39,6 +39,15 @@ from agent.reading.reader import read, read_write
     ("这个任务的负责人，换成carol", {"operation": "assign", "scope": "selected", "assignee": "carol"}),
     ("move this task's due date to 31 December 2026 — scope got bigger", {"operation": "update",
                                                                           "scope": "selected"}),
+    # A value written as one says which field it sets; a day with its year may stand before its field.
+    ("P1 on #5 thanks, the client escalated", {"operation": "update", "task_id": 5, "priority": "P1"}),
+    ("March 3, 2027 — make that the deadline of task 5", {"operation": "update", "task_id": 5,
+                                                         "due_date": "2027-03-03"}),
+    ("期限这块，任务5就按2027年3月3日来", {"operation": "update", "task_id": 5, "due_date": "2027-03-03"}),
+    # The assignee cleared in other words; a Chinese name given after "叫".
+    ("owner on task 5: wipe it, she left", {"operation": "unassign", "task_id": 5}),
+    ("任务5分错人了，负责人置空", {"operation": "unassign", "task_id": 5}),
+    ("会上说了，任务5改个名，叫Launch plan", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
 ])
 def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: dict[str, Any]) -> None:
     reading = read(message)
@@ -62,6 +71,8 @@ def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: d
     "delete its duplicate",
     "reassign #900: dave is out sick",  # a colon is no arrow to a person
     "这个任务的负责人，carol说她没空",  # a person after a comma, with no word that hands the task over
+    "task 5 shipped on March 3, 2027",  # a day with its year, and no field or verb that sets it
+    "task 5 was P0, now it's P2",  # two values for one field
 ])
 def test_parts_that_make_no_single_change_are_not_pieced_together(message: str) -> None:
     reading = read_write(message)

@@ -26,7 +26,8 @@ PHRASES = Phrases(
         "staff": ("assign", "reassign", "put", "add", "move", "switch"),
         "unassign": ("unassign", "deassign"),
         # "remove carol from task 5", "take carol off task 5", "clear the assignee of task 5".
-        "unstaff": ("remove", "take", "pull", "drop", "clear", "delete", "unset", "reset", "unassign", "strip"),
+        "unstaff": ("remove", "take", "pull", "drop", "clear", "delete", "unset", "reset", "unassign", "strip",
+                    "blank", "wipe", "empty"),
         # "leave task 5 unassigned", "set task 5 to nobody".
         "leave": ("leave", "set", "make", "mark", "put"),
         "rename": ("rename", "retitle", "call", "name", "relabel")},
@@ -44,6 +45,7 @@ PHRASES = Phrases(
         "unassign": ("取消分配", "取消指派"),
         # "把任务5的负责人去掉", "把carol从任务5上撤下来", "取消任务5的分配".
         "unstaff": ("去掉", "删掉", "移除", "清空", "撤下来", "撤掉", "拿掉", "撤下", "去除", "清除", "取消", "清掉",
-                    "清了"),
-        "rename": ("重命名为", "改名为", "改名叫", "标题改为", "标题改成", "名称改为", "名字改为")},
+                    "清了", "置空", "撤了", "撤销"),
+        "rename": ("重命名为", "改名为", "改名叫", "标题改为", "标题改成", "名称改为", "名字改为", "改名", "改个名",
+                    "改名字", "改个名字")},
 )
