@@ -29,6 +29,11 @@ from django.utils import timezone
 _SETTINGS = {"PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
 _WEEKDAYS_ZH = "一二三四五六日天"
 _NEXT_WEEK_ZH = re.compile(rf"^下(?:周|星期|个星期)([{_WEEKDAYS_ZH}])$")
+_THIS_WEEK_ZH = re.compile(rf"^(?:本|这)(?:周|星期|个星期)([{_WEEKDAYS_ZH}])$")
+# A fraction of a unit ("in 1.5 weeks"): which day?
+_FRACTION = re.compile(r"\bin\s+\d+[.,]\d|(?<![\d.])\d+[.,]\d+\s*[a-z\u4e00-\u9fff]", re.IGNORECASE)
+# No year named, and further off than this: no day anyone means ("Feb 29" read as 2028-02-29).
+_YEAR_ON = timedelta(days=366)
 _MONTH_DAY_ZH = re.compile(r"^(?:(\d{4})\s*年\s*|(明年|今年))?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]$")
 # The end of a year named by its number, or next year's: "end of 2026", "2026年底", "2026年年末", "明年年底".
 _YEAR_END_NAMED = re.compile(r"^(?:(?:the\s+)?end\s+of\s+(\d{4})|(\d{4})\s*(?:year[- ]end|年\s*年?[底末])"
@@ -45,7 +50,7 @@ _MONTHS = rf"(?:{_MONTH_STARTS}|sept)[a-z]*\.?"
 # A year or a month with no day: "2026", "in 2027", "June", "June 2026", "2026年", "2026年12月", "下个月", "明年".
 _NO_DAY = re.compile(rf"^(?:in\s+)?(?:\d{{4}}|{_MONTHS}(?:\s+of)?(?:\s*,?\s*\d{{4}})?|\d{{4}}\s+{_MONTHS}"
                      r"|\d{1,2}\s*[/.]\s*\d{4}|\d{4}\s*[/.]\s*\d{1,2}"
-                     r"|(?:next|this|last)\s+(?:week|month|year))$"
+                     r"|(?:next|this|last)\s+(?:week|month|year)|in\s+\d+)$"
                      r"|^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?$"  # "the 3rd", "10": which month's?
                      r"|^(?:\d{4}\s*年)?\s*(?:\d{1,2}\s*月份?)?$|^(?:下|本|这|上)个?(?:月|周|星期|礼拜)$|^(?:明|今|去)年$",
                      re.IGNORECASE)
@@ -101,13 +106,17 @@ def read_date(words: str, *, recent: bool = False) -> date | None:
     if next_week:
         weekday = min(_WEEKDAYS_ZH.index(next_week.group(1)), 6)
         return today - timedelta(days=today.weekday()) + timedelta(days=7 + weekday)
+    this_week = _THIS_WEEK_ZH.match(words)
+    if this_week:  # "本周日" is this week's Sunday; a day of it already gone reads two ways
+        day = today - timedelta(days=today.weekday()) + timedelta(days=min(_WEEKDAYS_ZH.index(this_week.group(1)), 6))
+        return day if day >= today or recent else None
     month_day = _MONTH_DAY_ZH.match(words)
     if month_day:
         year, named, month, day_of = month_day.groups()
         if year or named:
             return _day(int(year) if year else today.year + (named == "明年"), int(month), int(day_of))
         return _next(int(month), int(day_of), today, recent=recent)
-    if _NO_DAY.match(words) or _UNREAD.search(words) or _TWO_READINGS.search(words):
+    if _NO_DAY.match(words) or _UNREAD.search(words) or _TWO_READINGS.search(words) or _FRACTION.search(words):
         return None
     either = _DAY_MONTH_YEAR.match(words)
     if either and int(either.group(1)) <= 12 and int(either.group(2)) <= 12 and either.group(1) != either.group(2):
@@ -138,6 +147,8 @@ def read_date(words: str, *, recent: bool = False) -> date | None:
         day = earlier
     elif earlier is not None and today - earlier <= _JUST_GONE:  # "Dec 6" said on Dec 7
         return earlier if recent else None
+    if day - today > _YEAR_ON:
+        return None
     return day if abs(day.year - today.year) <= _YEARS_AROUND else None
 
 

@@ -54,7 +54,8 @@ CLOSERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "plain": ("please", "thanks", "thank you", "thx", "pls", "plz", "for me", "asap", "when you can", "instead",
               "when you get a chance", "if you can", "if you could", "if you don't mind", "no rush",
               "谢谢", "谢谢你", "谢谢了", "多谢", "吧", "一下", "哈", "啦", "呗", "嘛", "呀", "就行", "就好", "就可以",
-              "即可", "辛苦啦", "谢啦", "when you get a sec", "when you get a minute",
+              "即可", "辛苦啦", "谢啦", "啊", "呐", "嗷", "咯", "嘞", "噢", "捏", "when you get a sec",
+              "when you get a minute",
               "when you have a sec", "when you have a minute"),
     "ask": ("好吗", "好不好", "可以吗", "行吗", "行不行", "成吗", "好么", "行么", "可以么", "可以不", "ok", "okay",
             "ok?", "alright"),
@@ -195,7 +196,8 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "de": ("的",),
     "yige": ("一个", "个", "一条", "条", "新", "一个新", "个新"),
     "zh_task": ("任务", "待办", "task", "ticket"),
-    "zh_called": ("叫", "叫做", "名为", "名叫", "标题为", "标题是", "，", ":", "：", "为"),
+    "zh_called": ("叫", "叫做", "名为", "名叫", "标题为", "标题是", "名称为", "名称是", "内容为", "内容是", "，", ":",
+                  "：", "为"),
     # The name a task is given, in Chinese: "就叫Launch plan", "以后叫Launch plan" (a change pieced together).
     "zh_named": ("叫", "叫做", "名为", "名叫"),
     "zh_me": ("我", "我自己"),
@@ -211,6 +213,26 @@ CLAUSE = ("if", "when", "once", "unless", "after", "before", "until", "because",
           "如果", "要是", "假如", "等", "之后", "以后", "后再", "再", "因为", "但是", "不过", "不对", "算了", "除非",
           "吗", "吧",
           "好吗", "谢谢", "了")
+# Remarks an unquoted title never runs into: a take-back, a hedge, someone else's word, a question back, a
+# "later", a second request or another place. The title ends before one, the rest is unread, and the change
+# is offered on a card ("rename task 5 to Launch plan forget it", "… called Write docs in Mobile App").
+ASIDES = ("forget it", "nvm", "never mind", "nevermind", "disregard", "undo", "cancel", "oops", "whoops", "my bad",
+          "no wait", "wait", "wrong task", "wrong chat", "typo", "jk", "joking", "just joking", "kidding",
+          "on second thought", "scratch that", "maybe", "perhaps", "probably", "possibly", "i think", "i guess",
+          "i suppose", "idk", "hypothetically", "in theory", "apparently", "allegedly", "supposedly",
+          "theoretically", "ideally", "lol", "lmao", "haha", "hmm", "as", "per", "according to", "said", "suggested",
+          "wants", "wdyt", "what do you think", "any thoughts", "thoughts", "is that right", "does that work",
+          "right", "correct", "later", "eventually", "someday", "at some point", "soonish", "temporarily",
+          "pending", "tbd", "for now", "also", "plus", "in", "under", "everywhere", "too", "as well",
+          "again", "next week", "this week", "next month", "this month", "soon", "anyway", "anyways", "so", "cheers",
+          "is", "was", "were", "good idea", "bad idea", "project", "assignee", "owner", "tag", "tags", "label",
+          "labels", "estimate",
+          # Chinese: a question tag, a hedge, a take-back, laughter, a remark on the change itself.
+          "么", "呢", "没", "没有", "不", "否", "是吧", "对吧", "没错吧", "是不是", "要不要", "该不该", "中不中",
+          "对么", "是么", "如何", "怎么样", "咋样", "你觉得", "你看", "当我没说", "才怪", "拉倒", "不行", "不成",
+          "嘿嘿", "呵呵", "哈哈", "hhh", "开玩笑", "说着玩", "取消", "撤回", "忽略", "待定", "暂定", "待确认",
+          "需确认", "我觉得", "我想", "也许", "可能", "大概", "或许", "回头", "改天", "还是", "或者", "并且", "还有",
+          "顺便", "这个操作", "这事", "这件事", "成功", "失败", "报错", "而已", "想得美", "做梦", "和", "以及")
 # Corrections: "…, sorry I meant task 6" names the task the change is for.
 CORRECTIONS = ("sorry i meant", "sorry, i meant", "i meant", "i mean", "sorry", "sorry i mean", "oops i meant",
                "actually i meant", "我是说", "不对，是", "不对是", "是")
@@ -295,7 +317,7 @@ _VERB_CLASSES = ("mark", "set", "close", "block", "delete", "create", "assign", 
 @cache
 def lexicon() -> Lexicon:
     """The whole lexicon: the reader's own words and every capability's phrases."""
-    own: dict[str, Iterable[str]] = {"courtesy": COURTESY, "correction": CORRECTIONS, "clause": CLAUSE,
+    own: dict[str, Iterable[str]] = {"courtesy": COURTESY, "correction": CORRECTIONS, "clause": (*CLAUSE, *ASIDES),
                                      "correction_mark": CORRECTION_MARKS}
     for prefix, table in (("frame", FRAMES), ("closer", CLOSERS), ("not", NOT_ASKED), ("status", STATUSES),
                           ("priority", PRIORITIES), ("person", PERSON), ("question", QUESTIONS),

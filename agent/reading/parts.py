@@ -124,7 +124,11 @@ def due(p: Parser, i: int, *, recent: bool = False) -> Iterator[tuple[int, Value
     for end in range(min(p.n, i + 8), i, -1):  # the longest span of words dateparser reads
         # "December 31, 2026", "12/31", "12.31": a separator inside, never at either end.
         inner = p.tokens[i + 1:end - 1]
-        if all(t.kind in ("word", "han", "num") for t in (p.tokens[i], p.tokens[end - 1])) and all(
+        # A span that cuts a figure in two ("in 1" of "in 1.5 weeks") or from its unit ("in 1.5" of it) reads no day.
+        cuts = p.tokens[end - 1].kind == "num" and end < p.n and (
+            end + 1 < p.n and p.tokens[end].text in _DATE_SEPARATORS and p.tokens[end + 1].kind == "num"
+            or bool(list(p.w(end, "glue.unit"))))
+        if not cuts and all(t.kind in ("word", "han", "num") for t in (p.tokens[i], p.tokens[end - 1])) and all(
                 t.kind in ("word", "han", "num") or t.text in _DATE_SEPARATORS for t in inner):
             day = p.day(i, end, recent=recent)
             # A last word of the grammar's own the day does not need ("Friday in Mobile App") is left for
@@ -218,6 +222,7 @@ def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
 
 
 # Lower-case words that lead to what follows them, never the first word of a title.
+_ARTICLES = frozenset({"a", "an"})
 _LEADS = frozenset({"called", "named", "titled", "for", "to", "with", "of", "in", "on", "at", "by", "from", "into",
                     "and", "or", "about", "as"})
 
@@ -234,15 +239,19 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """
     token = p.kind(i, "quote")
     if token:
-        yield i + 1, token.value
+        if token.value.strip():  # quotes around nothing ("rename task 5 to “ ”") are no title
+            yield i + 1, token.value.strip()
         return
-    if i >= p.n or list(p.w(i, "glue.rename_to")) or p.texts[i] in _LEADS and p.raw(i, i + 1).islower():
-        return  # "create a task called ASAP", "add a task for carol": a word that leads to what follows
+    if i >= p.n or list(p.w(i, "glue.rename_to", "glue.zh_called", "field.title")) or \
+            p.texts[i] in _LEADS and p.raw(i, i + 1).islower():
+        return  # "create a task called ASAP", "add a task for carol", "新建任务，标题是X": a word that leads on
+    if p.texts[i] in _ARTICLES and p.raw(i, i + 1).islower():
+        return  # "create a docs task" is no task titled "a docs"
     for end in range(i + 1, p.n + 1):
         # No task named inside, no second instruction ("… to Launch plan and delete task 6", "… called Fix
         # login bug and assign it to me" are no titles).
         if p.tokens[end - 1].kind in ("punct", "sym", "quote", "ref") or end - 1 > i and (
-                list(p.w(end - 1, "clause")) or p.texts[end - 1] in _AND and list(p.w(end, *_VERBS))):
+                list(p.w(end - 1, "clause")) or p.texts[end - 1] in _AND and list(p.w(end, *_VERBS, "glue.a"))):
             break
         if not list(p.w(end - 1, "glue.open", "closer.plain", "closer.ask")) and _names_something(p, i, end):
             yield end, p.raw(i, end)

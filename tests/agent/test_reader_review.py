@@ -5,6 +5,7 @@ write; a question keeps its filters, or names the ones it cannot use.
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -252,3 +253,58 @@ def test_this_week_is_no_task(message: str) -> None:
 def test_a_task_for_someone_or_some_day_offers_no_title(message: str) -> None:
     """Neither read whole nor pieced together: "bob" and "Monday" are whom and when, never a new task's title."""
     assert read(message).change is None, read(message)
+
+
+# A sixth review: an unquoted title never runs into a remark of the user's (a take-back, a hedge, someone
+# else's word, a question tag, "later", another request or place); the title ends before it, the rest is
+# unread, and the change is offered on a card with the title before the remark.
+@pytest.mark.parametrize(("message", "title"), [
+    ("rename this task to Launch plan forget it", "Launch plan"),
+    ("rename task 5 to Quarterly review maybe", "Quarterly review"),
+    ("create a task called Draft the memo as bob suggested", "Draft the memo"),
+    ("create a task called Update deps later", "Update deps"),
+    ("create a task called Write docs and another called Write tests", "Write docs"),
+    ("create a task called Write docs in Mobile App", "Write docs"),
+    ("把任务5改名为季度复盘还是年度复盘", "季度复盘"),
+    ("创建任务整理周报当我没说", "整理周报"),
+    ("把任务5改名为季度复盘是不是更好", "季度复盘"),
+])
+def test_a_title_ends_before_a_remark_and_is_offered_on_a_card(message: str, title: str) -> None:
+    reading = read(message)
+    assert reading.mood == "unread" and reading.slots.get("title") == title, reading
+
+
+@pytest.mark.parametrize(("message", "title"), [
+    ("create a task called Research and Development", "Research and Development"),
+    ("创建任务整理周报嘞", "整理周报"),  # a sentence particle closes the request, it is no part of the title
+    ("把任务5改名为季度复盘啊", "季度复盘"),
+])
+def test_a_title_with_no_remark_is_still_read_whole(message: str, title: str) -> None:
+    reading = read(message)
+    assert reading.mood == "request" and reading.slots.get("title") == title, reading
+
+
+@pytest.mark.parametrize("message", ["rename task 5 to “ ”", "把任务5改名为“”", "create a docs task",
+                                     "新建任务，标题是整理周报"])
+def test_no_empty_title_no_article_as_a_title_and_no_label_inside_one(message: str) -> None:
+    reading = read(message)
+    assert reading.mood != "request", reading
+    assert reading.slots.get("title") not in ("", " ", "a docs", "标题是整理周报"), reading
+
+
+def test_this_weeks_sunday_in_chinese_is_this_weeks_and_a_day_gone_reads_two_ways() -> None:
+    today = timezone.localdate()
+    sunday = today + timedelta(days=6 - today.weekday())
+    assert read_date("本周日") == sunday == read_date("这周天")
+    if today.weekday() > 0:
+        assert read_date("本周一") is None
+
+
+@pytest.mark.parametrize("words", ["in 1.5 weeks", "in 1.5", "in 1"])
+def test_a_fraction_of_a_week_or_a_number_alone_is_no_day(words: str) -> None:
+    assert read_date(words) is None
+
+
+def test_a_fraction_of_a_week_is_not_read_from_its_whole_number() -> None:
+    reading = read("set due date of task 5 to in 1.5 weeks")
+    assert reading.mood != "request" and "due_date" not in reading.slots, reading
