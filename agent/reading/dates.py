@@ -47,6 +47,9 @@ MONTH_WORDS = frozenset((*MONTHS, *(m[:3] for m in MONTHS), "sept"))
 _MONTH_STARTS = "|".join(m[:3] for m in MONTHS)
 _WEEKDAY_STARTS = "|".join(d[:3] for d in WEEKDAYS)
 _MONTHS = rf"(?:{_MONTH_STARTS}|sept)[a-z]*\.?"
+# A weekday, then the day it falls on ("Friday Dec 18", "Fri, 18 December"): read only when the two agree.
+_WEEKDAY_OF_WEEK = re.compile(rf"^({_WEEKDAY_STARTS})[a-z]*\s+(this|next)\s+week$", re.IGNORECASE)
+_WEEKDAY_AND_DAY = re.compile(rf"^({_WEEKDAY_STARTS})[a-z]*\.?\s*,?\s*(?:the\s+)?(.+)$", re.IGNORECASE)
 # A year or a month with no day: "2026", "in 2027", "June", "June 2026", "2026年", "2026年12月", "下个月", "明年".
 _NO_DAY = re.compile(rf"^(?:in\s+)?(?:\d{{4}}|{_MONTHS}(?:\s+of)?(?:\s*,?\s*\d{{4}})?|\d{{4}}\s+{_MONTHS}"
                      r"|\d{1,2}\s*[/.]\s*\d{4}|\d{4}\s*[/.]\s*\d{1,2}"
@@ -116,6 +119,17 @@ def read_date(words: str, *, recent: bool = False) -> date | None:
         if year or named:
             return _day(int(year) if year else today.year + (named == "明年"), int(month), int(day_of))
         return _next(int(month), int(day_of), today, recent=recent)
+    of_week = _WEEKDAY_OF_WEEK.match(words)
+    if of_week:  # "Friday next week": that week's Friday; "Monday this week" said on a Tuesday is gone
+        weekday = [d[:3] for d in WEEKDAYS].index(of_week.group(1).lower())
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7 * (of_week.group(2).lower() == "next"))
+        day = monday + timedelta(days=weekday)
+        return day if day >= today or recent else None
+    named = _WEEKDAY_AND_DAY.match(words)
+    if named and re.match(rf"\d|{_MONTHS}", named.group(2), re.IGNORECASE):
+        falls = read_date(named.group(2), recent=recent)
+        weekday = [d[:3] for d in WEEKDAYS].index(named.group(1).lower())
+        return falls if falls is not None and falls.weekday() == weekday else None
     if _NO_DAY.match(words) or _UNREAD.search(words) or _TWO_READINGS.search(words) or _FRACTION.search(words):
         return None
     either = _DAY_MONTH_YEAR.match(words)

@@ -14,10 +14,10 @@ the message: the task it acts on, and the words of one write with what that writ
 
 A word is one of these only in the forms a request or a wish uses (the plain form and the past
 participle: "delete", "deleted"). A priority or a date in words counts only where a value is led to
-("to", "为", "改成", "deadline", …), never after "not"; "P0", "2026-12-31" and a day with its year ("Dec
-31, 2026", "2026年12月31日") anywhere. The task is one
-task reference, else the message's one number standing alone right after a change's verb or before an
-arrow ("reassign 900 → carol"), else the page's task ("this task", "it", "这个任务", "its due date").
+("to", "为", "改成", "deadline", …), never after "not" ("no longer", "anything but"); "P0", "2026-12-31"
+and a day with its year ("Dec 31, 2026", "2026年12月31日") anywhere. A delete of what a task holds ("remove
+the label from this task") is none. The task is one task reference, else the message's one number
+standing alone right after a change's verb or before an arrow ("reassign 900 → carol"), else the page's task ("this task", "it", "这个任务", "its due date").
 Exactly one change so pieced is offered on a card that states it, for the user to approve or not;
 none, two different ones, two tasks, or a question that asks nothing of the assistant ("task 5
 finished?"): the reader answers or asks.
@@ -38,7 +38,11 @@ _LEADS = ("glue.to", "glue.zh_to", "glue.verbless", "glue.due", "glue.rename_to"
 _ARROWS = frozenset({"→", "->", "=>", ":"})
 # Marks that may stand between a lead and its value: a comma, a colon, a dash.
 _PAUSES = frozenset({",", ":", "-"})
-_NOT = frozenset({"not", "never", "不", "未", "没", "非"})
+_NOT = frozenset({"not", "never", "longer", "but", "except", "without", "不", "未", "没", "非"})
+# What a task holds or belongs to that is no task: "remove the label from this task", "… from the sprint".
+_PARTS = frozenset({"label", "labels", "tag", "tags", "estimate", "blocker", "blockers", "comment", "comments",
+                    "attachment", "attachments", "link", "links", "watcher", "watchers", "sprint", "board",
+                    "milestone", "标签", "评论", "附件", "链接", "冲刺", "里程碑"})
 _FIELDS = tuple(f"field.{name}" for name in FIELDS)
 _YEAR = re.compile(r"\b\d{4}\b|\d{4}年")
 
@@ -174,7 +178,8 @@ def _changes(p: Parser, tg: Target | None) -> Iterator[Change]:
         if cleared:
             yield Change("unassign", tg)
         # A delete of something of the task's ("delete the due date of task 5", "task 5's subtasks") is none.
-        of_part = bool(_at(p, *_FIELDS, "decompose.into")) or any(t.possessive for t in p.tokens)
+        of_part = bool(_at(p, *_FIELDS, "decompose.into")) or any(t.possessive for t in p.tokens) or any(
+            text in _PARTS or "".join(p.texts[i:i + 2]) in _PARTS for i, text in enumerate(p.texts))
         if not of_part and any(i not in unstaff or not cleared for i, _ in _verbs(p, "crud.delete")):
             yield Change("delete", tg)
         if _verbs(p, "decompose.verb") or _at(p, "decompose.into"):

@@ -63,12 +63,17 @@ def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
             yield end, Change("update", tg, (("status", "blocked"),))
 
 
+def _takes_out(p: Parser, end: int) -> bool:
+    """Whether the task is taken out of something ("remove this task from the sprint"): that deletes nothing."""
+    return "from" in p.texts[end:] or "从" in p.texts[:end]
+
+
 def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
     yield from en_update(p, i, form)
     yield from en_people(p, i, form)
     for v in p.w(i, f"crud.delete.{form}"):
         for end, tg in target(p, v):
-            if not _owns_more(p, end, tg):
+            if not _owns_more(p, end, tg) and not _takes_out(p, end):
                 yield end, Change("delete", tg)
     for v in p.w(i, f"decompose.verb.{form}"):
         # A breakdown with no task named is of the selected one ("can you give me a breakdown?", "break it
@@ -204,7 +209,7 @@ def zh_change(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
                 yield from _zh_task_first(p, j, tg, ba=b != i)
     for v in p.w(i, "crud.delete.base"):
         for j, tg in target(p, v):
-            if not _owns_more(p, j, tg):
+            if not _owns_more(p, j, tg) and not _takes_out(p, j):
                 yield j, Change("delete", tg)
     for v in p.w(i, "crud.close.base"):
         for j, tg in target(p, v):

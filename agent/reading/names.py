@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .dates import MONTH_WORDS, WEEKDAYS
-from .lexicon import PRIORITIES, STATUSES
+from .lexicon import NOT_NAMES, PRIORITIES, STATUSES
 from .parts import Parser
 from .query_words import DUE_RANGES, READS
 from .repair import corrected
@@ -30,13 +29,6 @@ _CLAUSE_STARTS = frozenset({"that", "which", "where", "whose", "who"})  # "in We
 _FILTER_WORDS = frozenset(w for table in (STATUSES, PRIORITIES) for words in table.values() for w in words
                           if w.isascii() and " " not in w) | frozenset(READS["overdue"]) | frozenset(READS["open"])
 _HAVING = ("有", "带", "含", "带有", "包含")
-# Words that name no one person and no project: pronouns, everyone and no one, days and months, a team.
-NOT_NAMES = frozenset({
-    "i", "me", "you", "him", "her", "us", "them", "it", "we", "they", "someone", "somebody", "anyone", "anybody",
-    "everyone", "everybody", "nobody", "nothing", "anything", "everything", "something", "all", "team", "the",
-    "today", "tomorrow", "yesterday", "tonight", "now", "later", "soon", "week", "month", "year", "weekend", "q1",
-    "q2", "q3", "q4", "next", "this", "last", "except", "not", "without", "but", "or", "and", "too", "also",
-    "lately", "recently", *WEEKDAYS, *(MONTH_WORDS - {"may"})})  # "may" is a name as often as a month
 # A word before "'s" that makes a contraction, no one's possessive ("that's", "what's", "let's").
 CONTRACTED = frozenset({"that", "it", "what", "there", "here", "who", "let", "he", "she", "where", "how", "when",
                         "why", "nobody", "everyone", "everybody", "someone"})

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from .dates import read_date
-from .lexicon import FIELDS, FRAMES, PRIORITIES, STATUSES, lexicon
+from .lexicon import FIELDS, FRAMES, NOT_NAMES, PRIORITIES, STATUSES, lexicon
 from .tokens import Token
 
 Values = tuple[tuple[str, str], ...]
@@ -212,12 +212,13 @@ def named_for(p: Parser, i: int) -> bool:
 
 
 def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
-    """Me, or a name: a word that is no word of the grammar's own ("to", "the", "please")."""
+    """Me, or a name: a word that is no word of the grammar's own ("to", "the", "please") and names someone
+    ("nobody", "them", "friday" do not)."""
     for end in p.w(i, "glue.me", "glue.zh_me"):
         yield end, "me"
     token = p.kind(i, "word")
-    if token and not list(p.w(i, "glue.the", "glue.a", "glue.open", "glue.to", "person.onto", "person.off",
-                              "courtesy")):
+    if token and token.text not in NOT_NAMES and not list(p.w(i, "glue.the", "glue.a", "glue.open", "glue.to",
+                                                              "person.onto", "person.off", "courtesy")):
         yield i + 1, p.raw(i, i + 1)
 
 

@@ -28,6 +28,8 @@ from .tokens import tokenize
 _WHOSE = ("assignee_me", "unassigned", "assignee")
 # A request's frame or courtesy around a question ("could you show me …", "帮我查一下 …"): asks nothing more.
 _ASIDE = ("read.known", "courtesy", "frame.plain", "frame.ask")
+# What joins two lists of tasks: "blocked tasks and overdue tasks", "阻塞任务、逾期任务".
+_JOINS_LISTS = frozenset({"and", "plus", ",", "和", "以及", "与", "、", "还有", "跟"})
 # A possessive of no one ("that's", "nobody's", "tomorrow's"): no person's tasks.
 _NO_ONES = CONTRACTED | NOT_NAMES
 
@@ -184,7 +186,21 @@ def _project(q: ReadQuery, name: str | None, written: str) -> None:
         q.slots.update(project_name=name)
 
 
+def _second_list(p: Parser) -> int | None:
+    """Where a second list starts: a joining word after one task noun and before another ("blocked tasks and
+    overdue tasks", "bob的P0任务和carol的P1任务"); a query lists one set of tasks, so the second is named."""
+    nouns = [i for i in range(p.n) if list(p.w(i, "query.noun"))]
+    if len(nouns) < 2:
+        return None
+    return next((i for i in range(nouns[0] + 1, nouns[-1]) if p.texts[i] in _JOINS_LISTS), None)
+
+
 def read_query(p: Parser) -> ReadQuery:
+    second = _second_list(p)
+    if second is not None:  # the first list is read alone; the second is named as written
+        q = read_query(Parser(p.text, p.tokens[:second]))
+        q.unusable.append(p.raw(second + 1, p.n))
+        return q
     q, i = ReadQuery(), 0
     while i < p.n:
         i = _step(p, i, q)

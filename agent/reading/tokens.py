@@ -5,8 +5,8 @@ either language is a sequence of tokens and the lexicon matches both alike. Task
 5", "#5", "WEB-5" with its project's key in capitals — "covid-19" and "utf-8" are none —, "任务5",
 "5号任务", and "900号那个任务" with a number no day of a month can be: "5号" alone, or "5号那个任务",
 may be a day), ISO dates, priorities ("P0") and quoted text are one token each.
-Anything else (an emoji, a slash, a date that names no day: "2027-02-30") is a symbol token, which no
-phrase holds: it is never read.
+Anything else (an emoji, a slash, a date that names no day: "2027-02-30", the "~~" that strikes words out)
+is a symbol token, which no phrase holds: it is never read.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ _SCAN = re.compile(r"""
 | (?P<word>[a-z]+(?:['’][a-z]+)*)
 | (?P<num>\d+)
 | (?P<han>[\u3400-\u9fff])
+| (?P<strike>~~)
 | (?P<punct>[,，、.。!！?？;；:：…—–\-~～])
 | (?P<space>\s+)
 | (?P<sym>.)
@@ -51,8 +52,10 @@ def tokenize(message: str) -> tuple[Token, ...]:
     text = one_line(message)
     tokens = []
     for m in _SCAN.finditer(text):
-        kind = next(k for k in ("quote", "ref", "date", "prio", "word", "num", "han", "punct", "space", "sym")
-                    if m.group(k) is not None)
+        kind = next(k for k in ("quote", "ref", "date", "prio", "word", "num", "han", "strike", "punct", "space",
+                                "sym") if m.group(k) is not None)
+        if kind == "strike":
+            kind = "sym"  # "~~…~~" strikes its words out: never read
         if kind == "space":
             continue
         if kind == "date" and not _is_day(m.group(0)):

@@ -308,3 +308,29 @@ def test_a_fraction_of_a_week_or_a_number_alone_is_no_day(words: str) -> None:
 def test_a_fraction_of_a_week_is_not_read_from_its_whole_number() -> None:
     reading = read("set due date of task 5 to in 1.5 weeks")
     assert reading.mood != "request" and "due_date" not in reading.slots, reading
+
+
+@pytest.mark.parametrize("message", ["~~mark this task done~~", "assign this task to them", "assign it to him",
+                                     "assign task 5 to friday"])
+def test_struck_out_words_and_a_word_that_names_no_one_are_no_request(message: str) -> None:
+    reading = read(message)
+    assert reading.mood != "request" and reading.slots.get("assignee") in (None, "me"), reading
+
+
+@pytest.mark.parametrize("message", ["remove the label from this task", "remove this task from the sprint",
+                                     "把这个任务从冲刺里移除", "this task is no longer blocked",
+                                     "set this task to anything but P0"])
+def test_no_card_states_a_change_the_message_does_not_name(message: str) -> None:
+    """A part of a task removed, a task taken out of a list, a value denied: no delete or value is offered."""
+    reading = read(message)
+    assert reading.slots.get("operation") != "delete" and not reading.slots.get("status") \
+        and not reading.slots.get("priority"), reading
+
+
+def test_a_weekday_with_its_day_is_read_when_they_agree() -> None:
+    day = timezone.localdate() + timedelta(days=10)
+    other = (day + timedelta(days=1)).strftime("%A")
+    assert read_date(f"{day:%A} {day:%b} {day.day}") == day == read_date(f"{day:%a}, {day.day} {day:%B}")
+    assert read_date(f"{other} {day:%b} {day.day}") is None  # the two disagree: which day?
+    monday = timezone.localdate() - timedelta(days=timezone.localdate().weekday())
+    assert read_date("Friday next week") == monday + timedelta(days=11)

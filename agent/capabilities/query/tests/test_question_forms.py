@@ -117,3 +117,21 @@ def test_between_two_days_is_the_range_from_the_first_to_the_last() -> None:
 
 def test_nobodys_tasks_are_the_unassigned_ones() -> None:
     assert _query("nobody's tasks") == {"unassigned": True}
+
+
+@pytest.mark.parametrize(("message", "first", "named"), [
+    ("blocked tasks and overdue tasks", {"status_filter": ["blocked"]}, "overdue tasks"),
+    ("P0 tasks for bob, P1 tasks for carol", {"priority_filter": ["P0"], "assignee": "bob"}, "P1 tasks for carol"),
+    ("bob的逾期任务和carol的阻塞任务", {"assignee": "bob", "preset": "overdue"}, "carol的阻塞任务"),
+    ("阻塞任务、逾期任务", {"status_filter": ["blocked"]}, "逾期任务"),
+])
+def test_a_second_list_is_named_not_folded_into_the_first(message: str, first: dict[str, Any], named: str) -> None:
+    """Two lists of tasks ("X tasks and Y tasks") are not one list that matches both: the first is
+    listed, the second named as not used."""
+    reading = read(message)
+    assert reading.capability == "query" and reading.slots == first and reading.unusable == (named,), reading
+
+
+def test_two_values_before_one_task_noun_are_still_one_list() -> None:
+    assert _query("carol's blocked and overdue tasks") == {"assignee": "carol", "status_filter": ["blocked"],
+                                                           "preset": "overdue"}
