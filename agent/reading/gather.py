@@ -17,7 +17,8 @@ participle: "delete", "deleted"). A priority or a date in words counts only wher
 ("to", "为", "改成", "deadline", …), never after "not" ("no longer", "anything but"); "P0", "2026-12-31"
 and a day with its year ("Dec 31, 2026", "2026年12月31日") anywhere. A delete of what a task holds ("remove
 the label from this task") is none. The task is one task reference, else the message's one number
-standing alone right after a change's verb or before an arrow ("reassign 900 → carol"), else the page's task ("this task", "it", "这个任务", "its due date").
+standing alone right after a change's verb or before an arrow ("reassign 900 → carol"), else the page's
+task ("this task", "it", "这个任务", "its due date").
 Exactly one change so pieced is offered on a card that states it, for the user to approve or not;
 none, two different ones, two tasks, or a question that asks nothing of the assistant ("task 5
 finished?"): the reader answers or asks.
