@@ -135,6 +135,9 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
     if (who := person_before(p, i)) is not None:  # "Alice 有哪些任务", "what does dave have", "carol P0"
         _assignee(q, who, who)
         return i + 1
+    if p.texts[i] == "i" and (list(status(p, i + 1)) or p.texts[i + 1:i + 3] == ("need", "to")):
+        _whose(q, "assignee_me", True, p.raw(i, i + 1))  # "tasks I finished", "things I need to do": mine
+        return i + 1
     for end in p.w(i, "read.or"):  # "blocked or in progress": checked once all is read (read_query)
         q.ors.append((i, end))
         return end

@@ -135,3 +135,12 @@ def test_a_second_list_is_named_not_folded_into_the_first(message: str, first: d
 def test_two_values_before_one_task_noun_are_still_one_list() -> None:
     assert _query("carol's blocked and overdue tasks") == {"assignee": "carol", "status_filter": ["blocked"],
                                                            "preset": "overdue"}
+
+
+@pytest.mark.parametrize(("message", "status"), [("tasks I finished", "done"), ("things I need to do", "todo")])
+def test_i_before_what_was_done_is_mine(message: str, status: str) -> None:
+    assert _query(message) == {"assignee_me": True, "status_filter": [status]}
+
+
+def test_i_asking_to_see_is_not_mine() -> None:
+    assert _query("can I see the blocked tasks") == {"status_filter": ["blocked"]}
