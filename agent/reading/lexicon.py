@@ -254,6 +254,10 @@ class Lexicon:
         # Every token text of every phrase: a word that is one is the grammar's, not a name or a date's.
         self.known = frozenset(text for phrases in self._classes.values() for phrase in phrases for text in phrase)
 
+    def phrases(self) -> frozenset[tuple[str, ...]]:
+        """Every phrase of every class, as tokens."""
+        return frozenset(phrase for phrases in self._classes.values() for phrase in phrases)
+
     def _at(self, texts: tuple[str, ...], pos: int, name: str) -> list[tuple[str, ...]]:
         return self._starting.get(name, {}).get(texts[pos], []) if pos < len(texts) else []
 

@@ -72,7 +72,7 @@ def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
             if quote:
                 yield next(p.w(k + 1, "read.project"), k + 1), quote.value
                 continue
-            if p.texts[k] in NOT_NAMES or p.kind(k, "num"):  # "for today", "in december", "in 2027": no project
+            if k >= p.n or p.texts[k] in NOT_NAMES or p.kind(k, "num"):  # "… in", "for today", "in 2027": none
                 continue
             end = k
             while end < p.n and (p.tokens[end].kind in ("word", "num", "han") or p.texts[end] == "-" and end > k) \
