@@ -30,7 +30,13 @@ ASIDES = ("forget it", "nvm", "never mind", "nevermind", "disregard", "undo", "c
           "对么", "是么", "如何", "怎么样", "咋样", "你觉得", "你看", "当我没说", "才怪", "拉倒", "不行", "不成",
           "嘿嘿", "呵呵", "哈哈", "hhh", "开玩笑", "说着玩", "取消", "撤回", "忽略", "待定", "暂定", "待确认",
           "需确认", "我觉得", "我想", "也许", "可能", "大概", "或许", "回头", "改天", "还是", "或者", "并且", "还有",
-          "顺便", "这个操作", "这事", "这件事", "成功", "失败", "报错", "而已", "想得美", "做梦", "和", "以及")
+          "顺便", "这个操作", "这事", "这件事", "成功", "失败", "报错", "而已", "想得美", "做梦", "和", "以及",
+          "据说", "听说", "也行", "建议", "先这样", "就这样", "收到", "搞定", "完事", "感谢", "尽快", "越快越好",
+          "比较急", "很急", "立刻", "高优", "通知", "抄送", "提醒", "负责", "来做", "然后",
+          # English chat: a sign-off, an aside, someone else to tell or to own it.
+          "btw", "fyi", "imo", "imho", "tbh", "iirc", "lgtm", "kthx", "tyvm", "np", "rn", "sry", "brb", "yolo",
+          "etc", "cc", "ping", "notify", "owns", "to own", "to review", "like we agreed", "sometime", "first", "yes",
+          "eod", "eow", "tmrw", "by the", "blocked on", "waiting on", "over")
 # Corrections: "…, sorry I meant task 6" names the task the change is for.
 CORRECTIONS = ("sorry i meant", "sorry, i meant", "i meant", "i mean", "sorry", "sorry i mean", "oops i meant",
                "actually i meant", "我是说", "不对，是", "不对是", "是")

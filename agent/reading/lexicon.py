@@ -254,6 +254,11 @@ class Lexicon:
         # Every token text of every phrase: a word that is one is the grammar's, not a name or a date's.
         self.known = frozenset(text for phrases in self._classes.values() for phrase in phrases for text in phrase)
 
+    def phrase_at(self, texts: tuple[str, ...], pos: int) -> bool:
+        """Whether a phrase of any class starts at pos (a Chinese character is a word of the grammar's only there:
+        "据" of "数据" is none, "据说" is one)."""
+        return any(self.match(texts, pos, name) for name in self._classes)
+
     def phrases(self) -> frozenset[tuple[str, ...]]:
         """Every phrase of every class, as tokens."""
         return frozenset(phrase for phrases in self._classes.values() for phrase in phrases)

@@ -24,6 +24,7 @@ FILTER_STARTS = ("range.due", "range.zh_due", "read.overdue", "read.assigned", "
                  "read.week", *(f"range.{name}" for name in DUE_RANGES), *(f"status.{s}" for s in STATUSES))
 _NOT_A_NAME = ("read.mine", "read.known", "read.this_task", "read.here", "courtesy", "query.ask", "query.noun",
                "glue.zh_me", "read.owned_zh", "read.nobody_zh")
+_JOINS_NAMES = frozenset({"or", "and", "或", "或者", "和"})
 _CLAUSE_STARTS = frozenset({"that", "which", "where", "whose", "who"})  # "in Website Redesign that are blocked"
 # The one-word values of the filters: a word one letter from one is that word misspelt, not a name.
 _FILTER_WORDS = frozenset(w for table in (STATUSES, PRIORITIES) for words in table.values() for w in words
@@ -54,11 +55,15 @@ def _ends_name(p: Parser, start: int, i: int) -> bool:
     filter or a clause does ("in Mobile App due before Friday", "in Website Redesign that are blocked").
     A name begun with a capital ends at a lower-case word no capitalised one follows ("in Support Portal
     are waiting", but "Bill of Materials") and at Chinese ("在 Customer Portal 的逾期任务")."""
+    if p.texts[i] in _JOINS_NAMES:  # "in Website Redesign or Mobile App" names two projects, not one
+        return True
     if capitalised(p, i):
         return False
     if p.texts[i] in _CLAUSE_STARTS or list(p.w(i, *FILTER_STARTS)):
         return True
     if not capitalised(p, start):  # a name in lower case holds no word of the grammar's ("in apollo low priority")
+        if p.tokens[i].kind == "han":
+            return p.lex.phrase_at(p.texts, i)
         return p.texts[i] in p.lex.known or p.texts[i] in NOT_NAMES
     return p.tokens[i].kind == "han" or p.tokens[i].kind == "word" and not capitalised(p, i + 1)
 
@@ -80,6 +85,9 @@ def project_named(p: Parser, i: int) -> Iterator[tuple[int, str]]:
                 end += 1
             while end > k and p.texts[end - 1] == "-":  # "in Apollo - blocked": the dash is no part of it
                 end -= 1
+            # One Chinese character is no project's name: "carol在等的任务" is what carol waits on.
+            if end - k == 1 and p.tokens[k].kind == "han":
+                continue
             # "in progress", "for last week", "in this project" are not names.
             if end > k and not list(p.w(k, "read.week", "read.here", "read.mine", "glue.me",
                                         *(f"status.{s}" for s in STATUSES))) \
@@ -113,6 +121,8 @@ def lone_name(p: Parser, i: int) -> bool:
     if not name_word(p, i) or capitalised(p, i):
         return False
     after = i + 1
+    if after < p.n and p.tokens[after].kind == "punct" and after + 1 < p.n:  # "… for carol, please"
+        after += 1
     return (all(t.kind == "punct" for t in p.tokens[after:]) or p.texts[after] in _CLAUSE_STARTS
             or list(p.w(after, "read.in", "courtesy", "closer.plain", *FILTER_STARTS)) != [])
 
@@ -121,6 +131,8 @@ def person_before(p: Parser, i: int) -> str | None:
     """A word of no class standing for a person: before Chinese ("bob 本月 due", "carol的P1任务"; never before
     "里"/"项目", where it names a project), in "what does dave have", or leading a terse question ("carol P0")."""
     if not name_word(p, i) or p.texts[i].endswith("'s"):  # "carol's overdue tasks": the possessive reads it
+        return None
+    if list(p.w(i + 1, "read.assigned")):  # "alice分配给bob的任务": alice assigned them, bob has them
         return None
     # Not before "是" ("label 是 backend": a field and its value) nor before "里" (a project's name).
     if p.kind(i + 1, "han") and p.texts[i + 1] not in ("是", "为") and not list(p.w(i + 1, "read.project")):

@@ -155,8 +155,8 @@ def values(p: Parser, i: int, field: str | None = None) -> Iterator[tuple[int, V
                 # "mark task 5 as done today" sets no due date.
                 if k == j and (j >= p.n or p.tokens[j].kind not in ("prio", "date")):
                     continue
-                # "mark task 5 done by friday" is when to finish it, not a due date to set.
-                if first[0][0] == "status" and p.texts[j:k] == ("by",):
+                # "mark task 5 done by friday", "bump it to P0 by Monday": when to do it, not a due date to set.
+                if p.texts[j:k] == ("by",):
                     continue
                 for last, second in value(p, k):
                     if second[0][0] != first[0][0]:

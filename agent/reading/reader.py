@@ -29,17 +29,16 @@ from pm_assistant.one_line import one_line
 from .gather import gathered
 from .grammar import change, corrected, en_passive, verbless, zh_after_task
 from .lexicon import FRAMES
-from .parts import Change, Parser, Target, asks_assistant, due, priority, status, target
+from .parts import Change, Parser, Target, asks_assistant, target
 from .reads import read_capability, read_query
 from .repair import repaired
+from .titles import title_runs_on
 from .tokens import Token, tokenize
 
 Mood = Literal["request", "negated", "question", "unread"]
 _SEPARATORS = frozenset({",", ".", "!", "-", ";", ":"})
 # Words a message that goes on would have next: ending on one, it was cut off.
 _JOINS = frozenset({"and", "so", "then", "also", "or", "but", "plus", "because", "然后", "还有", "并且", "而且", "和"})
-# What may follow an unquoted title without being taken for part of it: thanks and please alone.
-_THANKS = frozenset({"please", "pls", "plz", "thanks", "thank", "thx", "ty", "cheers"})
 # How many tokens of courtesy, closers and marks a request's lead or tail may hold.
 _AROUND = 24
 # Words between a correction and the task it means: "不对，是任务6", "no wait, it's task 6".
@@ -83,43 +82,10 @@ def _ends(p: Parser, i: int, asking: bool) -> bool:
     return p.n in set(_reach(p, i, ("courtesy", "closer.plain", "closer.ask"), asking)) and not _cut_off(p)
 
 
-def _holds_value(title: str) -> bool:
-    """Whether a title holds a task's value or a word that leads to one: a day anywhere ("Call Mark tomorrow"),
-    "due", "assigned to", "截止" anywhere, a priority written as one ("P1", "high priority"), or a status or a
-    priority word ending it ("Kickoff blocked", "Triage urgent"). A word inside a title is the title's ("Fix
-    high CPU usage", "Step by step"); in Chinese a value counts from two characters ("提高" holds no "高")."""
-    q = Parser(title, tokenize(title))
-    for k in range(q.n):
-        leads = [e for e in q.w(k, "glue.due", "read.assigned", "not.kidding") if q.texts[k:e] != ("by",)]
-        days = [e for e, _ in due(q, k)]
-        written = [e for e, _ in priority(q, k) if q.tokens[k].kind == "prio" or e - k > 1]
-        ending = [e for e, _ in (*status(q, k), *priority(q, k)) if e == q.n]
-        if any(e - k > 1 or q.tokens[k].kind != "han" for e in (*leads, *days, *written, *ending)):
-            return True
-    return False
-
-
 def _cut_off(p: Parser) -> bool:
     """Whether the message stops on a word that joins it to more ("mark task 5 done and", "…, so"): cut off."""
     words = [t.text for t in p.tokens if t.kind != "punct"]
     return bool(words) and words[-1] in _JOINS
-
-
-def _title_runs_on(p: Parser, end: int, found: Change) -> bool:
-    """Whether an unquoted title is followed by a word it may hold, or ends on one ("… called Triage urgent", "… to
-    Launch plan now"), or holds what may be a value of the task's ("Release notes due the 15th", "Kickoff P1",
-    "Call Mark tomorrow", "交报告 明天截止"): the words may be the title's or the request's, so the message is
-    not read whole."""
-    if found.title is None or any(t.kind == "quote" and t.value == found.title for t in p.tokens):
-        return False
-    if _holds_value(found.title):
-        return True
-    if end < p.n and p.tokens[end].kind == "word":
-        return p.texts[end] not in _THANKS
-    # Or the title ends on such a word ("… to Launch plan now"): the same two readings.
-    last = end - 1
-    return p.tokens[last].kind == "word" and p.texts[last] not in _THANKS and bool(
-        list(p.w(last, "courtesy", "closer.plain", "closer.ask")))
 
 
 def _requests(p: Parser) -> Iterator[Change]:
@@ -131,7 +97,7 @@ def _requests(p: Parser) -> Iterator[Change]:
             for c in _lead(p, b):
                 for d, found in change(p, c, form):
                     for end, read in [(d, found), *corrected(p, d, found)]:
-                        if _ends(p, end, asking=kind in ("ask", "ing")) and not _title_runs_on(p, end, read):
+                        if _ends(p, end, asking=kind in ("ask", "ing")) and not title_runs_on(p, end, read):
                             yield read
         for b in p.w(a, "frame.passive"):  # "can WEB-5 be marked as done, please?"
             for c, tg in target(p, b):

@@ -120,9 +120,15 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         _project(q, name, p.raw(i, end))
         return end
     for end in p.w(i, "read.unassigned"):
+        if p.texts[end:end + 1] == ("to",):  # "not assigned to me" is not "unassigned": named, not read
+            q.unusable.append(p.raw(i, min(p.n, end + 2)))
+            return min(p.n, end + 2)
         _whose(q, "unassigned", True, p.raw(i, end))
         return end
     for end in p.w(i, "read.mine"):
+        if list(p.w(end, "read.assigned")):  # "我分配给bob的任务": what I assigned to bob, not mine
+            q.unknown_at.append(i)
+            return end
         _whose(q, "assignee_me", True, p.raw(i, end))
         return end
     for j in p.w(i, "read.assigned"):
@@ -136,7 +142,8 @@ def _step(p: Parser, i: int, q: ReadQuery) -> int:
         _assignee(q, who, who)
         return i + 1
     if p.texts[i] == "i" and (list(status(p, i + 1)) or p.texts[i + 1:i + 3] == ("need", "to")):
-        _whose(q, "assignee_me", True, p.raw(i, i + 1))  # "tasks I finished", "things I need to do": mine
+        # "tasks I finished": who closed a task is no filter a query has (its assignee may be another): named
+        q.unusable.append(p.raw(i, max((e for e, _ in status(p, i + 1)), default=i + 3)))
         return i + 1
     for end in p.w(i, "read.or"):  # "blocked or in progress": checked once all is read (read_query)
         q.ors.append((i, end))

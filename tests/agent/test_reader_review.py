@@ -334,3 +334,39 @@ def test_a_weekday_with_its_day_is_read_when_they_agree() -> None:
     assert read_date(f"{other} {day:%b} {day.day}") is None  # the two disagree: which day?
     monday = timezone.localdate() - timedelta(days=timezone.localdate().weekday())
     assert read_date("Friday next week") == monday + timedelta(days=11)
+
+
+# A seventh review: a title side by side with a remark in Chinese, courtesy ending one, someone named after
+# "for", a chat aside; and a day after "by" that follows a value is when to do it, not a due date to set.
+@pytest.mark.parametrize("message", ["新建任务 写Q1规划 春节前", "把这个任务改名为官网改版 alice负责",
+                                     "rename this task to Pricing page v2 no rush",
+                                     "create task Fix login bug for carol",
+                                     "create task Draft Q1 roadmap btw", "create task Draft Q1 roadmap by EOW",
+                                     "把这个任务改名为官网改版 据说"])
+def test_a_title_beside_a_remark_is_offered_not_written(message: str) -> None:
+    reading = read(message)
+    assert reading.mood == "unread", reading
+
+
+@pytest.mark.parametrize("message", ["bump this task to P0 by Monday", "set task 5 to P1 by Friday"])
+def test_by_a_day_after_a_value_sets_no_due_date(message: str) -> None:
+    reading = read(message)
+    assert reading.mood == "unread" and reading.slots.get("priority") and "due_date" not in reading.slots, reading
+
+
+@pytest.mark.parametrize(("message", "slots"), [
+    ("open items for carol, please", {"assignee": "carol"}),
+    ("open tasks in Website Redesign not assigned to me", {"project_name": "Website Redesign"}),
+])
+def test_a_person_before_courtesy_and_not_assigned_to_me(message: str, slots: dict[str, Any]) -> None:
+    reading = read(message)
+    assert reading.capability == "query" and slots.items() <= reading.slots.items(), reading
+    assert "unassigned" not in reading.slots, reading
+
+
+@pytest.mark.parametrize("message", ["carol在等的任务", "alice分配给bob的任务", "我分配给bob的任务",
+                                     "tasks in Website Redesign or Mobile App"])
+def test_what_a_question_cannot_express_is_named_not_read_as_another_filter(message: str) -> None:
+    reading = read(message)
+    assert reading.unusable and reading.slots.get("assignee") != "alice" and not reading.slots.get("assignee_me") \
+        and reading.slots.get("project_name") not in ("等", "Website Redesign or Mobile App"), reading

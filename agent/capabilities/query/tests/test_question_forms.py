@@ -137,9 +137,12 @@ def test_two_values_before_one_task_noun_are_still_one_list() -> None:
                                                            "preset": "overdue"}
 
 
-@pytest.mark.parametrize(("message", "status"), [("tasks I finished", "done"), ("things I need to do", "todo")])
-def test_i_before_what_was_done_is_mine(message: str, status: str) -> None:
-    assert _query(message) == {"assignee_me": True, "status_filter": [status]}
+@pytest.mark.parametrize(("message", "status", "named"), [("tasks I finished", "done", "I finished"),
+                                                          ("things I need to do", "todo", "I need to")])
+def test_i_before_what_was_done_is_named_not_dropped(message: str, status: str, named: str) -> None:
+    """Who closed a task is no filter a query has: the status is read, the rest named."""
+    reading = read(message)
+    assert reading.slots == {"status_filter": [status]} and reading.unusable == (named,), reading
 
 
 def test_i_asking_to_see_is_not_mine() -> None:
