@@ -44,4 +44,6 @@ CORRECTIONS = ("sorry i meant", "sorry, i meant", "i meant", "i mean", "sorry", 
 # is then offered on the second task, on a card (reader._named), never done on either.
 CORRECTION_MARKS = ("sorry", "i meant", "i mean", "no wait", "wait", "oops", "actually", "rather", "no",
                     "scratch that", "correction", "不对", "说错了", "搞错了", "错了", "应该是", "我是说", "我的意思是",
-                    "是")
+                    "是", "不", "哦不", "还是")
+# Words between a correction and the task it means: "不对，是任务6", "no wait, it's task 6".
+RESTATED = frozenset({"是", "it's", "its", "i", "mean", "meant", "should", "be", "应该", "应该是", "就是"})

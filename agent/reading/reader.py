@@ -26,6 +26,8 @@ from django.utils import timezone
 
 from pm_assistant.one_line import one_line
 
+from .clauses import RESTATED
+from .corrections import retakes_value
 from .gather import gathered
 from .grammar import change, corrected, en_passive, verbless, zh_after_task
 from .lexicon import FRAMES
@@ -41,8 +43,6 @@ _SEPARATORS = frozenset({",", ".", "!", "-", ";", ":"})
 _JOINS = frozenset({"and", "so", "then", "also", "or", "but", "plus", "because", "然后", "还有", "并且", "而且", "和"})
 # How many tokens of courtesy, closers and marks a request's lead or tail may hold.
 _AROUND = 24
-# Words between a correction and the task it means: "不对，是任务6", "no wait, it's task 6".
-_RESTATED = frozenset({"是", "it's", "its", "i", "mean", "meant", "should", "be", "应该", "应该是", "就是"})
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,7 @@ def _corrected_to_last(p: Parser, end: int, named: Change, refs: list[tuple[int,
     if any(end <= i < last_at for i, _ in refs) or not _ends(p, last_at + 1, asking=False):
         return None
     leads = {e for i in range(end, last_at) for e in p.w(i, "correction_mark", "correction")}
-    if not any(all(p.tokens[k].kind == "punct" or p.texts[k] in _RESTATED for k in range(e, last_at))
+    if not any(all(p.tokens[k].kind == "punct" or p.texts[k] in RESTATED for k in range(e, last_at))
                for e in leads):
         return None
     return replace(named, target=Target(task_id=int(last.value)), taken_back=named.target.task_id)
@@ -209,6 +209,8 @@ def _read_write(p: Parser, *, repairs: bool = True) -> WriteReading | None:
     if _asks_nothing(p):
         return None  # a question about a change (who made it, whether it is made) is answered
     named = _named(p) or _verbless(p)
+    if named is not None and named.taken_back is None and retakes_value(p):
+        return None  # "assign it to bob, no, carol": which value is meant is asked, no card states the first
     if named is not None:
         return WriteReading(named, "unread") if not named.target.anyone else None
     better = repaired(p.text) if repairs else None

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from agent.reading.dates import read_date
-from agent.reading.reader import read
+from agent.reading.reader import read, read_write
 
 
 @pytest.mark.parametrize("words", ["the 3rd", "the 10th", "1", "10", "15日", "本月20日", "5号", "32号", "6月底",
@@ -370,3 +370,18 @@ def test_what_a_question_cannot_express_is_named_not_read_as_another_filter(mess
     reading = read(message)
     assert reading.unusable and reading.slots.get("assignee") != "alice" and not reading.slots.get("assignee_me") \
         and reading.slots.get("project_name") not in ("等", "Website Redesign or Mobile App"), reading
+
+
+@pytest.mark.parametrize("message", ["set this task due Friday, sorry I meant Monday",
+                                     "assign this task to bob, no, carol",
+                                     "把这个任务改成P0，不，P1", "把这个任务分配给bob 不对 是carol",
+                                     "Close this task. Actually, set it to blocked instead."])
+def test_a_value_taken_back_is_asked_about_not_offered_with_the_first(message: str) -> None:
+    """A correction of the task moves the change to the task meant; a correction of the value leaves no card that
+    states the value taken back: the reader asks."""
+    assert read_write(message) is None, read_write(message)
+
+
+def test_a_task_taken_back_still_moves_the_change() -> None:
+    reading = read_write("mark task 5 done, no wait, task 6")
+    assert reading is not None and reading.change.target.task_id == 6 and reading.change.taken_back == 5
