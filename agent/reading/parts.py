@@ -217,8 +217,11 @@ def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     for end in p.w(i, "glue.me", "glue.zh_me"):
         yield end, "me"
     token = p.kind(i, "word")
-    if token and token.text not in NOT_NAMES and not list(p.w(i, "glue.the", "glue.a", "glue.open", "glue.to",
-                                                              "person.onto", "person.off", "courtesy")):
+    # Not "carol's" (her backup, her team) nor a name of two capitalised words ("to Mobile App": a project's).
+    two_names = i + 1 < p.n and p.raw(i, i + 1)[:1].isupper() and p.raw(i + 1, i + 2)[:1].isupper() and \
+        p.tokens[i + 1].kind == "word"
+    if token and token.text not in NOT_NAMES and not token.text.endswith("'s") and not two_names and not list(
+            p.w(i, "glue.the", "glue.a", "glue.open", "glue.to", "person.onto", "person.off", "courtesy")):
         yield i + 1, p.raw(i, i + 1)
 
 

@@ -37,6 +37,9 @@ from .repair import repaired
 from .titles import title_runs_on
 from .tokens import Token, tokenize
 
+# A change for every task but one ("… except this one", "除了这个任务"): which tasks is asked, never offered on the
+# one named.
+_EXCEPT = frozenset({"except", "besides"})
 Mood = Literal["request", "negated", "question", "unread"]
 _SEPARATORS = frozenset({",", ".", "!", "-", ";", ":"})
 # Words a message that goes on would have next: ending on one, it was cut off.
@@ -150,6 +153,9 @@ def _named(p: Parser) -> Change | None:
         found = [(end, c) for form in ("base", "ing", "past", "pp") for end, c in change(p, i, form)]
         if not found:
             continue
+        clause = next((k + 1 for k in range(i - 1, -1, -1) if p.tokens[k].kind == "punct"), 0)
+        if any(list(p.w(k, "not.negated", "not.negated_ing")) for k in range(clause, i)):
+            continue  # "don't make it P0, make it P1", "不要把任务5删了，…": the change denied is none to offer
         end, named = max(found, key=lambda item: item[0])  # the longest: a title up to where a clause starts
         if len(tasks) == 1 and named.target.scope == "selected":
             return replace(named, target=Target(task_id=int(refs[0][1].value)))
@@ -208,6 +214,8 @@ def _read_write(p: Parser, *, repairs: bool = True) -> WriteReading | None:
         return WriteReading(found, mood)
     if _asks_nothing(p):
         return None  # a question about a change (who made it, whether it is made) is answered
+    if any(t.text in _EXCEPT for t in p.tokens) or "除了" in p.text:
+        return None  # "close all tasks except this one", "除了这个任务，其他都标记完成": which tasks is asked
     named = _named(p) or _verbless(p)
     if named is not None and named.taken_back is None and retakes_value(p):
         return None  # "assign it to bob, no, carol": which value is meant is asked, no card states the first

@@ -385,3 +385,15 @@ def test_a_value_taken_back_is_asked_about_not_offered_with_the_first(message: s
 def test_a_task_taken_back_still_moves_the_change() -> None:
     reading = read_write("mark task 5 done, no wait, task 6")
     assert reading is not None and reading.change.target.task_id == 6 and reading.change.taken_back == 5
+
+
+@pytest.mark.parametrize("message", ["don't make this task P0, make it P1", "不要把任务5删了，把它标记为完成"])
+def test_a_change_denied_is_not_the_one_offered(message: str) -> None:
+    reading = read_write(message)
+    assert reading is None or reading.change.operation != "delete" and reading.change.values != (("priority", "P0"),)
+
+
+@pytest.mark.parametrize("message", ["close all tasks except this one", "除了这个任务，其他都标记完成",
+                                     "move this task to Mobile App", "assign this task to carol's backup"])
+def test_every_task_but_one_or_a_project_as_a_person_is_asked_about(message: str) -> None:
+    assert read_write(message) is None, read_write(message)
