@@ -22,15 +22,21 @@ _THANKS = frozenset({"please", "pls", "plz", "thanks", "thank", "thx", "ty", "ch
 def _holds_value(title: str) -> bool:
     """Whether a title holds a task's value or a word that leads to one: a day anywhere ("Call Mark tomorrow"),
     "due", "assigned to", "截止" anywhere, a priority written as one ("P1", "high priority"), or a status or a
-    priority word ending it ("Kickoff blocked", "Triage urgent"). A word inside a title is the title's ("Fix
-    high CPU usage", "Step by step"); in Chinese a value counts from two characters ("提高" holds no "高")."""
+    priority word ending it ("Kickoff blocked", "Triage urgent"), "by" before anything but its own word again
+    ("… roadmap by Christmas"), or someone's word after the first ("… alice's request"). A word inside a title is the
+    title's ("Fix high CPU usage", "Step by step"); in Chinese a value counts from two characters ("提高" holds no
+    "高")."""
     q = Parser(title, tokenize(title))
     for k in range(q.n):
-        leads = [e for e in q.w(k, "glue.due", "read.assigned", "not.kidding") if q.texts[k:e] != ("by",)]
+        # "by" leads to a day unless it joins a word to itself ("Step by step", "one by one").
+        leads = [e for e in q.w(k, "glue.due", "read.assigned", "not.kidding")
+                 if q.texts[k:e] != ("by",) or not (0 < k < q.n - 1 and q.texts[k - 1] == q.texts[k + 1])]
+        # Someone's word inside a title ("… Pricing page v2 alice's request"): the title's, or who asked?
+        owned = k > 0 and q.tokens[k].kind == "word" and q.texts[k].endswith("'s")
         days = [e for e, _ in due(q, k)]
         written = [e for e, _ in priority(q, k) if q.tokens[k].kind == "prio" or e - k > 1]
         ending = [e for e, _ in (*status(q, k), *priority(q, k)) if e == q.n]
-        if any(e - k > 1 or q.tokens[k].kind != "han" for e in (*leads, *days, *written, *ending)):
+        if owned or any(e - k > 1 or q.tokens[k].kind != "han" for e in (*leads, *days, *written, *ending)):
             return True
     return False
 

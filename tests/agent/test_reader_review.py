@@ -397,3 +397,10 @@ def test_a_change_denied_is_not_the_one_offered(message: str) -> None:
                                      "move this task to Mobile App", "assign this task to carol's backup"])
 def test_every_task_but_one_or_a_project_as_a_person_is_asked_about(message: str) -> None:
     assert read_write(message) is None, read_write(message)
+
+
+@pytest.mark.parametrize(("message", "whole"), [("create task Draft Q1 roadmap by Christmas", False),
+                                                ("rename this task to Pricing page v2 alice's request", False),
+                                                ("create a task called Step by step guide", True)])
+def test_by_and_someones_word_inside_a_title(message: str, whole: bool) -> None:
+    assert (read(message).mood == "request") is whole, read(message)
