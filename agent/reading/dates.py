@@ -28,8 +28,8 @@ from django.utils import timezone
 
 _SETTINGS = {"PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
 _WEEKDAYS_ZH = "一二三四五六日天"
-_NEXT_WEEK_ZH = re.compile(rf"^下(?:周|星期|个星期)([{_WEEKDAYS_ZH}])$")
-_THIS_WEEK_ZH = re.compile(rf"^(?:本|这)(?:周|星期|个星期)([{_WEEKDAYS_ZH}])$")
+# A weekday of this week or the next, in Chinese: "本周日", "这周五", "下周三".
+_WEEK_DAY_ZH = re.compile(rf"^(下|本|这)(?:周|星期|个星期)([{_WEEKDAYS_ZH}])$")
 # A fraction of a unit ("in 1.5 weeks"): which day?
 _FRACTION = re.compile(r"\bin\s+\d+[.,]\d|(?<![\d.])\d+[.,]\d+\s*[a-z\u4e00-\u9fff]", re.IGNORECASE)
 # No year named, and further off than this: no day anyone means ("Feb 29" read as 2028-02-29).
@@ -38,14 +38,17 @@ _MONTH_DAY_ZH = re.compile(r"^(?:(\d{4})\s*年\s*|(明年|今年))?(\d{1,2})\s*�
 # The end of a year named by its number, or next year's: "end of 2026", "2026年底", "2026年年末", "明年年底".
 _YEAR_END_NAMED = re.compile(r"^(?:(?:the\s+)?end\s+of\s+(\d{4})|(\d{4})\s*(?:year[- ]end|年\s*年?[底末])"
                           r"|(明年)年?[底末])$", re.IGNORECASE)
-_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+# A year in figures ("2026", "2026年"): a phrase that holds one names its year.
+YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # A month's words: its name, its first three letters, and "sept".
-MONTH_WORDS = frozenset((*MONTHS, *(m[:3] for m in MONTHS), "sept"))
-_MONTH_STARTS = "|".join(m[:3] for m in MONTHS)
-_WEEKDAY_STARTS = "|".join(d[:3] for d in WEEKDAYS)
+_MONTH_ABBREVIATIONS = tuple(m[:3] for m in MONTHS)
+_WEEKDAY_ABBREVIATIONS = tuple(d[:3] for d in WEEKDAYS)
+MONTH_WORDS = frozenset((*MONTHS, *_MONTH_ABBREVIATIONS, "sept"))
+_MONTH_STARTS = "|".join(_MONTH_ABBREVIATIONS)
+_WEEKDAY_STARTS = "|".join(_WEEKDAY_ABBREVIATIONS)
 _MONTHS = rf"(?:{_MONTH_STARTS}|sept)[a-z]*\.?"
 # A weekday, then the day it falls on ("Friday Dec 18", "Fri, 18 December"): read only when the two agree.
 _WEEKDAY_OF_WEEK = re.compile(rf"^({_WEEKDAY_STARTS})[a-z]*\s+(this|next)\s+week$", re.IGNORECASE)
@@ -105,14 +108,10 @@ def read_date(words: str, *, recent: bool = False) -> date | None:
         return _day(int(number) if number else today.year + 1, 12, 31)
     if words.lower() in _MONTH_END:
         return (today.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
-    next_week = _NEXT_WEEK_ZH.match(words)
-    if next_week:
-        weekday = min(_WEEKDAYS_ZH.index(next_week.group(1)), 6)
-        return today - timedelta(days=today.weekday()) + timedelta(days=7 + weekday)
-    this_week = _THIS_WEEK_ZH.match(words)
-    if this_week:  # "本周日" is this week's Sunday; a day of it already gone reads two ways
-        day = today - timedelta(days=today.weekday()) + timedelta(days=min(_WEEKDAYS_ZH.index(this_week.group(1)), 6))
-        return day if day >= today or recent else None
+    week_day_zh = _WEEK_DAY_ZH.match(words)
+    if week_day_zh:  # "本周日" is this week's Sunday
+        weekday = min(_WEEKDAYS_ZH.index(week_day_zh.group(2)), 6)
+        return _in_week(today, weekday, next_week=week_day_zh.group(1) == "下", recent=recent)
     month_day = _MONTH_DAY_ZH.match(words)
     if month_day:
         year, named, month, day_of = month_day.groups()
@@ -120,15 +119,13 @@ def read_date(words: str, *, recent: bool = False) -> date | None:
             return _day(int(year) if year else today.year + (named == "明年"), int(month), int(day_of))
         return _next(int(month), int(day_of), today, recent=recent)
     of_week = _WEEKDAY_OF_WEEK.match(words)
-    if of_week:  # "Friday next week": that week's Friday; "Monday this week" said on a Tuesday is gone
-        weekday = [d[:3] for d in WEEKDAYS].index(of_week.group(1).lower())
-        monday = today - timedelta(days=today.weekday()) + timedelta(days=7 * (of_week.group(2).lower() == "next"))
-        day = monday + timedelta(days=weekday)
-        return day if day >= today or recent else None
+    if of_week:  # "Friday next week": that week's Friday
+        weekday = _WEEKDAY_ABBREVIATIONS.index(of_week.group(1).lower())
+        return _in_week(today, weekday, next_week=of_week.group(2).lower() == "next", recent=recent)
     named = _WEEKDAY_AND_DAY.match(words)
     if named and re.match(rf"\d|{_MONTHS}", named.group(2), re.IGNORECASE):
         falls = read_date(named.group(2), recent=recent)
-        weekday = [d[:3] for d in WEEKDAYS].index(named.group(1).lower())
+        weekday = _WEEKDAY_ABBREVIATIONS.index(named.group(1).lower())
         return falls if falls is not None and falls.weekday() == weekday else None
     if _NO_DAY.match(words) or _UNREAD.search(words) or _TWO_READINGS.search(words) or _FRACTION.search(words):
         return None
@@ -152,7 +149,7 @@ def read_date(words: str, *, recent: bool = False) -> date | None:
     found = dateparser.parse(words, languages=language, settings=_SETTINGS)
     if found is None:
         return None
-    years = {int(year) for year in _YEAR.findall(words)}
+    years = {int(year) for year in YEAR.findall(words)}
     if years:  # the year named, and no other
         return found.date() if years == {found.year} else None
     day = found.date()
@@ -178,7 +175,7 @@ def read_month(words: str) -> tuple[date, date] | None:
     words = words.strip()
     english, chinese = _MONTH_EN.match(words), _MONTH_ZH.match(words)
     if english and english.group(1).lower() in MONTH_WORDS:
-        month, year = [m[:3] for m in MONTHS].index(english.group(1).lower()[:3]) + 1, english.group(2)
+        month, year = _MONTH_ABBREVIATIONS.index(english.group(1).lower()[:3]) + 1, english.group(2)
     elif chinese and 1 <= int(chinese.group(2)) <= 12:
         month, year = int(chinese.group(2)), chinese.group(1)
     else:
@@ -187,6 +184,13 @@ def read_month(words: str) -> tuple[date, date] | None:
     first = date(int(year) if year else today.year + (month < today.month), month, 1)
     following = date(first.year + first.month // 12, first.month % 12 + 1, 1)
     return first, following - timedelta(days=1)
+
+
+def _in_week(today: date, weekday: int, *, next_week: bool, recent: bool) -> date | None:
+    """That weekday of this week or the next; a day of this week already gone reads two ways (None), unless
+    ``recent``."""
+    day = today - timedelta(days=today.weekday()) + timedelta(days=weekday + 7 * next_week)
+    return day if day >= today or recent else None
 
 
 def _next(month: int, day: int, today: date, *, recent: bool = False) -> date | None:

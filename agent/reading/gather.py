@@ -26,9 +26,9 @@ Pieced together, a change is never a request: the words around it were not read.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from .dates import YEAR
 from .lexicon import FIELDS
 from .parts import CHANGE_VERBS, Change, Parser, Target, asks_assistant, bare_number, named_for, person, title, value
 
@@ -45,7 +45,6 @@ _PARTS = frozenset({"label", "labels", "tag", "tags", "estimate", "blocker", "bl
                     "attachment", "attachments", "link", "links", "watcher", "watchers", "sprint", "board",
                     "milestone", "标签", "评论", "附件", "链接", "冲刺", "里程碑"})
 _FIELDS = tuple(f"field.{name}" for name in FIELDS)
-_YEAR = re.compile(r"\b\d{4}\b|\d{4}年")
 
 
 def _at(p: Parser, *classes: str) -> list[tuple[int, int]]:
@@ -115,7 +114,7 @@ def _values(p: Parser) -> tuple[tuple[str, str], ...] | None:
     i = 0
     while i < p.n:  # a day with its year, anywhere: "Dec 31, 2026 — that's the new due date"
         end, vals = next(value(p, i, "due_date"), (i + 1, ()))
-        if vals and _YEAR.search(p.raw(i, end)):
+        if vals and YEAR.search(p.raw(i, end)):
             found.setdefault("due_date", set()).update(v for _, v in vals)
             i = end - 1  # not again from inside the same phrase ("3, 2027")
         i += 1

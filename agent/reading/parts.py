@@ -226,9 +226,8 @@ def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
 
 
 # Lower-case words that lead to what follows them, never the first word of a title.
-_ARTICLES = frozenset({"a", "an"})
 _LEADS = frozenset({"called", "named", "titled", "for", "to", "with", "of", "in", "on", "at", "by", "from", "into",
-                    "and", "or", "about", "as"})
+                    "and", "or", "about", "as", "a", "an"})
 
 
 def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
@@ -243,14 +242,14 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """
     token = p.kind(i, "quote")
     if token:
-        if token.value.strip():  # quotes around nothing ("rename task 5 to “ ”") are no title
-            yield i + 1, token.value.strip()
+        if token.value:  # quotes around nothing ("rename task 5 to “ ”") are no title
+            yield i + 1, token.value
         return
+    # "create a task called ASAP", "add a task for carol", "新建任务，标题是X": a word that leads on; "create a
+    # docs task" is no task titled "a docs".
     if i >= p.n or list(p.w(i, "glue.rename_to", "glue.zh_called", "field.title")) or \
             p.texts[i] in _LEADS and p.raw(i, i + 1).islower():
-        return  # "create a task called ASAP", "add a task for carol", "新建任务，标题是X": a word that leads on
-    if p.texts[i] in _ARTICLES and p.raw(i, i + 1).islower():
-        return  # "create a docs task" is no task titled "a docs"
+        return
     for end in range(i + 1, p.n + 1):
         # No task named inside, no second instruction ("… to Launch plan and delete task 6", "… called Fix
         # login bug and assign it to me" are no titles).
