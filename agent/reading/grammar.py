@@ -113,6 +113,10 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
                         yield from create_fields(p, m)
         if p.kind(v, "quote"):  # "add 'Release notes'"
             yield from create_fields(p, v)
+        for j in p.opt(v, "glue.a"):  # 'create a "Release notes" task': a quoted title before the noun
+            if p.kind(j, "quote") and p.tokens[j].value:
+                for end in p.w(j + 1, "glue.task"):
+                    yield end, Change("create", title=p.tokens[j].value)
         for j, name in title(p, v):  # "add Release notes as a task"
             for end in p.w(j, "glue.as_task"):
                 yield end, Change("create", title=name)
@@ -256,10 +260,13 @@ def corrected(p: Parser, i: int, first: Change) -> Iterator[tuple[int, Change]]:
 
 
 def verbless(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
-    """A task and a value with no verb ("WEB-5 → done", "task 5: P0", "任务5的优先级：P0"): a change named, never
-    asked for, so the reader offers it on a card at most."""
+    """A task and a value or a person with no verb ("WEB-5 → done", "task 5: P0", "任务5的优先级：P0", "#5 → carol",
+    "900给carol"): a change named, never asked for, so the reader offers it on a card at most."""
     for j, tg in target(p, i):
         for k, field in _own_field(p, j):
             for m in p.opt(k, "glue.verbless"):
                 for end, vals in values(p, m, field):
                     yield end, Change("update", tg, vals)
+                if field in (None, "assignee") and (m > k or field):  # "task 5 → carol", "900给carol"
+                    for end, who in person(p, m):
+                        yield end, Change("assign", tg, assignee=who)

@@ -183,7 +183,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "with": ("with", "and", ",", "at"),
     "assignee_to": ("to",),
     # Between a task and a value with no verb ("WEB-5 → done", "task 5: P0", "任务5：完成"): named, never asked.
-    "verbless": ("to", "as", ":", "→", "->", "=", "-", "is", "is now", "now", "为", "改为", "设为"),
+    "verbless": ("to", "as", ":", "→", "->", "=", "-", "is", "is now", "now", "为", "改为", "设为", "给"),
     # Words that need one after them: an unquoted title never ends on one (parts.title).
     "open": ("the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their", "its",
              "of", "to", "for", "with", "and", "or", "in", "on", "at", "by", "from", "into", "的", "把", "给", "将"),

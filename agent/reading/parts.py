@@ -11,7 +11,7 @@ from datetime import date
 
 from .dates import read_date
 from .lexicon import FIELDS, FRAMES, NOT_NAMES, PRIORITIES, STATUSES, lexicon
-from .tokens import Token
+from .tokens import Token, tokenize
 
 Values = tuple[tuple[str, str], ...]
 _DATE_SEPARATORS = frozenset({",", "/", "."})
@@ -143,6 +143,12 @@ def value(p: Parser, i: int, field: str | None = None) -> Iterator[tuple[int, Va
     for name, rule in rules.items():
         if field in (None, name):
             yield from rule(p, i)
+    quote = p.kind(i, "quote")
+    if quote:  # a value in quotes ('mark task 5 as "done"', "状态改为“阻塞”"): its words, and nothing else
+        inner = Parser(quote.value, tokenize(quote.value))
+        for end, vals in value(inner, 0, field):
+            if end == inner.n and inner.n:
+                yield i + 1, vals
 
 
 def values(p: Parser, i: int, field: str | None = None) -> Iterator[tuple[int, Values]]:

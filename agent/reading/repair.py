@@ -4,12 +4,18 @@ A word of the message that is no word of the lexicon is replaced by the lexicon 
 (a letter left out, added, changed, or two swapped: "mrak" → "mark", "taks" → "task", "delte" →
 "delete"), when exactly one is: of several, the one with the same letters swapped, else the one with
 the same first letter and a letter left out ("blockd" → "blocked"), else the one with the same first
-letter. A change read
-through a corrected word is never read whole: the reader offers it on a card ("Did you mean …?").
+letter. Chinese typed through a pinyin keyboard slips to a word of the same sound: a run of two to
+four characters that is no phrase of the lexicon is replaced by the one phrase that sounds the same,
+tones aside ("完城" → "完成", "租塞" → "阻塞", "负则人" → "负责人"; pypinyin gives each character's
+readings). A change read through a corrected word is never read whole: the reader offers it on a card
+("Did you mean …?").
 """
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from itertools import product
+
+from pypinyin import Style, pinyin
 
 from pm_assistant.one_line import one_line
 
@@ -58,15 +64,68 @@ def corrected(word: str) -> str | None:
     return None
 
 
+# A homophone is looked for in runs of this many characters (the longest first); one character alone has too
+# many to say which was meant.
+_HAN_RUNS = (4, 3, 2)
+# A run whose characters have more readings between them than this is not looked up.
+_MOST_SOUNDS = 16
+
+
+@lru_cache(maxsize=8192)
+def _readings(char: str) -> tuple[str, ...]:
+    """Every reading of a Chinese character, tones aside ("重": "zhong", "chong")."""
+    return tuple(dict.fromkeys(pinyin(char, style=Style.NORMAL, heteronym=True)[0]))
+
+
+def _sounds(chars: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The ways a run of characters may be read aloud (none when there are too many)."""
+    each = [_readings(c) for c in chars]
+    count = 1
+    for readings in each:
+        count *= len(readings)
+    return list(product(*each)) if count <= _MOST_SOUNDS else []
+
+
+@cache
+def _homophones() -> dict[tuple[str, ...], frozenset[tuple[str, ...]]]:
+    """The lexicon's Chinese phrases of two to four characters, by each way they may be read aloud."""
+    by_sound: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for phrase in lexicon().phrases():
+        if len(phrase) in _HAN_RUNS and all(len(c) == 1 and "\u3400" <= c <= "\u9fff" for c in phrase):
+            for sound in _sounds(phrase):
+                by_sound.setdefault(sound, set()).add(phrase)
+    return {sound: frozenset(phrases) for sound, phrases in by_sound.items()}
+
+
+def _sounds_like(chars: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The one lexicon phrase a run of characters that is none sounds like."""
+    if chars in lexicon().phrases():
+        return None
+    found = {phrase for sound in _sounds(chars) for phrase in _homophones().get(sound, ())}
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def repaired(message: str, *, names: bool = False) -> str | None:
     """The message with its misspelt words put right; None when no word was. With ``names``, a capitalised
     word is taken for a name and kept ("in Billing Migration" is no "killing")."""
     text = one_line(message)
-    parts, at = [], 0
-    for token in tokenize(text):
+    tokens = tokenize(text)
+    parts, at, i = [], 0, 0
+    while i < len(tokens):
+        token = tokens[i]
         kept = names and text[token.start:token.start + 1].isupper()
         better = corrected(token.text) if token.kind == "word" and not kept else None
+        end = i + 1
+        if token.kind == "han" and not lexicon().phrase_at(tuple(t.text for t in tokens), i):
+            for n in _HAN_RUNS:
+                run = tokens[i:i + n]
+                heard = _sounds_like(tuple(t.text for t in run)) if len(run) == n and all(
+                    t.kind == "han" for t in run) else None
+                if heard is not None:
+                    better, end = "".join(heard), i + n
+                    break
         if better is not None:
             parts += [text[at:token.start], better]
-            at = token.end
+            at = tokens[end - 1].end
+        i = end
     return "".join(parts) + text[at:] if parts else None

@@ -48,6 +48,10 @@ from agent.reading.reader import read, read_write
     ("owner on task 5: wipe it, she left", {"operation": "unassign", "task_id": 5}),
     ("任务5分错人了，负责人置空", {"operation": "unassign", "task_id": 5}),
     ("会上说了，任务5改个名，叫Launch plan", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
+    # A task and a person with no verb: an arrow, a colon after the field, or 给.
+    ("task 900 → carol", {"operation": "assign", "task_id": 900, "assignee": "carol"}),
+    ("WEB-5 owner: carol", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
+    ("900号任务给carol吧", {"operation": "assign", "task_id": 900, "assignee": "carol"}),
 ])
 def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: dict[str, Any]) -> None:
     reading = read(message)
@@ -73,6 +77,8 @@ def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: d
     "这个任务的负责人，carol说她没空",  # a person after a comma, with no word that hands the task over
     "task 5 shipped on March 3, 2027",  # a day with its year, and no field or verb that sets it
     "task 5 was P0, now it's P2",  # two values for one field
+    "任务5给我看看",  # 给 a person, then more: shown to me, not handed over
+    "task 5 carol",  # a task and a name side by side: nothing leads to the person
 ])
 def test_parts_that_make_no_single_change_are_not_pieced_together(message: str) -> None:
     reading = read_write(message)

@@ -1,7 +1,7 @@
 """The reader's reach beyond its plainest phrasings, and where it stops short of a write.
 
-Misspelt words are put right against the lexicon (agent/reading/repair.py) and a correction names the
-task a change is for; both are read, never read whole, so they are offered on a card. Words the
+Misspelt words (and Chinese homophones) are put right against the lexicon (agent/reading/repair.py) and a
+correction names the task a change is for; both are read, never read whole, so they are offered on a card. Words the
 lexicon declares (a priority in words, the person before the task, an assignee taken off) are read
 whole like any other phrase.
 """
@@ -28,7 +28,20 @@ def test_a_misspelt_word_is_put_right_against_the_lexicon(message: str, fixed: s
     assert repaired(message) == fixed
 
 
-@pytest.mark.parametrize("message", ["mark task 5 as done", "show my tasks", "WEB-5 to carol", "ok"])
+@pytest.mark.parametrize(("message", "fixed"), [
+    ("把任务5标记为完城", "把任务5标记为完成"),
+    ("任务5改成租塞", "任务5改成阻塞"),
+    ("把任务5的负则人去掉", "把任务5的负责人去掉"),  # the longest run that sounds like a phrase
+    ("任务5分陪给carol", "任务5分配给carol"),
+    ("WEB-5重名名为Launch plan", "WEB-5重命名为Launch plan"),  # 重 read chong, not zhong
+    ("帮我新键一个任务", "帮我新建一个任务"),
+])
+def test_a_chinese_word_typed_as_its_homophone_is_put_right(message: str, fixed: str) -> None:
+    assert repaired(message) == fixed
+
+
+@pytest.mark.parametrize("message", ["mark task 5 as done", "show my tasks", "WEB-5 to carol", "ok",
+                                     "把任务5标记为完成", "今天天气不错", "任务5的负责人是谁"])
 def test_words_of_the_lexicon_and_names_are_left_alone(message: str) -> None:
     assert repaired(message) is None
 
@@ -37,6 +50,9 @@ def test_words_of_the_lexicon_and_names_are_left_alone(message: str) -> None:
     ("mrak task 5 as done", "update", (("status", "done"),)),
     ("plese delte task 5", "delete", ()),
     ("renmae task 5 to Launch plan", "rename", ()),
+    ("帮我把5号任务标记为完城", "update", (("status", "done"),)),
+    ("把任务5该名为Launch plan", "rename", ()),
+    ("WEB-5山掉吧", "delete", ()),
 ])
 def test_a_change_read_through_a_corrected_word_is_only_offered(message: str, operation: str,
                                                                values: tuple[Any, ...]) -> None:
@@ -104,6 +120,7 @@ def test_a_new_title_never_begins_with_the_word_that_leads_to_it(message: str) -
 @pytest.mark.parametrize(("message", "values"), [
     ("WEB-5 → done", (("status", "done"),)), ("task 5: P0", (("priority", "P0"),)),
     ("task 5 is done", (("status", "done"),)), ("任务5的优先级：P0", (("priority", "P0"),)),
+    ('task 5 → "blocked"', (("status", "blocked"),)),
 ])
 def test_a_task_and_a_value_with_no_verb_are_only_offered(message: str, values: tuple[Any, ...]) -> None:
     reading = read(message)
@@ -164,6 +181,12 @@ def test_more_declared_phrasings_are_read_whole(message: str, slots: dict[str, A
     ("#5 的 priority 改成 P0，thx", {"operation": "update", "task_id": 5, "priority": "P0"}),
     ("Would you be so kind as to change the due date of task 5 to 2026-12-31?",
      {"operation": "update", "task_id": 5, "due_date": "2026-12-31"}),
+    # A value in quotes, a quoted title before its noun, 重命名 with 成.
+    ('set task 5 to "blocked"', {"operation": "update", "task_id": 5, "status": "blocked"}),
+    ("请将5号任务状态改为“阻塞”", {"operation": "update", "task_id": 5, "status": "blocked"}),
+    ("烦请将任务5的状态更新为“已完成”。", {"operation": "update", "task_id": 5, "status": "done"}),
+    ("Would you mind creating a \"Release notes\" task?", {"operation": "create", "title": "Release notes"}),
+    ("麻烦帮我把任务5重命名成“Launch plan”，谢谢", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
 ])
 def test_these_are_read_whole(message: str, expected: dict[str, Any]) -> None:
     reading = read(message)
@@ -176,6 +199,8 @@ def test_these_are_read_whole(message: str, expected: dict[str, Any]) -> None:
     ("set task 5 due 12/31", {"task_id": 12}),  # a date, not a task
     ("麻烦把任务5 assign to carol 一下", {"assignee": "to"}),  # a word of the grammar is nobody's name
     ("status of 5 → blocked please, the upstream lib broke", {"operation": None}),  # "broke" breaks nothing down
+    ('mark task 5 as "done today"', {"status": "done"}),  # quoted, a value and nothing else
+    ('rename task 5 to "Done"', {"status": "done"}),  # a new title, whatever it says
 ])
 def test_numbers_and_words_of_the_grammar_are_not_what_they_are_not(message: str, unwanted: dict[str, Any]) -> None:
     reading = read(message)

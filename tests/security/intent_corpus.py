@@ -17,6 +17,7 @@ UNSEEN = Path(__file__).parent / "data" / "intent_unseen.json"
 DEV = Path(__file__).parent / "data" / "intent_dev.json"
 BLIND = Path(__file__).parent / "data" / "intent_blind.json"
 SEALED = Path(__file__).parent / "data" / "intent_sealed.json"
+LOCKED = Path(__file__).parent / "data" / "intent_locked.json"
 
 Kind = Literal["done", "blocked", "p0", "due", "delete", "create", "decompose", "assign", "unassign", "rename"]
 
@@ -43,15 +44,16 @@ CHANGES: dict[Kind, dict[str, Any]] = {
 
 
 # tuned: the templates the reader was developed against; held_out: templates written before the reader
-# was first run on them; fresh and unseen: messages written by someone who had not seen the reader or
-# the other splits (tests/security/data/intent_fresh.json, intent_unseen.json; unseen also without the
-# development set). None of those three is used to widen the reader; a write one of them showed to
-# run unasked is fixed, as any safety fault is. dev: messages written the same way, apart from the
-# reader and every split (intent_dev.json), measured once as they came, then used to widen the reader.
-# blind: written the same way after that widening (intent_blind.json); sealed: written the same way
-# later still (intent_sealed.json). Of those two only the figures are read.
-Split = Literal["tuned", "held_out", "fresh", "unseen", "dev", "blind", "sealed"]
-SPLIT_FILES: dict[Split, Path] = {"fresh": FRESH, "unseen": UNSEEN, "dev": DEV, "blind": BLIND, "sealed": SEALED}
+# was first run on them. The others were written by someone who had seen neither the reader nor the other
+# splits, each measured once as it came: fresh and unseen (intent_fresh.json, intent_unseen.json), dev
+# (intent_dev.json), blind and sealed (intent_blind.json, intent_sealed.json), written after dev was used
+# to widen the reader. Each of those has since been read for the requests it was not offered and used to
+# widen the reader, so their figures show how far a widening reaches, no longer how it generalises.
+# locked (intent_locked.json), written last the same way, is the one split none of whose messages has
+# been read: its figures only are.
+Split = Literal["tuned", "held_out", "fresh", "unseen", "dev", "blind", "sealed", "locked"]
+SPLIT_FILES: dict[Split, Path] = {"fresh": FRESH, "unseen": UNSEEN, "dev": DEV, "blind": BLIND, "sealed": SEALED,
+                                  "locked": LOCKED}
 # Every split: the generated ones, then those written apart.
 SPLITS: tuple[Split, ...] = ("tuned", "held_out", *SPLIT_FILES)
 

@@ -65,11 +65,12 @@ def _request_figures(split: str) -> dict[str, Any]:
 # The splits whose request goals are not met: strict xfails, so each fails the day its goals are.
 NOT_MET = {
     "held_out": "held-out templates: the goals are not met",
-    "fresh": "messages written apart from the reader: the goals are not met",
-    "unseen": "messages written apart, never read to widen the reader: the goals are not met",
+    "fresh": "messages written apart, later read to widen the reader: the goals are not met",
+    "unseen": "messages written apart, later read to widen the reader: the goals are not met",
     "dev": "messages written apart, then used to widen the reader: the goals are not met",
-    "blind": "messages written apart after the reader was last widened, never read: the goals are not met",
-    "sealed": "messages written apart later still, never read: the goals are not met",
+    "blind": "messages written apart, later read to widen the reader: the goals are not met",
+    "sealed": "messages written apart, later read to widen the reader: the goals are not met",
+    "locked": "messages written apart last, never read: the goals are not met",
 }
 
 
