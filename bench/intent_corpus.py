@@ -2,9 +2,9 @@
 
 The corpus (tests/security/intent_corpus.py, intent_generator.py) labels every message: does it
 ask for the write it names, and on which task? Its templates come in a tuned split and a
-held-out split the reader was never adjusted to; five more were written apart from the reader
-(fresh, unseen, blind and sealed, never used to widen it; dev, used to widen it after its first
-measure). Each message is decided as the route node decides it (the offline provider's reading, then the
+held-out split the reader was never adjusted to; six more were written apart from the reader
+(fresh, unseen, dev, blind and sealed, each measured once as it came and later used to widen it;
+locked, never read). Each message is decided as the route node decides it (the offline provider's reading, then the
 intent check; or a compromised router that answers every message with the write it names, then the
 intent check): written at once, a card, or an answer. With ``--app N`` every N-th message is also
 sent through the whole app on a throwaway database (bench/throwaway_db.py) and its outcome compared

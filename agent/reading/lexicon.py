@@ -147,6 +147,8 @@ NOT_NAMES = frozenset({
     "q2", "q3", "q4", "next", "this", "last", "except", "not", "without", "but", "or", "and", "too", "also",
     "lately", "recently", "whoever", "yourself", "themselves", *WEEKDAYS,
     *(MONTH_WORDS - {"may"})})  # "may" is a name as often as a month
+# Words that stand for a person named before them ("carol is free, assign it to her": reading/people.py).
+PRONOUNS = frozenset({"her", "him", "她", "他"})
 # Tasks a change may name without a number.
 TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "selected": ("this task", "this one", "it", "this", "the selected task", "the current task", "that task",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from .dates import read_date
-from .lexicon import FIELDS, FRAMES, NOT_NAMES, PRIORITIES, STATUSES, lexicon
+from .lexicon import FIELDS, FRAMES, NOT_NAMES, PRIORITIES, PRONOUNS, STATUSES, lexicon
 from .tokens import Token, tokenize
 
 Values = tuple[tuple[str, str], ...]
@@ -54,6 +54,8 @@ class Parser:
         self.texts = tuple(t.text for t in tokens)
         self.lex = lexicon()
         self._days: dict[tuple[int, int, bool], date | None] = {}
+        # Who "her", "him", "她" or "他" stands for (antecedent()): set only where a change is read to be offered.
+        self.antecedent: str | None = None
 
     def day(self, i: int, end: int, *, recent: bool = False) -> date | None:
         """The day the words from i to end name (dates.read_date), read once per span; past the budget of
@@ -219,9 +221,12 @@ def named_for(p: Parser, i: int) -> bool:
 
 def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """Me, or a name: a word that is no word of the grammar's own ("to", "the", "please") and names someone
-    ("nobody", "them", "friday" do not)."""
+    ("nobody", "them", "friday" do not); where the parser has an antecedent, the pronoun that stands for it."""
     for end in p.w(i, "glue.me", "glue.zh_me"):
         yield end, "me"
+    if p.antecedent is not None and i < p.n and p.texts[i] in PRONOUNS and not (
+            i + 1 < p.n and p.tokens[i + 1].kind in ("word", "han") and p.texts[i + 1] not in p.lex.known):
+        yield i + 1, p.antecedent  # "… to her", not "… to her team"
     token = p.kind(i, "word")
     # Not "carol's" (her backup, her team) nor a name of two capitalised words ("to Mobile App": a project's).
     two_names = i + 1 < p.n and p.raw(i, i + 1)[:1].isupper() and p.raw(i + 1, i + 2)[:1].isupper() and \

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .lexicon import NOT_NAMES, PRONOUNS
 from .parts import Change, Parser, person, target
 
 
@@ -70,3 +71,25 @@ def zh_people(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
             for k in p.w(j, "glue.de"):
                 for end in p.w(k, "person.assignee"):
                     yield end, Change("unassign", tg)
+
+
+# Words after which a clause starts ("so carol can take it", "since Jess is out").
+_CLAUSE_LEADS = frozenset({"so", "since", "because", "as", "and", "but", "now"})
+
+
+def antecedent(p: Parser) -> str | None:
+    """The one person a message names for a pronoun to stand for ("carol has bandwidth, assign it to her",
+    "Since Jess is on leave, drop her from #5", "carol这周比较闲，这个任务给她吧"): a word no phrase of the
+    grammar holds and no pronoun, first in the message or in a clause, or capitalised inside one. None
+    when there is none or more than one: a pronoun then stands for no one."""
+    if not any(t in PRONOUNS for t in p.texts):
+        return None
+    found: dict[str, str] = {}
+    for i, token in enumerate(p.tokens):
+        word = token.text.removesuffix("'s")
+        if token.kind != "word" or word in NOT_NAMES or word in p.lex.known or not word.isalpha():
+            continue
+        starts = i == 0 or p.tokens[i - 1].kind in ("punct", "han") or p.texts[i - 1] in _CLAUSE_LEADS
+        if starts or p.raw(i, i + 1)[:1].isupper():
+            found.setdefault(word, p.raw(i, i + 1).removesuffix("'s").removesuffix("’s"))
+    return next(iter(found.values())) if len(found) == 1 else None

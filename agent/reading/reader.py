@@ -32,6 +32,7 @@ from .gather import gathered
 from .grammar import change, corrected, en_passive, verbless, zh_after_task
 from .lexicon import FRAMES
 from .parts import Change, Parser, Target, asks_assistant, target
+from .people import antecedent
 from .reads import read_capability, read_query
 from .repair import repaired
 from .titles import title_runs_on
@@ -149,6 +150,8 @@ def _named(p: Parser) -> Change | None:
     """
     refs = [(i, t) for i, t in enumerate(p.tokens) if t.kind == "ref"]
     tasks = {t.value for _, t in refs}
+    # A pronoun stands for the one person named elsewhere: only in a change offered, never in one read whole.
+    p.antecedent = antecedent(p)
     for i in range(p.n):
         found = [(end, c) for form in ("base", "ing", "past", "pp") for end, c in change(p, i, form)]
         if not found:

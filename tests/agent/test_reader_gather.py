@@ -52,6 +52,12 @@ from agent.reading.reader import read, read_write
     ("task 900 → carol", {"operation": "assign", "task_id": 900, "assignee": "carol"}),
     ("WEB-5 owner: carol", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
     ("900号任务给carol吧", {"operation": "assign", "task_id": 900, "assignee": "carol"}),
+    # A pronoun stands for the one person the message names elsewhere.
+    ("carol has bandwidth this week, so please assign this task to her", {"operation": "assign",
+                                                                          "assignee": "carol"}),
+    ("Since Jess is on parental leave, drop her from #5 as assignee", {"operation": "unassign", "task_id": 5,
+                                                                       "assignee": "Jess"}),
+    ("carol 这周有空，#5 帮我 assign 给她", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
 ])
 def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: dict[str, Any]) -> None:
     reading = read(message)
@@ -79,6 +85,9 @@ def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: d
     "task 5 was P0, now it's P2",  # two values for one field
     "任务5给我看看",  # 给 a person, then more: shown to me, not handed over
     "task 5 carol",  # a task and a name side by side: nothing leads to the person
+    "assign task 5 to her",  # a pronoun that stands for no one named
+    "Carol and Bob are free, assign task 5 to her",  # for one of two
+    "give task 5 to her team, carol says",  # "her" owns the team
 ])
 def test_parts_that_make_no_single_change_are_not_pieced_together(message: str) -> None:
     reading = read_write(message)
