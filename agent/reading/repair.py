@@ -87,20 +87,34 @@ def _sounds(chars: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 
 @cache
+def _chinese_phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The lexicon's Chinese phrases, by their first character."""
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in lexicon().phrases():
+        if all(len(c) == 1 and "\u3400" <= c <= "\u9fff" for c in phrase):
+            by_first.setdefault(phrase[0], []).append(phrase)
+    return {first: tuple(phrases) for first, phrases in by_first.items()}
+
+
+@cache
 def _homophones() -> dict[tuple[str, ...], frozenset[tuple[str, ...]]]:
     """The lexicon's Chinese phrases of two to four characters, by each way they may be read aloud."""
     by_sound: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
-    for phrase in lexicon().phrases():
-        if len(phrase) in _HAN_RUNS and all(len(c) == 1 and "\u3400" <= c <= "\u9fff" for c in phrase):
-            for sound in _sounds(phrase):
-                by_sound.setdefault(sound, set()).add(phrase)
+    for phrases in _chinese_phrases().values():
+        for phrase in phrases:
+            if len(phrase) in _HAN_RUNS:
+                for sound in _sounds(phrase):
+                    by_sound.setdefault(sound, set()).add(phrase)
     return {sound: frozenset(phrases) for sound, phrases in by_sound.items()}
+
+
+def _phrase_at(texts: tuple[str, ...], i: int) -> bool:
+    """Whether a Chinese phrase of the lexicon starts at i."""
+    return any(texts[i:i + len(phrase)] == phrase for phrase in _chinese_phrases().get(texts[i], ()))
 
 
 def _sounds_like(chars: tuple[str, ...]) -> tuple[str, ...] | None:
     """The one lexicon phrase a run of characters that is none sounds like."""
-    if chars in lexicon().phrases():
-        return None
     found = {phrase for sound in _sounds(chars) for phrase in _homophones().get(sound, ())}
     return next(iter(found)) if len(found) == 1 else None
 
@@ -110,16 +124,17 @@ def repaired(message: str, *, names: bool = False) -> str | None:
     word is taken for a name and kept ("in Billing Migration" is no "killing")."""
     text = one_line(message)
     tokens = tokenize(text)
+    texts = tuple(t.text for t in tokens)
     parts, at, i = [], 0, 0
     while i < len(tokens):
         token = tokens[i]
         kept = names and text[token.start:token.start + 1].isupper()
         better = corrected(token.text) if token.kind == "word" and not kept else None
         end = i + 1
-        if token.kind == "han" and not lexicon().phrase_at(tuple(t.text for t in tokens), i):
+        if token.kind == "han" and not _phrase_at(texts, i):
             for n in _HAN_RUNS:
                 run = tokens[i:i + n]
-                heard = _sounds_like(tuple(t.text for t in run)) if len(run) == n and all(
+                heard = _sounds_like(texts[i:i + n]) if len(run) == n and all(
                     t.kind == "han" for t in run) else None
                 if heard is not None:
                     better, end = "".join(heard), i + n
