@@ -85,7 +85,7 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
             yield end, Change("decompose", Target(scope="selected"))
     for v in p.w(i, f"crud.assign.{form}"):
         for j, tg in target(p, v):
-            for k in p.w(j, "glue.assignee_to"):
+            for k in p.w(j, "glue.assignee_to", "glue.zh_give"):  # "assign task 5 to carol", "assign 任务5 给 carol"
                 for end, who in person(p, k):
                     yield end, Change("assign", tg, assignee=who)
     for j, tg in p.around(i, f"crud.assign.{form}", target(p, i + 1)):  # "hand WEB-5 over to carol"
@@ -267,6 +267,17 @@ def verbless(p: Parser, i: int) -> Iterator[tuple[int, Change]]:
             for m in p.opt(k, "glue.verbless"):
                 for end, vals in values(p, m, field):
                     yield end, Change("update", tg, vals)
-                if field in (None, "assignee") and (m > k or field):  # "task 5 → carol", "900给carol"
+                if field in (None, "assignee") and (m > k or field):  # "task 5 → carol", "task 5 owner: carol"
                     for end, who in person(p, m):
                         yield end, Change("assign", tg, assignee=who)
+                if field == "title" and m > k:  # "task 5 title → Launch plan"
+                    for end, name in title(p, m):
+                        yield end, Change("rename", tg, title=name)
+    for j, tg in target(p, i):  # "900给carol"
+        for k in p.w(j, "glue.zh_give"):
+            for end, who in person(p, k):
+                yield end, Change("assign", tg, assignee=who)
+    for j in p.w(i, "glue.new_task"):  # '+task "Release notes"', "新任务：Release notes"; not "a new task was created"
+        for k in [*p.w(j, "glue.new_task_mark"), *((j,) if p.kind(j, "quote") else ())]:
+            for end, name in title(p, k):
+                yield end, Change("create", title=name)

@@ -185,7 +185,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "with": ("with", "and", ",", "at"),
     "assignee_to": ("to",),
     # Between a task and a value with no verb ("WEB-5 → done", "task 5: P0", "任务5：完成"): named, never asked.
-    "verbless": ("to", "as", ":", "→", "->", "=", "-", "is", "is now", "now", "为", "改为", "设为", "给"),
+    "verbless": ("to", "as", ":", "→", "->", "=", "-", "is", "is now", "now", "为", "改为", "设为"),
     # Words that need one after them: an unquoted title never ends on one (parts.title).
     "open": ("the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their", "its",
              "of", "to", "for", "with", "and", "or", "in", "on", "at", "by", "from", "into", "的", "把", "给", "将"),
@@ -193,7 +193,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
                 "task"),
     # What comes between a renamed task and its new title: "to", or in a mixed message the Chinese "为"
     # ("rename 任务5 为 Launch plan"), never a word of the new title.
-    "rename_to": ("to", "as", "into", ":", "为", "成", "作"),
+    "rename_to": ("to", "as", "into", ":", "→", "->", "为", "成", "作"),
     "me": ("me", "myself"),
     # Chinese.
     "ba": ("把", "将"),
@@ -213,6 +213,9 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # The name a task is given, in Chinese: "就叫Launch plan", "以后叫Launch plan" (a change pieced together).
     "zh_named": ("叫", "叫做", "名为", "名叫"),
     "zh_me": ("我", "我自己"),
+    # A new task named with no verb ("+task Release notes", "new task: X", "新任务：X"): offered, never asked.
+    "new_task": ("+task", "+ task", "+ a task", "➕ task", "new task", "a new task", "新任务", "新的任务"),
+    "new_task_mark": (":", "→", "->", "="),
     "le": ("了",),
     "zh_from": ("从",),
     # After a new task's title: "创建一个名为X的任务".

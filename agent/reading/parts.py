@@ -238,7 +238,9 @@ def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
 
 # Lower-case words that lead to what follows them, never the first word of a title.
 _LEADS = frozenset({"called", "named", "titled", "for", "to", "with", "of", "in", "on", "at", "by", "from", "into",
-                    "and", "or", "about", "as", "a", "an"})
+                    "and", "or", "about", "as", "a", "an",
+                    # and a verb of being: "a new task was created", "new task is blocked" name no title
+                    "is", "was", "are", "were", "has", "have", "had", "been", "will"})
 
 
 def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:

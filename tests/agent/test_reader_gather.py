@@ -52,6 +52,10 @@ from agent.reading.reader import read, read_write
     ("task 900 → carol", {"operation": "assign", "task_id": 900, "assignee": "carol"}),
     ("WEB-5 owner: carol", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
     ("900号任务给carol吧", {"operation": "assign", "task_id": 900, "assignee": "carol"}),
+    # A new title or a new task with no verb.
+    ("task 5 title -> Launch plan", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
+    ('+task "Release notes"', {"operation": "create", "title": "Release notes"}),
+    ("新任务：Release notes", {"operation": "create", "title": "Release notes"}),
     # A pronoun stands for the one person the message names elsewhere.
     ("carol has bandwidth this week, so please assign this task to her", {"operation": "assign",
                                                                           "assignee": "carol"}),
@@ -85,6 +89,9 @@ def test_the_parts_of_one_change_are_offered_on_a_card(message: str, expected: d
     "task 5 was P0, now it's P2",  # two values for one field
     "任务5给我看看",  # 给 a person, then more: shown to me, not handed over
     "task 5 carol",  # a task and a name side by side: nothing leads to the person
+    "a new task was created",  # a verb of being begins no title
+    "new task is blocked",
+    "任务5先别给carol，她手上活太多了",  # 别: not handed over
     "assign task 5 to her",  # a pronoun that stands for no one named
     "Carol and Bob are free, assign task 5 to her",  # for one of two
     "give task 5 to her team, carol says",  # "her" owns the team

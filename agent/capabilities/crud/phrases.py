@@ -18,7 +18,8 @@ PHRASES = Phrases(
         "close": ("close", "complete", "finish", "resolve", "wrap up", "check off", "tick off", "close out",
                   "finish off", "mark off", "cross off", "sign off on", "wrap"),
         "block": ("block",),
-        "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap", "kill", "nuke", "del"),
+        "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap", "kill", "nuke", "del",
+                   "rm"),
         # Not "open": "open tasks for carol" asks to see them.
         "create": ("create", "add", "make", "set up", "log", "file", "start", "new", "spin up"),
         "assign": ("assign", "reassign", "give", "hand", "hand over", "hand off", "pass", "transfer"),
