@@ -8,8 +8,8 @@ from __future__ import annotations
 CLAUSE = ("if", "when", "once", "unless", "after", "before", "until", "because", "since", "but", "though",
           "although", "sorry", "i mean", "i meant", "actually", "or", "so that", "while", "whenever", "as soon as",
           "don't", "do not", "not", "never", "and then", "then", "please", "thanks", "thank you",
-          "如果", "要是", "假如", "等", "之后", "以后", "后再", "再", "因为", "但是", "不过", "不对", "算了", "除非",
-          "吗", "吧",
+          "如果", "要是", "假如", "的话", "等", "之后", "以后", "后再", "再", "因为", "但是", "不过", "不对", "算了",
+          "除非", "吗", "吧",
           "好吗", "谢谢", "了")
 # Remarks an unquoted title never runs into: a take-back, a hedge, someone else's word, a question back, a
 # "later", a second request or another place. The title ends before one, the rest is unread, and the change
@@ -47,3 +47,6 @@ CORRECTION_MARKS = ("sorry", "i meant", "i mean", "no wait", "wait", "oops", "ac
                     "是", "不", "哦不", "还是")
 # Words between a correction and the task it means: "不对，是任务6", "no wait, it's task 6".
 RESTATED = frozenset({"是", "it's", "its", "i", "mean", "meant", "should", "be", "应该", "应该是", "就是"})
+# Laughter after a change: it may be a joke, so the change is not read whole ("把任务5标记为完成哈哈"), though "哈"
+# alone closes a request.
+LAUGHTER = ("哈哈", "呵呵", "嘻嘻", "233", "hhh", "haha", "lol", "lmao")

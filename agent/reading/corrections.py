@@ -10,6 +10,9 @@ from .clauses import RESTATED
 from .grammar import change
 from .parts import Parser, value
 
+# A word that leads to the value said again ("…, no wait, to bob", "…，不对，给bob").
+_LEADS = frozenset({"to", "给"})
+
 
 def retakes_value(p: Parser) -> bool:
     """Whether a correction takes back a value, not a task ("due Friday, sorry I meant Monday", "改成P0，不，P1",
@@ -20,7 +23,7 @@ def retakes_value(p: Parser) -> bool:
             if p.texts[k:e] == ("是",):
                 continue
             j = e
-            while j < p.n and (p.tokens[j].kind == "punct" or p.texts[j] in RESTATED):
+            while j < p.n and (p.tokens[j].kind == "punct" or p.texts[j] in RESTATED or p.texts[j] in _LEADS):
                 j += 1
             if j < p.n and p.tokens[j].kind != "ref" and (
                     any(True for _ in value(p, j)) or any(True for _ in change(p, j, "base"))

@@ -99,9 +99,9 @@ def en_change(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
         for j, tg in target(p, v):
             for k in p.opt(j, "glue.rename_to"):
                 # With no "to" before it, a title is quoted or starts as a name does ("call task 5 Launch plan"):
-                # "call it a day", "call it done" rename nothing.
+                # "call it a day", "call it done", "改名任务5暂缓" rename nothing.
                 if k == j and not (p.kind(k, "quote") or k < p.n and (p.raw(k, k + 1)[:1].isupper()
-                                                                        or p.tokens[k].kind in ("han", "num"))):
+                                                                        or p.tokens[k].kind == "num")):
                     continue
                 for end, name in title(p, k):
                     yield end, Change("rename", tg, title=name)
@@ -150,6 +150,10 @@ def en_passive(p: Parser, i: int, tg: Target) -> Iterator[tuple[int, Change]]:
             yield end, Change("decompose", tg)
 
 
+# The last character of a Chinese rename verb that leads to the new title ("重命名为", "改名叫").
+_ZH_TITLE_LEADS = frozenset({"为", "成", "叫", "作"})
+
+
 def _own_field(p: Parser, j: int) -> list[tuple[int, str | None]]:
     """After a task: no field, or one of its fields ("任务5的优先级", "task 5 priority")."""
     return [(j, None)] + [(e, f) for d in p.opt(j, "glue.de") for e, f in field_name(p, d)]
@@ -190,6 +194,9 @@ def _zh_task_first(p: Parser, j: int, tg: Target, *, ba: bool) -> Iterator[tuple
             yield end, Change("unassign", tg)
     for m in p.w(j, "crud.rename.base"):
         for n in p.opt(m, "glue.rename_to"):  # "把 task 5 rename 成 X"
+            # A Chinese title needs a word that leads to it ("改名为X", "rename 成 X"): "任务5改名失败" renames nothing.
+            if n == m and p.texts[m - 1] not in _ZH_TITLE_LEADS and p.kind(n, "han"):
+                continue
             for end, name in title(p, n):
                 yield end, Change("rename", tg, title=name)
     if ba:

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from agent.registry import PHRASES
 
-from .clauses import ASIDES, CLAUSE, CORRECTION_MARKS, CORRECTIONS
+from .clauses import ASIDES, CLAUSE, CORRECTION_MARKS, CORRECTIONS, LAUGHTER
 from .dates import MONTH_WORDS, WEEKDAYS
 from .query_words import DUE_RANGES, RANGE, READS
 from .tokens import phrase_tokens
@@ -145,7 +145,8 @@ NOT_NAMES = frozenset({
     "everyone", "everybody", "nobody", "nothing", "anything", "everything", "something", "all", "team", "the",
     "today", "tomorrow", "yesterday", "tonight", "now", "later", "soon", "week", "month", "year", "weekend", "q1",
     "q2", "q3", "q4", "next", "this", "last", "except", "not", "without", "but", "or", "and", "too", "also",
-    "lately", "recently", "whoever", "yourself", "themselves", *WEEKDAYS,
+    "lately", "recently", "whoever", "yourself", "themselves", "mine", "yours", "hers", "his", "ours", "theirs",
+    *WEEKDAYS,
     *(MONTH_WORDS - {"may"})})  # "may" is a name as often as a month
 # Words that stand for a person named before them ("carol is free, assign it to her": reading/people.py).
 PRONOUNS = frozenset({"her", "him", "她", "他"})
@@ -213,7 +214,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     # The name a task is given, in Chinese: "就叫Launch plan", "以后叫Launch plan" (a change pieced together).
     "zh_named": ("叫", "叫做", "名为", "名叫"),
     "zh_me": ("我", "我自己"),
-    # A new task named with no verb ("+task Release notes", "new task: X", "新任务：X"): offered, never asked.
+    # A new task named with no verb ('+task "Release notes"', "新任务：X"): offered, never asked.
     "new_task": ("+task", "+ task", "+ a task", "➕ task", "new task", "a new task", "新任务", "新的任务"),
     "new_task_mark": (":", "→", "->", "="),
     "le": ("了",),
@@ -306,7 +307,7 @@ _VERB_CLASSES = ("mark", "set", "close", "block", "delete", "create", "assign", 
 def lexicon() -> Lexicon:
     """The whole lexicon: the reader's own words and every capability's phrases."""
     own: dict[str, Iterable[str]] = {"courtesy": COURTESY, "correction": CORRECTIONS, "clause": (*CLAUSE, *ASIDES),
-                                     "correction_mark": CORRECTION_MARKS}
+                                     "correction_mark": CORRECTION_MARKS, "laughter": LAUGHTER}
     for prefix, table in (("frame", FRAMES), ("closer", CLOSERS), ("not", NOT_ASKED), ("status", STATUSES),
                           ("priority", PRIORITIES), ("person", PERSON), ("question", QUESTIONS),
                           ("field", FIELDS), ("target", TARGETS), ("glue", GLUE), ("read", READS),

@@ -219,14 +219,19 @@ def named_for(p: Parser, i: int) -> bool:
     return bool(p.kind(i, "quote")) or p.raw(i, i + 1)[:1].isupper() and not list(due(p, i))
 
 
+# What may follow a pronoun that stands for a person ("assign it to her as owner", "put her on it", "给她吧").
+_AFTER_PRONOUN = frozenset({"as", "from", "on", "off", "onto", "to", "instead", "please", "pls", "thanks", "thx", "now",
+                            "today", "吧", "呗", "哈", "啊", "了", "负责", "来"})
+
+
 def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     """Me, or a name: a word that is no word of the grammar's own ("to", "the", "please") and names someone
     ("nobody", "them", "friday" do not); where the parser has an antecedent, the pronoun that stands for it."""
     for end in p.w(i, "glue.me", "glue.zh_me"):
         yield end, "me"
-    if p.antecedent is not None and i < p.n and p.texts[i] in PRONOUNS and not (
-            i + 1 < p.n and p.tokens[i + 1].kind in ("word", "han") and p.texts[i + 1] not in p.lex.known):
-        yield i + 1, p.antecedent  # "… to her", not "… to her team"
+    if p.antecedent is not None and i < p.n and p.texts[i] in PRONOUNS and (
+            i + 1 == p.n or p.tokens[i + 1].kind not in ("word", "han") or p.texts[i + 1] in _AFTER_PRONOUN):
+        yield i + 1, p.antecedent  # "… to her", "… to her please", not "… to her team", "给她的团队"
     token = p.kind(i, "word")
     # Not "carol's" (her backup, her team) nor a name of two capitalised words ("to Mobile App": a project's).
     two_names = i + 1 < p.n and p.raw(i, i + 1)[:1].isupper() and p.raw(i + 1, i + 2)[:1].isupper() and \
@@ -275,7 +280,8 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
 
 def _names_something(p: Parser, i: int, end: int) -> bool:
     """Whether the words make a title: not only words that name none ("a new", "the next", "another"), and not a
-    status or priority alone ("call it Done" may mean marking it done)."""
+    status or priority or one Chinese character alone ("call it Done" may mean marking it done)."""
     if all(list(p.w(k, "glue.no_title")) for k in range(i, end)):
         return False
-    return not (end == i + 1 and (list(status(p, i)) or list(priority(p, i))))
+    # One Chinese character is the rest of a word, not a title ("任务5重命名成功" is no title "功").
+    return not (end == i + 1 and (list(status(p, i)) or list(priority(p, i)) or p.tokens[i].kind == "han"))

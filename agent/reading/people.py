@@ -89,7 +89,11 @@ def antecedent(p: Parser) -> str | None:
         word = token.text.removesuffix("'s")
         if token.kind != "word" or word in NOT_NAMES or word in p.lex.known or not word.isalpha():
             continue
+        raw = p.raw(i, i + 1)
+        # Not a team or product in capitals ("QA", "PM"), an adverb ("Honestly"), nor someone addressed ("Hi Bob,").
+        if raw.isupper() or word.endswith("ly") or i + 1 < p.n and p.texts[i + 1] == "," and i <= 1:
+            continue
         starts = i == 0 or p.tokens[i - 1].kind in ("punct", "han") or p.texts[i - 1] in _CLAUSE_LEADS
-        if starts or p.raw(i, i + 1)[:1].isupper():
+        if starts or raw[:1].isupper():
             found.setdefault(word, p.raw(i, i + 1).removesuffix("'s").removesuffix("’s"))
     return next(iter(found.values())) if len(found) == 1 else None

@@ -83,7 +83,8 @@ def _lead(p: Parser, i: int) -> Iterator[int]:
 
 
 def _ends(p: Parser, i: int, asking: bool) -> bool:
-    return p.n in set(_reach(p, i, ("courtesy", "closer.plain", "closer.ask"), asking)) and not _cut_off(p)
+    return p.n in set(_reach(p, i, ("courtesy", "closer.plain", "closer.ask"), asking)) and not _cut_off(p) \
+        and not any(list(p.w(k, "laughter")) for k in range(i, p.n))
 
 
 def _cut_off(p: Parser) -> bool:

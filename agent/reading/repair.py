@@ -5,10 +5,10 @@ A word of the message that is no word of the lexicon is replaced by the lexicon 
 "delete"), when exactly one is: of several, the one with the same letters swapped, else the one with
 the same first letter and a letter left out ("blockd" → "blocked"), else the one with the same first
 letter. Chinese typed through a pinyin keyboard slips to a word of the same sound: a run of two to
-four characters that is no phrase of the lexicon is replaced by the one phrase that sounds the same,
-tones aside ("完城" → "完成", "租塞" → "阻塞", "负则人" → "负责人"; pypinyin gives each character's
-readings). A change read through a corrected word is never read whole: the reader offers it on a card
-("Did you mean …?").
+four characters that is no phrase of the lexicon and no word of pypinyin's dictionary is replaced by
+the one phrase that sounds the same, tones aside ("完城" → "完成", "租塞" → "阻塞", "负则人" → "负责人";
+pypinyin gives each character's readings). A change read through a corrected word is never read whole:
+the reader offers it on a card ("Did you mean …?").
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 from itertools import product
 
 from pypinyin import Style, pinyin
+from pypinyin.constants import PHRASES_DICT
 
 from pm_assistant.one_line import one_line
 
@@ -114,7 +115,10 @@ def _phrase_at(texts: tuple[str, ...], i: int) -> bool:
 
 
 def _sounds_like(chars: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The one lexicon phrase a run of characters that is none sounds like."""
+    """The one lexicon phrase a run of characters that is none sounds like; none for a word of its own ("益处"
+    is no slip for "移除", "教给" none for "交给": pypinyin's dictionary of words holds them)."""
+    if "".join(chars) in PHRASES_DICT:
+        return None
     found = {phrase for sound in _sounds(chars) for phrase in _homophones().get(sound, ())}
     return next(iter(found)) if len(found) == 1 else None
 

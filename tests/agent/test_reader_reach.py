@@ -187,11 +187,10 @@ def test_more_declared_phrasings_are_read_whole(message: str, slots: dict[str, A
     ("烦请将任务5的状态更新为“已完成”。", {"operation": "update", "task_id": 5, "status": "done"}),
     ("Would you mind creating a \"Release notes\" task?", {"operation": "create", "title": "Release notes"}),
     ("麻烦帮我把任务5重命名成“Launch plan”，谢谢", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
-    # An arrow to a new title, 给 to a person in a mixed message, "rm".
+    # An arrow to a new title, 给 to a person in a mixed message.
     ("rename 900 → Launch plan", {"operation": "rename", "task_id": 900, "title": "Launch plan"}),
     ("任务5 rename → Launch plan", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
     ("帮我 assign task 5 给 carol", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
-    ("rm #5", {"operation": "delete", "task_id": 5}),
 ])
 def test_these_are_read_whole(message: str, expected: dict[str, Any]) -> None:
     reading = read(message)

@@ -35,6 +35,11 @@ def test_a_dotted_month_and_day_and_next_years_day_in_chinese_are_read() -> None
     "call it a day", "let's call it a day", "call it done", "name it after carol",  # idioms
     "rename task 5 to Launch plan and delete task 6",  # a second instruction, not a title
     "set task 5 due to the 3rd", "set task 5 to 1", "把任务5的截止日期改成15日", "set task 5 due in 2027",
+    # A Chinese title needs a word that leads to it; one character is no title; "的话" is a condition.
+    "任务5重命名失败", "能重命名任务5吗", "重命名任务5成本很高", "重命名这个文件", "任务5改名失败", "rename 任务5 失败",
+    "task 5 rename 成功", "把任务5改名为Launch plan的话会怎样",
+    "RM 500", "rm 5",  # ringgit, a room: no delete
+    "把任务5标记为完成哈哈", "把任务5改名为Launch plan 哈哈",  # laughter: maybe a joke
 ])
 def test_no_request_is_read_where_the_message_does_not_plainly_ask_for_it(message: str) -> None:
     reading = read(message)
@@ -404,3 +409,17 @@ def test_every_task_but_one_or_a_project_as_a_person_is_asked_about(message: str
                                                 ("create a task called Step by step guide", True)])
 def test_by_and_someones_word_inside_a_title(message: str, whole: bool) -> None:
     assert (read(message).mood == "request") is whole, read(message)
+
+
+@pytest.mark.parametrize("message", [
+    # Words of their own, no slips for 移除, 删除, 交给.
+    "任务5的艺术风格不错", "这些杉树很高", "我教给carol任务5的做法",
+    "QA found bugs, assign task 5 to her", "Hi Bob, assign task 5 to her", "Honestly, assign task 5 to him",
+    "carol is free, assign task 5 to her lead", "carol这周比较闲，把任务5分配给她的团队",  # someone else's
+    "carol is free, assign task 5 to her, no wait, to bob",  # a value taken back: asked
+    "task 5 is mine",
+])
+def test_no_change_is_offered_for_a_word_of_its_own_or_someone_a_pronoun_does_not_name(message: str) -> None:
+    reading = read_write(message)
+    assert reading is None or reading.mood in ("negated", "question"), reading
+

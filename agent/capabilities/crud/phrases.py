@@ -18,8 +18,7 @@ PHRASES = Phrases(
         "close": ("close", "complete", "finish", "resolve", "wrap up", "check off", "tick off", "close out",
                   "finish off", "mark off", "cross off", "sign off on", "wrap"),
         "block": ("block",),
-        "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap", "kill", "nuke", "del",
-                   "rm"),
+        "delete": ("delete", "remove", "trash", "get rid of", "discard", "erase", "scrap", "kill", "nuke", "del"),
         # Not "open": "open tasks for carol" asks to see them.
         "create": ("create", "add", "make", "set up", "log", "file", "start", "new", "spin up"),
         "assign": ("assign", "reassign", "give", "hand", "hand over", "hand off", "pass", "transfer"),
@@ -47,6 +46,6 @@ PHRASES = Phrases(
         # "把任务5的负责人去掉", "把carol从任务5上撤下来", "取消任务5的分配".
         "unstaff": ("去掉", "删掉", "移除", "清空", "撤下来", "撤掉", "拿掉", "撤下", "去除", "清除", "取消", "清掉",
                     "清了", "置空", "撤了", "撤销"),
-        "rename": ("重命名为", "重命名", "改名为", "改名叫", "标题改为", "标题改成", "名称改为", "名字改为", "改名",
+        "rename": ("重命名为", "重命名成", "改名为", "改名叫", "标题改为", "标题改成", "名称改为", "名字改为", "改名",
                     "改个名", "改名字", "改个名字")},
 )
