@@ -185,8 +185,9 @@ def _zh_task_first(p: Parser, j: int, tg: Target, *, ba: bool) -> Iterator[tuple
             yield end, Change("decompose", tg)
     for m in p.w(j, "crud.assign.base"):
         for n in p.opt(m, "glue.assignee_to", "glue.zh_give"):  # "task 5 assign 给 carol"
-            for end, who in person(p, n):
-                yield end, Change("assign", tg, assignee=who)
+            for e, who in person(p, n):
+                for end in p.opt(e, "person.take") if p.kind(e - 1, "word") else (e,):  # "交给carol负责"
+                    yield end, Change("assign", tg, assignee=who)
     for m in p.w(j, "crud.unassign.base"):
         yield m, Change("unassign", tg)
     for m in p.w(j, "crud.mark.base"):  # "把任务5设为未分配"

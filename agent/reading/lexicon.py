@@ -124,7 +124,7 @@ FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
                  "截止日", "日期"),
     "title": ("title", "name", "标题", "名称", "名字"),
     # Set like a value, read as a person: "set the assignee of task 5 to carol", "把任务5的负责人改成carol".
-    "assignee": ("assignee", "owner", "负责人", "执行人"),
+    "assignee": ("assignee", "owner", "负责人", "执行人", "指派人"),
 })
 # Around a person in an assignment: "assign carol to task 5", "take carol off task 5", "让carol负责任务5",
 # "clear the assignee of task 5", "leave task 5 unassigned".
@@ -134,9 +134,10 @@ PERSON: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "let": ("let", "have", "让", "由"),
     "take": ("take", "handle", "own", "have", "take over", "负责", "处理", "接手", "跟进", "来做", "来负责"),
     "assignee": ("assignee", "the assignee", "owner", "the owner", "assignment", "负责人", "分配", "指派", "执行人",
+                 "指派人",
                  "whoever's assigned", "whoever is assigned", "whoever's on", "whoever is on", "the person assigned"),
     "nobody": ("unassigned", "nobody", "no one", "no-one", "无人", "没人", "未分配", "无人负责", "没人负责",
-               "no assignee", "no owner", "没有负责人", "无负责人", "待认领"),
+               "no assignee", "no owner", "没有负责人", "无负责人", "待认领", "未分配状态", "无人负责的状态"),
     "zh_off": ("上", "里", "中"),
 })
 # Words that name no one person and no project: pronouns, everyone and no one, days and months, a team.
@@ -171,7 +172,7 @@ TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
 })
 # Small words of the grammar's rules.
 GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "to": ("to", "as", "into", "at", "until", "till", "for", "on", "a", "an"),
+    "to": ("to", "up to", "as", "into", "at", "until", "till", "for", "on", "a", "an"),
     "of": ("of", "for", "on"),
     "the": ("the",),
     "a": ("a", "an", "one", "another", "a new", "new", "an new"),
@@ -201,7 +202,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "zh_give": ("给",),
     # Between a Chinese task and its verb: "任务5先标记为完成", "这个任务直接帮我删了", "名字给改成X".
     "zh_adverb": ("先", "直接", "就", "也", "暂时", "马上", "立刻", "赶紧", "帮我", "给我", "帮忙", "麻烦", "请", "给"),
-    "zh_to": ("到", "成", "为"),
+    "zh_to": ("到", "成", "为", "至"),
     # After a number, what makes it a count, not a task ("3 tasks", "2天").
     "unit": ("tasks", "items", "tickets", "days", "weeks", "hours", "minutes", "months", "of", "个", "天", "周",
              "号", "月", "年", "小时", "条", "%"),
@@ -210,7 +211,8 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "yige": ("一个", "个", "一条", "条", "新", "一个新", "个新"),
     "zh_task": ("任务", "待办", "task", "ticket"),
     "zh_called": ("叫", "叫做", "名为", "名叫", "标题为", "标题是", "名称为", "名称是", "内容为", "内容是", "，", ":",
-                  "：", "为"),
+                  "：", "为", "标题叫", "名字叫", "名字就叫", "就叫", "，标题是", "，标题为", "，标题叫", "，名字叫",
+                  "，名字就叫", "，就叫", "，叫"),
     # The name a task is given, in Chinese: "就叫Launch plan", "以后叫Launch plan" (a change pieced together).
     "zh_named": ("叫", "叫做", "名为", "名叫"),
     "zh_me": ("我", "我自己"),

@@ -105,6 +105,8 @@ def status(p: Parser, i: int) -> Iterator[tuple[int, Values]]:
     for name in STATUSES:
         for end in p.w(i, f"status.{name}"):
             yield end, (("status", name),)
+            for after in p.w(end, "field.status"):  # "改成已完成状态"
+                yield after, (("status", name),)
 
 
 def priority(p: Parser, i: int) -> Iterator[tuple[int, Values]]:

@@ -187,6 +187,14 @@ def test_more_declared_phrasings_are_read_whole(message: str, slots: dict[str, A
     ("烦请将任务5的状态更新为“已完成”。", {"operation": "update", "task_id": 5, "status": "done"}),
     ("Would you mind creating a \"Release notes\" task?", {"operation": "create", "title": "Release notes"}),
     ("麻烦帮我把任务5重命名成“Launch plan”，谢谢", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
+    # A status with 状态 after it, 标 alone, a label after a comma, who takes it on after the person, 至, "up to".
+    ("任务5改成已完成状态", {"operation": "update", "task_id": 5, "status": "done"}),
+    ("任务5 标完成", {"operation": "update", "task_id": 5, "status": "done"}),
+    ("帮我创建一个任务，标题是Release notes", {"operation": "create", "title": "Release notes"}),
+    ("麻烦把5号任务交给carol负责，谢谢", {"operation": "assign", "task_id": 5, "assignee": "carol"}),
+    ("请把5号任务的指派人去掉", {"operation": "unassign", "task_id": 5}),
+    ("烦请将WEB-5的到期日调整至2026-12-31。", {"operation": "update", "task_id": 5}),
+    ("Could you bump task 5 up to P0, please?", {"operation": "update", "task_id": 5, "priority": "P0"}),
     # An arrow to a new title, 给 to a person in a mixed message.
     ("rename 900 → Launch plan", {"operation": "rename", "task_id": 900, "title": "Launch plan"}),
     ("任务5 rename → Launch plan", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
