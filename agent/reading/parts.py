@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
+from .clauses import CLAUSE
 from .dates import read_date
 from .lexicon import FIELDS, FRAMES, NOT_NAMES, PRIORITIES, PRONOUNS, STATUSES, lexicon
 from .tokens import Token, tokenize
@@ -243,6 +244,10 @@ def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
         yield i + 1, p.raw(i, i + 1)
 
 
+# Lower-case words that begin a clause or a question, never a title ("new task: not sure yet", "new task: what
+# should I call it", "new task: none").
+_NOT_FIRST = frozenset({*(w for w in CLAUSE if w.isascii() and " " not in w), "what", "none", "whatever", "idk",
+                        "tbd"})
 # Lower-case words that lead to what follows them, never the first word of a title.
 _LEADS = frozenset({"called", "named", "titled", "for", "to", "with", "of", "in", "on", "at", "by", "from", "into",
                     "and", "or", "about", "as", "a", "an",
@@ -268,7 +273,7 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     # "create a task called ASAP", "add a task for carol", "新建任务，标题是X": a word that leads on; "create a
     # docs task" is no task titled "a docs".
     if i >= p.n or list(p.w(i, "glue.rename_to", "glue.zh_called", "field.title")) or \
-            p.texts[i] in _LEADS and p.raw(i, i + 1).islower():
+            p.texts[i] in _LEADS | _NOT_FIRST and p.raw(i, i + 1).islower():
         return
     for end in range(i + 1, p.n + 1):
         # No task named inside, no second instruction ("… to Launch plan and delete task 6", "… called Fix

@@ -40,6 +40,7 @@ def test_a_dotted_month_and_day_and_next_years_day_in_chinese_are_read() -> None
     "task 5 rename 成功", "把任务5改名为Launch plan的话会怎样",
     "RM 500", "rm 5",  # ringgit, a room: no delete
     "把任务5标记为完成哈哈", "把任务5改名为Launch plan 哈哈",  # laughter: maybe a joke
+    "new task: not sure yet", "new task: none", "new task: what should I name it",  # no title begins so
 ])
 def test_no_request_is_read_where_the_message_does_not_plainly_ask_for_it(message: str) -> None:
     reading = read(message)
