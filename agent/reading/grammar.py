@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from .parts import Change, Parser, Target, field_name, named_for, person, target, title, values
+from .parts import Change, Parser, Target, field_name, named_for, person, priority, status, target, title, values
 from .people import en_people, zh_people
 
 
@@ -38,6 +38,10 @@ def en_update(p: Parser, i: int, form: str) -> Iterator[tuple[int, Change]]:
             for k, field in [*field_name(p, j), (j, None)]:  # "task 5 priority", "WEB-5's due date"
                 for m in p.opt(k, "glue.to"):
                     yield from field_set(p, m, tg, field, led=m > k)  # "change task 5's name to X"
+                if field in (None, "priority"):
+                    for m in p.w(k, "glue.up_to"):  # "bump task 5 up to P0"
+                        for end, vals in priority(p, m):
+                            yield end, Change("update", tg, vals)
         for j in p.opt(v, "glue.the"):  # "set the priority of task 5 to P0", "change the title of task 5 to X"
             for k, field in field_name(p, j):
                 for m in p.w(k, "glue.of"):
@@ -150,6 +154,10 @@ def en_passive(p: Parser, i: int, tg: Target) -> Iterator[tuple[int, Change]]:
             yield end, Change("decompose", tg)
 
 
+# The Chinese verbs that give a task's title a new one ("把任务5的标题改成X"); the rest of crud's mark verbs
+# ("标成", "调整至", "设置成为") mark or trim it.
+_ZH_RETITLE = frozenset({"改为", "改成", "换成", "换为", "设为", "设成", "设置为", "更新为", "变更为", "定为", "定成",
+                         "改到", "弄成", "搞成", "变成"})
 # The last character of a Chinese rename verb that leads to the new title ("重命名为", "改名叫").
 _ZH_TITLE_LEADS = frozenset({"为", "成", "叫", "作"})
 
@@ -172,12 +180,18 @@ def _zh_task_first(p: Parser, j: int, tg: Target, *, ba: bool) -> Iterator[tuple
     for k0, field in _own_field(p, j):
         for k in _adverbs(p, k0) if field else (k0,):  # "任务5的名字给改成X"
             for m in p.w(k, "crud.mark.base"):
+                if field == "title" and p.tokens[k].kind == "han" and "".join(p.texts[k:m]) not in _ZH_RETITLE:
+                    continue  # "任务5的标题标成红色", "…调整至20字以内" mark or trim the title, they give none
                 # "把任务5的负责人改成carol"; "#5 的名字 change 成 X": an English verb, then 为/成
                 for n in p.opt(m, "glue.rename_to") if field == "title" else (m,):
                     yield from field_set(p, n, tg, field)
             for m in p.w(k, "crud.set.base"):  # "把任务5 bump 到 P0", "这个 task 的 deadline push 到 Dec 31"
                 for n in p.w(m, "glue.zh_to"):
                     yield from field_set(p, n, tg, field)
+            if field in (None, "status"):
+                for m in p.w(k, "crud.tag.base"):  # "任务5 标完成", "任务5标个阻塞": a status only
+                    for end, vals in status(p, m):
+                        yield end, Change("update", tg, vals)
     for m in p.w(j, "crud.delete.base"):
         yield m, Change("delete", tg)
     for m in p.w(j, "decompose.verb.base"):

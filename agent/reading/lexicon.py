@@ -172,7 +172,9 @@ TARGETS: Mapping[str, tuple[str, ...]] = MappingProxyType({
 })
 # Small words of the grammar's rules.
 GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "to": ("to", "up to", "as", "into", "at", "until", "till", "for", "on", "a", "an"),
+    "to": ("to", "as", "into", "at", "until", "till", "for", "on", "a", "an"),
+    # Before a priority only ("bump task 5 up to P0"): "leave it up to carol" hands nothing over.
+    "up_to": ("up to", "all the way up to"),
     "of": ("of", "for", "on"),
     "the": ("the",),
     "a": ("a", "an", "one", "another", "a new", "new", "an new"),
@@ -202,7 +204,7 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "zh_give": ("给",),
     # Between a Chinese task and its verb: "任务5先标记为完成", "这个任务直接帮我删了", "名字给改成X".
     "zh_adverb": ("先", "直接", "就", "也", "暂时", "马上", "立刻", "赶紧", "帮我", "给我", "帮忙", "麻烦", "请", "给"),
-    "zh_to": ("到", "成", "为", "至"),
+    "zh_to": ("到", "成", "为"),
     # After a number, what makes it a count, not a task ("3 tasks", "2天").
     "unit": ("tasks", "items", "tickets", "days", "weeks", "hours", "minutes", "months", "of", "个", "天", "周",
              "号", "月", "年", "小时", "条", "%"),
@@ -211,8 +213,9 @@ GLUE: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "yige": ("一个", "个", "一条", "条", "新", "一个新", "个新"),
     "zh_task": ("任务", "待办", "task", "ticket"),
     "zh_called": ("叫", "叫做", "名为", "名叫", "标题为", "标题是", "名称为", "名称是", "内容为", "内容是", "，", ":",
-                  "：", "为", "标题叫", "名字叫", "名字就叫", "就叫", "，标题是", "，标题为", "，标题叫", "，名字叫",
-                  "，名字就叫", "，就叫", "，叫"),
+                  "：", "为", "标题叫", "名字叫", "名字就叫", "，标题是", "，标题为", "，标题叫", "，名字叫",
+                  "，名字就叫", "，标题：", "，名为", "，名称是", "叫作", "，叫做", "，叫作",
+                  "就叫做", "，就叫做"),
     # The name a task is given, in Chinese: "就叫Launch plan", "以后叫Launch plan" (a change pieced together).
     "zh_named": ("叫", "叫做", "名为", "名叫"),
     "zh_me": ("我", "我自己"),
@@ -302,7 +305,7 @@ def _capability_classes() -> dict[str, list[str]]:
 
 # crud's rule classes (its phrases.py): each is a verb.
 _VERB_CLASSES = ("mark", "set", "close", "block", "delete", "create", "assign", "staff", "unassign", "unstaff", "leave",
-                 "rename")
+                 "rename", "tag")
 
 
 @cache

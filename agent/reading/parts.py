@@ -248,6 +248,10 @@ def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
 # should I call it", "new task: none").
 _NOT_FIRST = frozenset({*(w for w in CLAUSE if w.isascii() and " " not in w), "what", "none", "whatever", "idk",
                         "tbd"})
+# A Chinese title begins with none of these (a negation, the rest of 叫做/叫作), and holds no question word or
+# "already": it is then a question or a statement, not a name.
+_ZH_NOT_FIRST = frozenset({"不", "没", "做", "作", "啥", "就"})
+_ZH_NOT_IN = ("啥", "什么", "哪", "吗", "呢", "么", "多少", "几个", "已经", "随便", "合适", "比较")
 # Lower-case words that lead to what follows them, never the first word of a title.
 _LEADS = frozenset({"called", "named", "titled", "for", "to", "with", "of", "in", "on", "at", "by", "from", "into",
                     "and", "or", "about", "as", "a", "an",
@@ -290,5 +294,7 @@ def _names_something(p: Parser, i: int, end: int) -> bool:
     status or priority or one Chinese character alone ("call it Done" may mean marking it done)."""
     if all(list(p.w(k, "glue.no_title")) for k in range(i, end)):
         return False
+    if p.tokens[i].kind == "han" and (p.texts[i] in _ZH_NOT_FIRST or any(w in p.raw(i, end) for w in _ZH_NOT_IN)):
+        return False  # "新建任务，标题是啥来着", "叫不出来", "叫做登录修复" (做 is 叫's), "…的任务已经存在"
     # One Chinese character is the rest of a word, not a title ("任务5重命名成功" is no title "功").
     return not (end == i + 1 and (list(status(p, i)) or list(priority(p, i)) or p.tokens[i].kind == "han"))

@@ -195,6 +195,8 @@ def test_more_declared_phrasings_are_read_whole(message: str, slots: dict[str, A
     ("请把5号任务的指派人去掉", {"operation": "unassign", "task_id": 5}),
     ("烦请将WEB-5的到期日调整至2026-12-31。", {"operation": "update", "task_id": 5}),
     ("Could you bump task 5 up to P0, please?", {"operation": "update", "task_id": 5, "priority": "P0"}),
+    ("任务5标个阻塞", {"operation": "update", "task_id": 5, "status": "blocked"}),
+    ("新建一个任务，叫做登录修复", {"operation": "create", "title": "登录修复"}),
     # An arrow to a new title, 给 to a person in a mixed message.
     ("rename 900 → Launch plan", {"operation": "rename", "task_id": 900, "title": "Launch plan"}),
     ("任务5 rename → Launch plan", {"operation": "rename", "task_id": 5, "title": "Launch plan"}),
