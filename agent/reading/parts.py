@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
-from .clauses import CLAUSE
 from .dates import read_date
 from .lexicon import FIELDS, FRAMES, NOT_NAMES, PRIORITIES, PRONOUNS, STATUSES, lexicon
 from .tokens import Token, tokenize
@@ -244,10 +243,10 @@ def person(p: Parser, i: int) -> Iterator[tuple[int, str]]:
         yield i + 1, p.raw(i, i + 1)
 
 
-# Lower-case words that begin a clause or a question, never a title ("new task: not sure yet", "new task: what
-# should I call it", "new task: none").
-_NOT_FIRST = frozenset({*(w for w in CLAUSE if w.isascii() and " " not in w), "what", "none", "whatever", "idk",
-                        "tbd"})
+# Lower-case words that begin a hedge, a condition or a question, never a title ("new task: not sure yet", "new
+# task: what should I call it", "new task: none"); an imperative may ("create a task: don't forget the milk").
+_NOT_FIRST = frozenset({"not", "none", "whatever", "idk", "tbd", "what", "if", "unless", "sorry", "actually", "maybe",
+                        "perhaps"})
 # A Chinese title begins with none of these (a negation, the rest of 叫做/叫作), and holds no question word or
 # "already": it is then a question or a statement, not a name.
 _ZH_NOT_FIRST = frozenset({"不", "没", "做", "作", "啥", "就"})

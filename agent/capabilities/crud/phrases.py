@@ -3,7 +3,8 @@
 Each class is one grammar rule's verb (agent/reading/grammar.py): "mark" takes a task and a status
 ("mark task 5 as done", "把任务5标记为完成"); "set" a task, optionally its field, and a value ("set
 task 5 to P0", "move WEB-5's due date to Friday"); "close" a task it finishes; "delete" and "create"
-what they say; "assign" a task and a person; "unassign" a task; "rename" a task and its new title.
+what they say; "assign" a task and a person; "unassign" a task; "rename" a task and its new title; "tag"
+(Chinese "标") a task and a status only.
 English verbs are given in their plain form; the reader knows their -ing and past forms.
 """
 from __future__ import annotations
