@@ -27,6 +27,8 @@ ASIDES = ("forget it", "nvm", "never mind", "nevermind", "disregard", "undo", "c
           "labels", "estimate",
           # Chinese: a question tag, a hedge, a take-back, laughter, a remark on the change itself.
           "么", "呢", "没", "没有", "不", "否", "是吧", "对吧", "没错吧", "是不是", "要不要", "该不该", "中不中",
+          # A place the task goes, as "in" and "project" are in English ("add 个任务 X 到这个项目里").
+          "到这个项目", "到项目里", "在这个项目", "在项目里", "这个项目里", "放到", "加到",
           "对么", "是么", "如何", "怎么样", "咋样", "你觉得", "你看", "当我没说", "才怪", "拉倒", "不行", "不成",
           "嘿嘿", "呵呵", "哈哈", "hhh", "开玩笑", "说着玩", "取消", "撤回", "忽略", "待定", "暂定", "待确认",
           "需确认", "我觉得", "我想", "也许", "可能", "大概", "或许", "回头", "改天", "还是", "或者", "并且", "还有",
