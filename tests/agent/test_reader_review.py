@@ -45,7 +45,8 @@ def test_a_dotted_month_and_day_and_next_years_day_in_chinese_are_read() -> None
     "新建任务，标题是啥来着", "新建任务，叫哪个好", "新建任务叫啥来着", "新建一个任务，就叫随便吧",
     "任务5的标题标点有问题", "任务5的名字改至少五个字", "任务5的标题标成红色", "任务5的标题调整至20字以内",
     "leave task 5 up to nobody", "change the name of task 5 up to marketing",
-    "add 个任务 Release notes 到这个项目里",  # a place the task goes ends its title (it was "Release notes 到这个项目里")
+    # A place the task goes ends its title (it was "Release notes 到这个项目里").
+    "add 个任务 Release notes 到这个项目里",
 ])
 def test_no_request_is_read_where_the_message_does_not_plainly_ask_for_it(message: str) -> None:
     reading = read(message)
