@@ -10,9 +10,6 @@ from .clauses import RESTATED
 from .grammar import change
 from .parts import Parser, value
 
-# A word that leads to the value said again ("…, no wait, to bob", "…，不对，给bob").
-_LEADS = frozenset({"to", "给"})
-
 
 def retakes_value(p: Parser) -> bool:
     """Whether a correction takes back a value, not a task ("due Friday, sorry I meant Monday", "改成P0，不，P1",
@@ -23,7 +20,9 @@ def retakes_value(p: Parser) -> bool:
             if p.texts[k:e] == ("是",):
                 continue
             j = e
-            while j < p.n and (p.tokens[j].kind == "punct" or p.texts[j] in RESTATED or p.texts[j] in _LEADS):
+            # Said again, perhaps after the word that leads to a person ("…, no wait, to bob", "…，不对，给bob").
+            while j < p.n and (p.tokens[j].kind == "punct" or p.texts[j] in RESTATED
+                               or j + 1 in p.w(j, "glue.assignee_to", "glue.zh_give")):
                 j += 1
             if j < p.n and p.tokens[j].kind != "ref" and (
                     any(True for _ in value(p, j)) or any(True for _ in change(p, j, "base"))

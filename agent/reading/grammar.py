@@ -154,14 +154,6 @@ def en_passive(p: Parser, i: int, tg: Target) -> Iterator[tuple[int, Change]]:
             yield end, Change("decompose", tg)
 
 
-# The Chinese verbs that give a task's title a new one ("把任务5的标题改成X"); the rest of crud's mark verbs
-# ("标成", "调整至", "设置成为") mark or trim it.
-_ZH_RETITLE = frozenset({"改为", "改成", "换成", "换为", "设为", "设成", "设置为", "更新为", "变更为", "定为", "定成",
-                         "改到", "弄成", "搞成", "变成"})
-# The last character of a Chinese rename verb that leads to the new title ("重命名为", "改名叫").
-_ZH_TITLE_LEADS = frozenset({"为", "成", "叫", "作"})
-
-
 def _own_field(p: Parser, j: int) -> list[tuple[int, str | None]]:
     """After a task: no field, or one of its fields ("任务5的优先级", "task 5 priority")."""
     return [(j, None)] + [(e, f) for d in p.opt(j, "glue.de") for e, f in field_name(p, d)]
@@ -180,7 +172,7 @@ def _zh_task_first(p: Parser, j: int, tg: Target, *, ba: bool) -> Iterator[tuple
     for k0, field in _own_field(p, j):
         for k in _adverbs(p, k0) if field else (k0,):  # "任务5的名字给改成X"
             for m in p.w(k, "crud.mark.base"):
-                if field == "title" and p.tokens[k].kind == "han" and "".join(p.texts[k:m]) not in _ZH_RETITLE:
+                if field == "title" and p.tokens[k].kind == "han" and m not in p.w(k, "crud.retitle.base"):
                     continue  # "任务5的标题标成红色", "…调整至20字以内" mark or trim the title, they give none
                 # "把任务5的负责人改成carol"; "#5 的名字 change 成 X": an English verb, then 为/成
                 for n in p.opt(m, "glue.rename_to") if field == "title" else (m,):
@@ -209,8 +201,9 @@ def _zh_task_first(p: Parser, j: int, tg: Target, *, ba: bool) -> Iterator[tuple
             yield end, Change("unassign", tg)
     for m in p.w(j, "crud.rename.base"):
         for n in p.opt(m, "glue.rename_to"):  # "把 task 5 rename 成 X"
-            # A Chinese title needs a word that leads to it ("改名为X", "rename 成 X"): "任务5改名失败" renames nothing.
-            if n == m and p.texts[m - 1] not in _ZH_TITLE_LEADS and p.kind(n, "han"):
+            # A Chinese title needs a word that leads to it, in the verb or after it ("改名为X", "改名叫X", "rename 成
+            # X"): "任务5改名失败" renames nothing.
+            if n == m and p.kind(n, "han") and m not in p.w(m - 1, "glue.rename_to", "glue.zh_named"):
                 continue
             for end, name in title(p, n):
                 yield end, Change("rename", tg, title=name)

@@ -305,7 +305,7 @@ def _capability_classes() -> dict[str, list[str]]:
 
 # crud's rule classes (its phrases.py): each is a verb.
 _VERB_CLASSES = ("mark", "set", "close", "block", "delete", "create", "assign", "staff", "unassign", "unstaff", "leave",
-                 "rename", "tag")
+                 "rename", "tag", "retitle")
 
 
 @cache

@@ -256,6 +256,7 @@ _LEADS = frozenset({"called", "named", "titled", "for", "to", "with", "of", "in"
                     "and", "or", "about", "as", "a", "an",
                     # and a verb of being: "a new task was created", "new task is blocked" name no title
                     "is", "was", "are", "were", "has", "have", "had", "been", "will"})
+_NO_START = _LEADS | _NOT_FIRST
 
 
 def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
@@ -276,7 +277,7 @@ def title(p: Parser, i: int) -> Iterator[tuple[int, str]]:
     # "create a task called ASAP", "add a task for carol", "新建任务，标题是X": a word that leads on; "create a
     # docs task" is no task titled "a docs".
     if i >= p.n or list(p.w(i, "glue.rename_to", "glue.zh_called", "field.title")) or \
-            p.texts[i] in _LEADS | _NOT_FIRST and p.raw(i, i + 1).islower():
+            p.texts[i] in _NO_START and p.raw(i, i + 1).islower():
         return
     for end in range(i + 1, p.n + 1):
         # No task named inside, no second instruction ("… to Launch plan and delete task 6", "… called Fix

@@ -95,5 +95,5 @@ def antecedent(p: Parser) -> str | None:
             continue
         starts = i == 0 or p.tokens[i - 1].kind in ("punct", "han") or p.texts[i - 1] in _CLAUSE_LEADS
         if starts or raw[:1].isupper():
-            found.setdefault(word, p.raw(i, i + 1).removesuffix("'s").removesuffix("’s"))
+            found.setdefault(word, raw.removesuffix("'s").removesuffix("’s"))
     return next(iter(found.values())) if len(found) == 1 else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 from itertools import product
+from math import prod
 
 from pypinyin import Style, pinyin
 from pypinyin.constants import PHRASES_DICT
@@ -81,10 +82,7 @@ def _readings(char: str) -> tuple[str, ...]:
 def _sounds(chars: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The ways a run of characters may be read aloud (none when there are too many)."""
     each = [_readings(c) for c in chars]
-    count = 1
-    for readings in each:
-        count *= len(readings)
-    return list(product(*each)) if count <= _MOST_SOUNDS else []
+    return list(product(*each)) if prod(len(readings) for readings in each) <= _MOST_SOUNDS else []
 
 
 @cache
@@ -92,7 +90,7 @@ def _chinese_phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
     """The lexicon's Chinese phrases, by their first character."""
     by_first: dict[str, list[tuple[str, ...]]] = {}
     for phrase in lexicon().phrases():
-        if all(len(c) == 1 and "\u3400" <= c <= "\u9fff" for c in phrase):
+        if all(token.kind == "han" for token in tokenize("".join(phrase))):
             by_first.setdefault(phrase[0], []).append(phrase)
     return {first: tuple(phrases) for first, phrases in by_first.items()}
 

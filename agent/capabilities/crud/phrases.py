@@ -4,12 +4,16 @@ Each class is one grammar rule's verb (agent/reading/grammar.py): "mark" takes a
 ("mark task 5 as done", "把任务5标记为完成"); "set" a task, optionally its field, and a value ("set
 task 5 to P0", "move WEB-5's due date to Friday"); "close" a task it finishes; "delete" and "create"
 what they say; "assign" a task and a person; "unassign" a task; "rename" a task and its new title; "tag"
-(Chinese "标") a task and a status only.
+(Chinese "标") a task and a status only; "retitle" the Chinese mark verbs that may give a title a new one.
 English verbs are given in their plain form; the reader knows their -ing and past forms.
 """
 from __future__ import annotations
 
 from agent.registry import Phrases
+
+# Chinese verbs that set a field to a value, a title included ("改成", "设为"): mark verbs, and retitle ones.
+_ZH_RETITLE = ("改为", "改成", "换成", "换为", "设为", "设成", "设置为", "更新为", "变更为", "定为", "定成", "改到",
+               "弄成", "搞成", "变成")
 
 PHRASES = Phrases(
     en={"mark": ("mark", "flag", "tag", "set", "move", "put", "change", "switch", "update", "make", "flip", "turn"),
@@ -32,11 +36,13 @@ PHRASES = Phrases(
         # "leave task 5 unassigned", "set task 5 to nobody".
         "leave": ("leave", "set", "make", "mark", "put"),
         "rename": ("rename", "retitle", "call", "name", "relabel")},
-    zh={"mark": ("标记为", "标为", "设为", "设置为", "改为", "改成", "置为", "标成", "设成", "调为", "调成", "调到",
-                 "调整为", "改到", "更新为", "标记成", "推迟到", "延期到", "延到", "提前到", "挪到", "移到", "变更为",
-                 "定在", "定为", "定成", "设在", "改在", "设定为", "设置成", "提到", "升到", "升为", "降到", "降为",
-                 "提高到", "提高为", "提升到", "提升为", "降低到", "降低为", "换成", "换为",
-                 "标记", "弄成", "搞成", "变成", "调整至", "设置成为"),
+    zh={"mark": (*_ZH_RETITLE, "标记为", "标为", "置为", "标成", "调为", "调成", "调到", "调整为", "标记成", "推迟到",
+                 "延期到", "延到", "提前到", "挪到", "移到", "定在", "设在", "改在", "设定为", "设置成", "提到", "升到",
+                 "升为", "降到", "降为", "提高到", "提高为", "提升到", "提升为", "降低到", "降低为", "标记", "调整至",
+                 "设置成为"),
+        # The mark verbs that give a task's title a new one ("把任务5的标题改成X"); the others ("标成", "调整至")
+        # mark or trim it.
+        "retitle": _ZH_RETITLE,
         # Before a status only: "任务5 标完成", never "任务5的标题标点有问题".
         "tag": ("标", "标个", "标一下"),
         "block": ("挂起", "搁置", "阻塞"),
